@@ -1,0 +1,94 @@
+/** A point as the API writes it. */
+export interface Centroid {
+  lat: number;
+  lon: number;
+}
+
+/** A GeoJSON position, `[lon, lat]`. */
+export type Position = [number, number];
+
+/** A place's shape as GeoJSON (`[lon, lat]` order). */
+export type Geometry =
+  | { type: 'Point'; coordinates: Position }
+  | { type: 'LineString'; coordinates: Position[] }
+  | { type: 'Polygon'; coordinates: Position[][] }
+  | { type: 'MultiPolygon'; coordinates: Position[][][] };
+
+/** One record of `nearby()`: exactly the 12 fields of the API v1 `NearbyPlace`. */
+export interface NearbyPlace {
+  /** Stable project id: `osmId * 4 + kind` (kind 0 node, 1 way, 2 relation). */
+  placeId: number;
+  /** The OSM id of the node, way or relation. */
+  osmId: number;
+  license: string;
+  /** `name`, else `name:en`, else `name:ne`, else `""`. */
+  name: string;
+  /** Built from `addr:*` tags, joined with `", "`; `""` when there are none. */
+  address: string;
+  /** The type that matched the query (for a merged type, the member type). */
+  type: string;
+  centroid: Centroid;
+  /** Every tag as `"key|value"`, in the file's order. */
+  tags: string[];
+  geometry: Geometry;
+  /** Relevance, higher is better: prominence with a distance decay. */
+  score: number;
+  /** Haversine distance from the query point to the centroid (R = 6371.0088 km). */
+  radialDistanceInKm: number;
+  /** `opening_hours` evaluated at the query instant in Nepal Time. */
+  open: boolean;
+}
+
+/** The arguments of `nearby()`. */
+export interface NearbyQuery {
+  /** A place type (`cafe`) or a merged type (`eat`). */
+  type: string;
+  lat: number;
+  lon: number;
+  /** Search radius in whole kilometres (default 10). */
+  radius?: number;
+  /** How many places at most (default 5). */
+  limit?: number;
+  /** `true`: nearest first; otherwise highest score first. */
+  sortBy?: boolean;
+  /** `true`: only places open at `at`. */
+  isOpen?: boolean;
+  /** The instant to evaluate opening hours at (default: now). */
+  at?: Date;
+}
+
+/** Progress of a load, in bytes of the PBF. */
+export interface LoadProgress {
+  bytesRead: number;
+  bytesTotal: number;
+}
+
+/** Options of `loadPbf()`. */
+export interface LoadOptions {
+  /** The `license` string of every record (default `"© OpenStreetMap contributors, ODbL 1.0"`). */
+  license?: string;
+  /** Called as blocks of the file are decoded. */
+  onProgress?: (p: LoadProgress) => void;
+  /** Decoder threads; 0 decodes on the calling thread (default: by file size and cores). */
+  workers?: number;
+}
+
+/** What a load read, built and skipped. */
+export interface LoadStats {
+  nodes: number;
+  ways: number;
+  relations: number;
+  /** Places by geometry kind. */
+  points: number;
+  lineStrings: number;
+  polygons: number;
+  multiPolygons: number;
+  /** Places built from an incomplete way or relation (some members missing). */
+  partial: number;
+  /** Objects with feature tags but no usable geometry, by OSM type. */
+  skippedWays: number;
+  skippedRelations: number;
+  /** Distinct `opening_hours` values, and how many of them failed to parse. */
+  schedules: number;
+  badSchedules: number;
+}
