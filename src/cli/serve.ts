@@ -1,0 +1,141 @@
+/**
+ * `nepal-places serve`: API v1 over HTTP.
+ *
+ *   nepal-places serve [--pbf FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]
+ *
+ * Without --tokens it makes a development key and prints it with a ready-to-paste curl.
+ * SIGTERM (or Ctrl-C) stops it gracefully and it exits 0.
+ */
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadPbf, nearby } from '../index.js';
+import type { PlaceIndex } from '../index.js';
+import { createApp } from '../http/app.js';
+import { generateKey, loadTokens, type Token } from '../http/keys.js';
+import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
+import { serve } from '../http/server.js';
+
+const USAGE = 'usage: nepal-places serve [--pbf FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]';
+
+/** The embedded data: central Kathmandu. Two levels up from both src/cli/ and dist/cli/. */
+const DEFAULT_PBF = fileURLToPath(new URL('../../fixtures/kathmandu-core_2026-01-10.osm.pbf', import.meta.url));
+
+/** The quota of the development key. */
+const DEV_QUOTA = { requests: 1000, windowSeconds: 60 };
+
+/** Example searches for the printed curl, tried in order until one finds places in the data. */
+const EXAMPLES = [
+  { type: 'cafe', lat: 27.7154, lon: 85.3123, radius: 1 }, // Thamel
+  { type: 'restaurant', lat: 27.7154, lon: 85.3123, radius: 10 },
+  { type: 'eat', lat: 27.7, lon: 85.33, radius: 100 }, // the valley
+  { type: 'bus_stop', lat: 27.7, lon: 85.33, radius: 100 },
+  { type: 'school', lat: 27.7, lon: 85.33, radius: 100 },
+];
+
+const out = (line: string) => void process.stdout.write(`${line}\n`);
+const fail = (line: string) => void process.stderr.write(`nepal-places serve: ${line}\n`);
+
+/** Runs the subcommand; resolves with the exit code once the server has stopped. */
+export async function run(argv: string[]): Promise<number> {
+  let values: { pbf?: string; port?: string; host?: string; tokens?: string; redis?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        pbf: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        tokens: { type: 'string' },
+        redis: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    // parseArgs explains at length; the first sentence is the one line we want.
+    fail(`${(err as Error).message.split('. ')[0]!.replace(/\.$/, '')}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
+  const port = values.port ?? '8080';
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
+    fail(`--port must be an integer from 0 to 65535, got '${port}'`);
+    return 2;
+  }
+  const host = values.host ?? '127.0.0.1';
+  if (host === '') {
+    fail('--host must not be empty');
+    return 2;
+  }
+  if (values.redis !== undefined && !/^rediss?:\/\/[^\s]+$/.test(values.redis)) {
+    fail(`--redis must be a URL such as redis://127.0.0.1:6379, got '${values.redis}'`);
+    return 2;
+  }
+  for (const name of ['pbf', 'tokens'] as const) {
+    if (values[name] === '') {
+      fail(`--${name} must name a file`);
+      return 2;
+    }
+  }
+
+  let tokens: Token[];
+  let devKey: string | undefined;
+  let index: PlaceIndex;
+  const file = values.pbf ?? DEFAULT_PBF;
+  try {
+    if (values.tokens !== undefined) tokens = await loadTokens(values.tokens);
+    else tokens = [{ key: (devKey = generateKey()), allowedOrigins: '*', quota: DEV_QUOTA }];
+    index = await loadPbf(file);
+  } catch (err) {
+    fail((err as Error).message);
+    return 1;
+  }
+
+  let store: QuotaStore;
+  if (values.redis !== undefined) {
+    const { RedisQuotaStore } = await import('../http/redis-quota.js');
+    try {
+      store = await RedisQuotaStore.connect(values.redis, { onError: (err) => fail(`redis: ${err.message}`) });
+    } catch (err) {
+      fail(`cannot connect to redis at ${values.redis}: ${(err as Error).message}`);
+      return 1;
+    }
+  } else store = new MemoryQuotaStore();
+
+  const app = createApp({ index, tokens, store, log: out });
+  let running;
+  try {
+    running = await serve(app, { port: Number(port), host, onClose: () => store.close?.() });
+  } catch (err) {
+    await store.close?.();
+    fail(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
+    return 1;
+  }
+
+  const api = `${running.origin}/api/v1`;
+  out(`nepal-places: ${index.size} places from ${shortPath(file)} (${index.license})`);
+  out(`nepal-places: API v1 at ${api} (description: ${api}/openapi.json); quotas in ${values.redis ? 'redis' : 'memory'}`);
+  if (devKey !== undefined) {
+    out(`nepal-places: development key (no --tokens given; any origin, ${DEV_QUOTA.requests} requests per ${DEV_QUOTA.windowSeconds} s): ${devKey}`);
+    out(`try: curl '${exampleUrl(api, index, devKey)}'`);
+  }
+  await running.closed;
+  out('nepal-places: stopped');
+  return 0;
+}
+
+function shortPath(file: string): string {
+  const r = relative(process.cwd(), file);
+  return r.startsWith('..') ? file : r;
+}
+
+/** A search URL that finds real places in `index`: the first example that has results. */
+function exampleUrl(api: string, index: PlaceIndex, key: string): string {
+  const hit = EXAMPLES.find((e) => nearby(index, { ...e, limit: 1 }).length > 0) ?? EXAMPLES[0]!;
+  return `${api}/search/nearby?type=${hit.type}&lat=${hit.lat}&lon=${hit.lon}&radius=${hit.radius}&limit=3&key=${key}`;
+}

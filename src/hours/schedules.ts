@@ -1,0 +1,97 @@
+import OpeningHours from 'opening_hours';
+
+/** Nepal Time is UTC+05:45 all year (no daylight saving). */
+export const NPT_OFFSET_MS = (5 * 60 + 45) * 60 * 1000;
+
+/**
+ * opening_hours reads a Date's *local* fields, so an instant is handed to it as a
+ * Date whose local fields spell the Nepal wall-clock time: the answer is then the
+ * same whatever the host's time zone.
+ */
+export function nptWallDate(t: number): Date {
+  const w = new Date(t + NPT_OFFSET_MS);
+  return new Date(w.getUTCFullYear(), w.getUTCMonth(), w.getUTCDate(), w.getUTCHours(), w.getUTCMinutes(),
+    w.getUTCSeconds(), w.getUTCMilliseconds());
+}
+
+/** The instant of a Date made by `nptWallDate` (or returned by opening_hours for one). */
+export function fromNptWall(d: Date): number {
+  return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(),
+    d.getMilliseconds()) - NPT_OFFSET_MS;
+}
+
+/**
+ * The distinct `opening_hours` values of an index, each parsed once at load, with
+ * each one's state cached until its next change: most queries of a burst then cost
+ * a comparison per place instead of an evaluation.
+ *
+ * Parsed without a location: opening_hours has no public holidays for Nepal (it
+ * throws on `PH` with country `np`), so `PH`/`SH` rules never match, and
+ * `sunrise`/`sunset` take the library's fixed 06:00/18:00.
+ */
+export class Schedules {
+  /** The source strings, by schedule index. */
+  readonly values: string[] = [];
+  /** How many distinct values failed to parse. */
+  bad = 0;
+  private readonly parsed: (OpeningHours | null)[] = [];
+  private readonly byValue = new Map<string, number>();
+  private from = new Float64Array(16);
+  private until = new Float64Array(16);
+  private state = new Uint8Array(16);
+
+  /** The schedule index of a value, parsing it on first sight; -1 when it does not parse. */
+  add(value: string): number {
+    const known = this.byValue.get(value);
+    if (known !== undefined) return known;
+    let oh: OpeningHours | null = null;
+    try {
+      oh = new OpeningHours(value, null, 0) // mode 0: time ranges, as opening_hours wants;
+    } catch {
+      this.bad++;
+    }
+    const i = oh ? this.parsed.length : -1;
+    if (oh) {
+      this.parsed.push(oh);
+      this.values.push(value);
+      this.grow();
+    }
+    this.byValue.set(value, i);
+    return i;
+  }
+
+  /** Number of parsed schedules. */
+  get size(): number {
+    return this.parsed.length;
+  }
+
+  /** Whether schedule `i` is open at instant `t` (ms since the epoch); false for -1. */
+  isOpen(i: number, t: number): boolean {
+    if (i < 0) return false;
+    if (t >= this.from[i] && t < this.until[i]) return this.state[i] === 1;
+    const oh = this.parsed[i]!;
+    const wall = nptWallDate(t);
+    let open = false;
+    let until = t + 1; // cache nothing if the library fails at this instant
+    try {
+      open = oh.getState(wall);
+      const next = oh.getNextChange(wall);
+      until = next ? fromNptWall(next) : Infinity;
+    } catch {
+      open = false;
+    }
+    this.from[i] = t;
+    this.until[i] = until;
+    this.state[i] = open ? 1 : 0;
+    return open;
+  }
+
+  // a zeroed window [0, 0) is empty: the first query of a schedule evaluates it
+  private grow(): void {
+    if (this.parsed.length <= this.from.length) return;
+    const cap = this.from.length * 2;
+    const from = new Float64Array(cap), until = new Float64Array(cap), state = new Uint8Array(cap);
+    from.set(this.from); until.set(this.until); state.set(this.state);
+    this.from = from; this.until = until; this.state = state;
+  }
+}

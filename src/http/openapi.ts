@@ -1,0 +1,264 @@
+/** What the OpenAPI document describes: the same settings the app runs with. */
+export interface OpenApiOptions {
+  /** Base path of the API, ending in `/api/v1` (default `/api/v1`). */
+  basePath?: string;
+  /** Largest `limit` (default 100). */
+  maxLimit?: number;
+  /** Largest `radius` in km (default 100). */
+  maxRadius?: number;
+}
+
+/** `info.version` of the document: the version of API v1's contract. */
+export const API_VERSION = '1.0.0';
+
+/** The pattern of an envelope's `timestamp`: Java's `Date.toString()` in Nepal Time. */
+export const TIMESTAMP_PATTERN =
+  '^(Sun|Mon|Tue|Wed|Thu|Fri|Sat) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ' +
+  '(0[1-9]|[12][0-9]|3[01]) ([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9] NPT [0-9]{4,}$';
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const json = (schema: object) => ({ 'application/json': { schema } });
+
+/** An error response whose envelope has exactly this status. */
+function errorResponse(status: number, description: string, headers: Record<string, object> = {}) {
+  return {
+    description,
+    headers: { 'X-Request-Id': ref('headers', 'X-Request-Id'), ...headers },
+    content: json({ allOf: [ref('schemas', 'ErrorEnvelope'), { properties: { status: { const: status } } }] }),
+  };
+}
+
+const RATE_HEADERS = {
+  'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
+  'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
+  'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
+};
+
+/**
+ * The OpenAPI 3.1 description of API v1 as served at `<basePath>/openapi.json`: every route,
+ * parameter, status and response schema, with the limits the app was built with.
+ */
+export function openApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
+  const { basePath = '/api/v1', maxLimit = 100, maxRadius = 100 } = options;
+  const position = {
+    type: 'array',
+    description: '`[lon, lat]` in degrees (GeoJSON order).',
+    prefixItems: [
+      { type: 'number', minimum: -180, maximum: 180 },
+      { type: 'number', minimum: -90, maximum: 90 },
+    ],
+    minItems: 2,
+    maxItems: 2,
+  };
+  const ring = { type: 'array', items: ref('schemas', 'Position'), minItems: 4 };
+  const geometry = (type: string, coordinates: object) => ({
+    type: 'object',
+    required: ['type', 'coordinates'],
+    additionalProperties: false,
+    properties: { type: { const: type }, coordinates },
+  });
+  const nonFinite = { type: 'string', enum: ['NaN', 'Infinity', '-Infinity'] };
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'nepal-places API',
+      version: API_VERSION,
+      summary: 'Places near a point in Nepal, from OpenStreetMap data.',
+      description:
+        'Every response, errors included, is an envelope `{timestamp, status, message, data}`. ' +
+        'Data © OpenStreetMap contributors, under the Open Database License (ODbL) 1.0.',
+      license: { name: 'ISC', identifier: 'ISC' },
+    },
+    servers: [{ url: basePath }],
+    tags: [{ name: 'search' }, { name: 'meta' }],
+    paths: {
+      '/search/nearby': {
+        get: {
+          operationId: 'searchNearby',
+          tags: ['search'],
+          summary: 'Places of a type near a point',
+          description:
+            'Places of `type` whose centroid lies within `radius` km of (`lat`, `lon`), best score first ' +
+            '(or nearest first with `sortBy=true`). Checks run in this order: key (401), origin (403), ' +
+            'quota (429), parameters (400). Unknown or repeated parameters are refused (400).',
+          security: [{ apiKey: [] }],
+          parameters: ['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'key'].map((p) => ref('parameters', p)),
+          responses: {
+            200: {
+              description: 'The places, at most `limit` of them (possibly none).',
+              headers: { ...RATE_HEADERS, 'X-Request-Id': ref('headers', 'X-Request-Id') },
+              content: json(ref('schemas', 'NearbyEnvelope')),
+            },
+            400: errorResponse(400, 'A parameter is missing, malformed, out of range, unknown or repeated; the message names it.', RATE_HEADERS),
+            401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
+            403: errorResponse(403, "The key does not allow the request's `Origin`."),
+            405: ref('responses', 'MethodNotAllowed'),
+            429: errorResponse(429, "The key's quota for the current window is used up.", {
+              ...RATE_HEADERS,
+              'Retry-After': ref('headers', 'Retry-After'),
+            }),
+            500: ref('responses', 'InternalError'),
+          },
+        },
+        options: {
+          operationId: 'searchNearbyPreflight',
+          tags: ['search'],
+          summary: 'CORS preflight',
+          description:
+            'With `Origin` and `Access-Control-Request-Method`: answers 200 with ' +
+            '`Access-Control-Allow-Origin` echoing the origin when the key allows it.',
+          parameters: [ref('parameters', 'key')],
+          responses: {
+            200: { description: 'Preflight accepted.', content: json(ref('schemas', 'EmptyEnvelope')) },
+            401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
+            403: errorResponse(403, "The key does not allow the request's `Origin`."),
+            405: ref('responses', 'MethodNotAllowed'),
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'openapi',
+          tags: ['meta'],
+          summary: 'This document (public, no key)',
+          responses: {
+            200: { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object', required: ['openapi'] }) },
+            405: ref('responses', 'MethodNotAllowed'),
+            500: ref('responses', 'InternalError'),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'query', name: 'key', description: 'Your API key.' },
+      },
+      parameters: {
+        type: {
+          name: 'type', in: 'query', required: true,
+          description: 'A place type (`cafe`, `school`, …; an OSM feature value) or a merged type (`eat`, …). Case-insensitive; an unknown type finds nothing.',
+          schema: { type: 'string', minLength: 1 },
+        },
+        lat: {
+          name: 'lat', in: 'query', required: true, description: 'Latitude in degrees (plain decimal).',
+          schema: { type: 'number', minimum: -90, maximum: 90 },
+        },
+        lon: {
+          name: 'lon', in: 'query', required: true, description: 'Longitude in degrees (plain decimal).',
+          schema: { type: 'number', minimum: -180, maximum: 180 },
+        },
+        radius: {
+          name: 'radius', in: 'query', description: 'Search radius in whole kilometres.',
+          schema: { type: 'integer', minimum: 1, maximum: maxRadius, default: 10 },
+        },
+        limit: {
+          name: 'limit', in: 'query', description: 'How many places at most.',
+          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: 5 },
+        },
+        sortBy: {
+          name: 'sortBy', in: 'query', description: '`true`: nearest first; otherwise best score first. `true`/`false`, any case.',
+          schema: { type: 'boolean', default: false },
+        },
+        isOpen: {
+          name: 'isOpen', in: 'query', description: '`true`: only places open now (Nepal Time) by their `opening_hours`. `true`/`false`, any case.',
+          schema: { type: 'boolean', default: false },
+        },
+        key: {
+          name: 'key', in: 'query', required: true, description: 'Your API key.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' },
+        },
+      },
+      headers: {
+        'RateLimit-Limit': { description: "Requests allowed per window for this key.", schema: { type: 'integer', minimum: 1 } },
+        'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
+        'RateLimit-Reset': { description: 'Seconds until the window ends.', schema: { type: 'integer', minimum: 1 } },
+        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+        'X-Request-Id': { description: 'Names the request in the server log.', schema: { type: 'string' } },
+      },
+      responses: {
+        MethodNotAllowed: errorResponse(405, 'The path exists but not for this method; `Allow` lists the methods.', {
+          Allow: { description: 'The allowed methods.', schema: { type: 'string' } },
+        }),
+        InternalError: errorResponse(500, 'An unexpected fault, logged under the request id; the message is `Internal server error`.'),
+        NotFound: errorResponse(404, 'No such path.'),
+      },
+      schemas: {
+        Timestamp: {
+          type: 'string',
+          description: 'Server time in Nepal Time (UTC+05:45), written like Java\'s `Date.toString()`.',
+          pattern: TIMESTAMP_PATTERN,
+          examples: ['Sat Nov 21 21:50:03 NPT 2026'],
+        },
+        Envelope: {
+          type: 'object',
+          required: ['timestamp', 'status', 'message', 'data'],
+          additionalProperties: false,
+          properties: {
+            timestamp: ref('schemas', 'Timestamp'),
+            status: { type: 'integer', minimum: 100, maximum: 599, description: 'Equals the HTTP status.' },
+            message: { type: 'string', minLength: 1, description: '`Success` on 2xx, else what went wrong.' },
+            data: { type: 'array' },
+          },
+        },
+        NearbyEnvelope: {
+          allOf: [ref('schemas', 'Envelope')],
+          properties: {
+            status: { const: 200 },
+            message: { const: 'Success' },
+            data: { type: 'array', items: ref('schemas', 'NearbyPlace'), maxItems: maxLimit },
+          },
+        },
+        EmptyEnvelope: {
+          allOf: [ref('schemas', 'Envelope')],
+          properties: { status: { const: 200 }, message: { const: 'Success' }, data: { maxItems: 0 } },
+        },
+        ErrorEnvelope: {
+          allOf: [ref('schemas', 'Envelope')],
+          properties: {
+            status: { minimum: 400 },
+            message: { not: { const: 'Success' } },
+            data: { maxItems: 0 },
+          },
+        },
+        NearbyPlace: {
+          type: 'object',
+          required: ['placeId', 'osmId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'radialDistanceInKm', 'open'],
+          additionalProperties: false,
+          properties: {
+            placeId: { type: 'integer', minimum: 0, description: '`osmId * 4 + kind` (kind 0 node, 1 way, 2 relation).' },
+            osmId: { type: 'integer', minimum: 1 },
+            license: { type: 'string', minLength: 1 },
+            name: { type: 'string', description: '`name`, else `name:en`, else `name:ne`, else empty.' },
+            address: { type: 'string', description: 'The `addr:*` parts joined with `", "`, or empty.' },
+            type: { type: 'string', minLength: 1, description: 'The type that matched (for a merged type, the member type).' },
+            centroid: ref('schemas', 'Centroid'),
+            tags: { type: 'array', items: { type: 'string', pattern: '\\|' }, description: 'Every tag as `key|value`.' },
+            geometry: ref('schemas', 'Geometry'),
+            score: { anyOf: [{ type: 'number' }, nonFinite], description: 'Higher is better; a score that is not a number is the string `"NaN"`.' },
+            radialDistanceInKm: { anyOf: [{ type: 'number', minimum: 0 }, nonFinite] },
+            open: { type: 'boolean', description: 'Open now by `opening_hours`, in Nepal Time.' },
+          },
+        },
+        Centroid: {
+          type: 'object',
+          required: ['lat', 'lon'],
+          additionalProperties: false,
+          properties: {
+            lat: { type: 'number', minimum: -90, maximum: 90 },
+            lon: { type: 'number', minimum: -180, maximum: 180 },
+          },
+        },
+        Position: position,
+        Geometry: {
+          oneOf: [
+            geometry('Point', ref('schemas', 'Position')),
+            geometry('LineString', { type: 'array', items: ref('schemas', 'Position'), minItems: 2 }),
+            geometry('Polygon', { type: 'array', items: ring, minItems: 1 }),
+            geometry('MultiPolygon', { type: 'array', items: { type: 'array', items: ring, minItems: 1 }, minItems: 1 }),
+          ],
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/** The outcome of counting one request against a key's quota. */
+export interface QuotaResult {
+  /** Whether this request is within the quota. */
+  allowed: boolean;
+  /** Requests left in the current window after this one (0 once exhausted). */
+  remaining: number;
+  /** Whole seconds until the window ends and the count starts again (at least 1). */
+  resetSeconds: number;
+}
+
+/**
+ * Where request counts live. `hit` counts one request for `id` in a fixed window of
+ * `windowSeconds` that starts with the window's first request, and must be atomic: N concurrent
+ * hits against a limit of Q admit exactly min(N, Q).
+ */
+export interface QuotaStore {
+  hit(id: string, windowSeconds: number, limit: number): Promise<QuotaResult>;
+  /** Releases connections or timers, if any. */
+  close?(): Promise<void>;
+}
+
+/** Turns a count and the window's remaining time into a result. */
+export function quotaResult(count: number, limit: number, msLeft: number): QuotaResult {
+  return {
+    allowed: count <= limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil(msLeft / 1000)),
+  };
+}
+
+/**
+ * Counts in this process's memory: the default, for a single server. Atomic because `hit` runs to
+ * completion on the one JavaScript thread. Ids are digests of known keys, so the map is bounded by
+ * the number of keys; a window that has ended is reset on the key's next hit.
+ */
+export class MemoryQuotaStore implements QuotaStore {
+  private windows = new Map<string, { count: number; end: number }>();
+  private now: () => number;
+
+  /** @param now the clock in milliseconds (default `Date.now`) */
+  constructor(now: () => number = Date.now) {
+    this.now = now;
+  }
+
+  hit(id: string, windowSeconds: number, limit: number): Promise<QuotaResult> {
+    const t = this.now();
+    let w = this.windows.get(id);
+    if (!w || w.end <= t) {
+      w = { count: 0, end: t + windowSeconds * 1000 };
+      this.windows.set(id, w);
+    }
+    w.count++;
+    return Promise.resolve(quotaResult(w.count, limit, w.end - t));
+  }
+}

@@ -1,0 +1,38 @@
+import type { PlaceTable } from '../load/places.js';
+import type { TypeTree } from './type-trees.js';
+import type { LoadStats } from '../types.js';
+
+/**
+ * A loaded set of places: the place table, one spatial index per type, and the
+ * parsed opening hours. Built by `loadPbf()`; read by the query functions.
+ * Its fields are the engine's own layout, not a stable API.
+ */
+export class PlaceIndex {
+  /** The `license` of every record. */
+  readonly license: string;
+  /** What the load read, built and skipped. */
+  readonly stats: LoadStats;
+  /** @internal */
+  readonly table: PlaceTable;
+  /** @internal */
+  readonly types: Map<string, TypeTree>;
+
+  constructor(table: PlaceTable, types: Map<string, TypeTree>, license: string, stats: LoadStats) {
+    this.table = table;
+    this.types = types;
+    this.license = license;
+    this.stats = stats;
+  }
+
+  /** Number of places. */
+  get size(): number {
+    return this.table.size;
+  }
+
+  /** The queryable types (plain and merged) and how many places each has. */
+  typeCounts(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [type, t] of [...this.types].sort((a, b) => (a[0] < b[0] ? -1 : 1))) out[type] = t.place.length;
+    return out;
+  }
+}

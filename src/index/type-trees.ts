@@ -1,0 +1,67 @@
+import KDBush from 'kdbush';
+import type { PlaceTable } from '../load/places.js';
+import { MERGED_TYPES } from '../place/feature.js';
+
+/** The places of one queryable type in a spatial index of their centroids. */
+export interface TypeTree {
+  /** KDBush over centroids (lon, lat in 1e-7 degrees); item `i` is `place[i]`. */
+  tree: KDBush;
+  /** Place row of each item. */
+  place: Uint32Array;
+  /** String index of the type each item matched (a member, for a merged type). */
+  matched: Uint32Array;
+  /** The highest prominence among the items: the bound of a score search. */
+  maxProminence: number;
+}
+
+// small leaves let a nearest-first walk stop after few points
+const NODE_SIZE = 16;
+
+/**
+ * One spatial index per type and per merged type, so a query touches only the
+ * places of its type, however rare the type and however large the country.
+ */
+export function buildTypeTrees(t: PlaceTable): Map<string, TypeTree> {
+  // type -> [place, matched type] pairs, in place order
+  const members = new Map<string, number[]>();
+  const merged = new Map<string, string[]>(); // member type -> merged names
+  for (const [name, list] of Object.entries(MERGED_TYPES)) {
+    for (const m of list) merged.set(m, [...(merged.get(m) ?? []), name]);
+  }
+  const push = (type: string, p: number, matched: number) => {
+    let list = members.get(type);
+    if (!list) members.set(type, (list = []));
+    list.push(p, matched);
+  };
+  for (let p = 0; p < t.size; p++) {
+    const seen = new Set<string>();
+    for (let k = t.typeStart[p]; k < t.typeStart[p + 1]; k++) {
+      const s = t.typeList[k];
+      const type = t.strings[s];
+      // a merged name shadows the plain type of the same name (`parking`, `tourism`, `clinic`)
+      if (!Object.hasOwn(MERGED_TYPES, type)) push(type, p, s);
+      // the first of a place's types that is a member names the match, and the place enters once
+      for (const name of merged.get(type) ?? []) {
+        if (!seen.has(name)) { seen.add(name); push(name, p, s); }
+      }
+    }
+  }
+  const trees = new Map<string, TypeTree>();
+  for (const [type, list] of members) {
+    const n = list.length / 2;
+    const tree = new KDBush(n, NODE_SIZE, Int32Array);
+    const place = new Uint32Array(n);
+    const matched = new Uint32Array(n);
+    let maxProminence = 0;
+    for (let i = 0; i < n; i++) {
+      const p = list[2 * i];
+      tree.add(t.lon[p], t.lat[p]);
+      place[i] = p;
+      matched[i] = list[2 * i + 1];
+      maxProminence = Math.max(maxProminence, t.prominence[p]);
+    }
+    tree.finish();
+    trees.set(type, { tree, place, matched, maxProminence });
+  }
+  return trees;
+}

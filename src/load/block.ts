@@ -1,0 +1,354 @@
+import { PbfReader as Pbf } from 'pbf';
+import { List } from './list.js';
+import { keyFlags, KEEP_NODE, KEEP_WAY } from '../place/feature.js';
+
+/** Tags of the kept objects of one kind: pairs of string-table indexes. */
+export interface TagRuns {
+  /** Index (within the block, per kind) of each object whose tags were kept. */
+  owner: Uint32Array;
+  /** `start[i]..start[i+1]` are the pairs of `owner[i]` in `kv` (in pairs, not elements). */
+  start: Uint32Array;
+  /** Key and value string indexes, interleaved. */
+  kv: Uint32Array;
+}
+
+/**
+ * One decoded `PrimitiveBlock`, as flat typed arrays (transferable between threads).
+ * Coordinates are fixed-point 1e-7 degrees, as OSM stores them.
+ */
+export interface Block {
+  strings: string[];
+  nodeId: Float64Array;
+  nodeLat: Int32Array;
+  nodeLon: Int32Array;
+  nodeTags: TagRuns;
+  wayId: Float64Array;
+  /** `wayRefStart[i]..wayRefStart[i+1]` index the node refs of way `i` in `wayRef`. */
+  wayRefStart: Uint32Array;
+  wayRef: Float64Array;
+  wayTags: TagRuns;
+  relId: Float64Array;
+  relMemStart: Uint32Array;
+  /** 0 node, 1 way, 2 relation (as in the format). */
+  relMemType: Uint8Array;
+  relMemRef: Float64Array;
+  relMemRole: Uint32Array;
+  relTags: TagRuns;
+}
+
+const ALWAYS = -1; // relations are few: keep all their tags
+
+class Runs {
+  owner = new List(Uint32Array, 256);
+  start = new List(Uint32Array, 256);
+  kv = new List(Uint32Array, 1024);
+  constructor() { this.start.push(0); }
+  add(owner: number): void {
+    this.owner.push(owner);
+    this.start.push(this.kv.length >> 1);
+  }
+  finish(): TagRuns {
+    return { owner: this.owner.finish(), start: this.start.finish(), kv: this.kv.finish() };
+  }
+}
+
+/** Transferable buffers of a block, for `postMessage`. */
+export function blockBuffers(b: Block): ArrayBuffer[] {
+  const arrays = [b.nodeId, b.nodeLat, b.nodeLon, b.wayId, b.wayRefStart, b.wayRef, b.relId, b.relMemStart,
+    b.relMemType, b.relMemRef, b.relMemRole];
+  for (const t of [b.nodeTags, b.wayTags, b.relTags]) arrays.push(t.owner, t.start, t.kv);
+  return arrays.map((a) => a.buffer as ArrayBuffer);
+}
+
+/**
+ * Decodes an inflated `PrimitiveBlock`. Every node keeps its id and coordinates
+ * (ways need them); tags are kept only for the objects a place or an address can
+ * come from (see `place/feature.ts`), and for all relations, which are few.
+ */
+export function decodeBlock(bytes: Uint8Array): Block {
+  const pbf = new Pbf(bytes);
+  const strings: string[] = [];
+  const groups: number[] = [];
+  let gran = 100;
+  let latOff = 0;
+  let lonOff = 0;
+
+  // granularity and offsets may follow the groups, so find everything first
+  while (pbf.pos < pbf.length) {
+    const val = pbf.readVarint();
+    const tag = val >> 3;
+    if (tag === 1) {
+      const end = pbf.readVarint() + pbf.pos;
+      while (pbf.pos < end) {
+        const v = pbf.readVarint();
+        if (v >> 3 === 1) strings.push(pbf.readString());
+        else pbf.skip(v);
+      }
+    } else if (tag === 2) {
+      const len = pbf.readVarint();
+      groups.push(pbf.pos, pbf.pos + len);
+      pbf.pos += len;
+    } else if (tag === 17) gran = pbf.readVarint();
+    else if (tag === 19) latOff = pbf.readVarint(true);
+    else if (tag === 20) lonOff = pbf.readVarint(true);
+    else pbf.skip(val);
+  }
+  if (pbf.pos !== pbf.length) throw new Error('primitive block overruns its blob');
+
+  const flags = new Uint8Array(strings.length);
+  for (let i = 0; i < strings.length; i++) flags[i] = keyFlags(strings[i]);
+
+  const d = new Decoder(pbf, flags, gran, latOff, lonOff);
+  for (let g = 0; g < groups.length; g += 2) {
+    pbf.pos = groups[g];
+    const end = groups[g + 1];
+    while (pbf.pos < end) {
+      const val = pbf.readVarint();
+      const tag = val >> 3;
+      const len = tag >= 1 && tag <= 4 ? pbf.readVarint() : -1;
+      const stop = pbf.pos + len;
+      if (tag === 1) d.node(stop);
+      else if (tag === 2) d.dense(stop);
+      else if (tag === 3) d.way(stop);
+      else if (tag === 4) d.relation(stop);
+      else { pbf.skip(val); continue; }
+      if (pbf.pos !== stop) throw new Error('malformed primitive group');
+    }
+  }
+  return d.finish(strings);
+}
+
+/** Decoding state of one block: lists filled group by group. */
+class Decoder {
+  nodeId = new List(Float64Array, 8000);
+  nodeLat = new List(Int32Array, 8000);
+  nodeLon = new List(Int32Array, 8000);
+  nodeTags = new Runs();
+  wayId = new List(Float64Array, 1024);
+  wayRefStart = new List(Uint32Array, 1024);
+  wayRef = new List(Float64Array, 8192);
+  wayTags = new Runs();
+  relId = new List(Float64Array, 64);
+  relMemStart = new List(Uint32Array, 64);
+  relMemType = new List(Uint8Array, 512);
+  relMemRef = new List(Float64Array, 512);
+  relMemRole = new List(Uint32Array, 512);
+  relTags = new Runs();
+  // scratch for a way's or relation's keys and values
+  keys = new List(Uint32Array, 64);
+  vals = new List(Uint32Array, 64);
+
+  constructor(
+    readonly pbf: Pbf,
+    readonly flags: Uint8Array,
+    readonly gran: number,
+    readonly latOff: number,
+    readonly lonOff: number,
+  ) {
+    this.wayRefStart.push(0);
+    this.relMemStart.push(0);
+  }
+
+  // nanodegrees (offset + granularity * v) to 1e-7 degrees
+  lat(v: number): number {
+    return this.gran === 100 && this.latOff === 0 ? v : Math.round((this.latOff + this.gran * v) / 100);
+  }
+  lon(v: number): number {
+    return this.gran === 100 && this.lonOff === 0 ? v : Math.round((this.lonOff + this.gran * v) / 100);
+  }
+
+  str(i: number): number {
+    if (i >= this.flags.length) throw new Error(`string index ${i} outside the block's string table`);
+    return i;
+  }
+
+  dense(end: number): void {
+    const pbf = this.pbf;
+    let ids = -1, idsEnd = -1, lats = -1, latsEnd = -1, lons = -1, lonsEnd = -1, kv = -1, kvEnd = -1;
+    while (pbf.pos < end) {
+      const val = pbf.readVarint();
+      const tag = val >> 3;
+      if ((val & 7) !== 2) { pbf.skip(val); continue; }
+      const len = pbf.readVarint();
+      const start = pbf.pos;
+      pbf.pos += len;
+      if (tag === 1) { ids = start; idsEnd = pbf.pos; }
+      else if (tag === 8) { lats = start; latsEnd = pbf.pos; }
+      else if (tag === 9) { lons = start; lonsEnd = pbf.pos; }
+      else if (tag === 10) { kv = start; kvEnd = pbf.pos; }
+    }
+    if (ids < 0) return;
+    const n = countVarints(pbf.buf, ids, idsEnd);
+    if (lats < 0 || lons < 0 || countVarints(pbf.buf, lats, latsEnd) !== n || countVarints(pbf.buf, lons, lonsEnd) !== n) {
+      throw new Error('dense nodes: ids, lats and lons differ in length');
+    }
+    const first = this.nodeId.length;
+    this.nodeId.reserve(n);
+    this.nodeLat.reserve(n);
+    this.nodeLon.reserve(n);
+    let id = 0, lat = 0, lon = 0;
+    for (let i = 0; i < n; i++) {
+      pbf.pos = ids; id += pbf.readSVarint(); ids = pbf.pos;
+      pbf.pos = lats; lat += pbf.readSVarint(); lats = pbf.pos;
+      pbf.pos = lons; lon += pbf.readSVarint(); lons = pbf.pos;
+      this.nodeId.data[first + i] = id;
+      this.nodeLat.data[first + i] = this.lat(lat);
+      this.nodeLon.data[first + i] = this.lon(lon);
+    }
+    this.nodeId.length = this.nodeLat.length = this.nodeLon.length = first + n;
+    if (kv < 0) { pbf.pos = end; return; }
+
+    // keys_vals: per node, key/value pairs closed by a 0
+    pbf.pos = kv;
+    const runs = this.nodeTags;
+    for (let i = 0; i < n && pbf.pos < kvEnd; i++) {
+      const from = pbf.pos;
+      let f = 0;
+      let k: number;
+      while ((k = pbf.readVarint()) !== 0) {
+        f |= this.flags[this.str(k)];
+        this.str(pbf.readVarint());
+      }
+      if (!(f & KEEP_NODE)) continue;
+      const after = pbf.pos;
+      pbf.pos = from;
+      while ((k = pbf.readVarint()) !== 0) {
+        runs.kv.push(k);
+        runs.kv.push(pbf.readVarint());
+      }
+      pbf.pos = after;
+      runs.add(first + i);
+    }
+    pbf.pos = end;
+  }
+
+  node(end: number): void {
+    const pbf = this.pbf;
+    let id = 0, lat = 0, lon = 0;
+    this.keys.length = this.vals.length = 0;
+    while (pbf.pos < end) {
+      const val = pbf.readVarint();
+      const tag = val >> 3;
+      if (tag === 1) id = pbf.readSVarint();
+      else if (tag === 2) this.packed(this.keys);
+      else if (tag === 3) this.packed(this.vals);
+      else if (tag === 8) lat = pbf.readSVarint();
+      else if (tag === 9) lon = pbf.readSVarint();
+      else pbf.skip(val);
+    }
+    const i = this.nodeId.length;
+    this.nodeId.push(id);
+    this.nodeLat.push(this.lat(lat));
+    this.nodeLon.push(this.lon(lon));
+    this.tags(this.nodeTags, i, KEEP_NODE);
+  }
+
+  way(end: number): void {
+    const pbf = this.pbf;
+    let id = 0;
+    this.keys.length = this.vals.length = 0;
+    while (pbf.pos < end) {
+      const val = pbf.readVarint();
+      const tag = val >> 3;
+      if (tag === 1) id = pbf.readVarint(true);
+      else if (tag === 2) this.packed(this.keys);
+      else if (tag === 3) this.packed(this.vals);
+      else if (tag === 8 && (val & 7) === 2) {
+        const stop = pbf.readVarint() + pbf.pos;
+        let ref = 0;
+        this.wayRef.reserve(countVarints(pbf.buf, pbf.pos, stop));
+        while (pbf.pos < stop) {
+          ref += pbf.readSVarint();
+          this.wayRef.data[this.wayRef.length++] = ref;
+        }
+      } else pbf.skip(val);
+    }
+    const i = this.wayId.length;
+    this.wayId.push(id);
+    this.wayRefStart.push(this.wayRef.length);
+    this.tags(this.wayTags, i, KEEP_WAY);
+  }
+
+  relation(end: number): void {
+    const pbf = this.pbf;
+    let id = 0;
+    this.keys.length = this.vals.length = 0;
+    let roles = 0, refs = 0, types = 0;
+    while (pbf.pos < end) {
+      const val = pbf.readVarint();
+      const tag = val >> 3;
+      if (tag === 1) id = pbf.readVarint(true);
+      else if (tag === 2) this.packed(this.keys);
+      else if (tag === 3) this.packed(this.vals);
+      else if (tag === 8 && (val & 7) === 2) {
+        const stop = pbf.readVarint() + pbf.pos;
+        while (pbf.pos < stop) { this.relMemRole.push(this.str(pbf.readVarint())); roles++; }
+      } else if (tag === 9 && (val & 7) === 2) {
+        const stop = pbf.readVarint() + pbf.pos;
+        let ref = 0;
+        while (pbf.pos < stop) { ref += pbf.readSVarint(); this.relMemRef.push(ref); refs++; }
+      } else if (tag === 10 && (val & 7) === 2) {
+        const stop = pbf.readVarint() + pbf.pos;
+        while (pbf.pos < stop) {
+          const t = pbf.readVarint();
+          if (t > 2) throw new Error(`relation ${id}: member type ${t}`);
+          this.relMemType.push(t);
+          types++;
+        }
+      } else pbf.skip(val);
+    }
+    if (roles !== refs || types !== refs) throw new Error(`relation ${id}: member roles, ids and types differ in length`);
+    const i = this.relId.length;
+    this.relId.push(id);
+    this.relMemStart.push(this.relMemRef.length);
+    this.tags(this.relTags, i, ALWAYS);
+  }
+
+  packed(list: List<Uint32Array>): void {
+    const pbf = this.pbf;
+    const stop = pbf.readVarint() + pbf.pos;
+    while (pbf.pos < stop) list.push(this.str(pbf.readVarint()));
+  }
+
+  // keep the scratch keys/vals as tags of object `i` when its keys ask for it
+  tags(runs: Runs, i: number, keep: number): void {
+    const n = this.keys.length;
+    if (n !== this.vals.length) throw new Error('keys and values differ in length');
+    if (n === 0) return;
+    let f = 0;
+    for (let j = 0; j < n; j++) f |= this.flags[this.keys.data[j]];
+    if (keep !== ALWAYS && !(f & keep)) return;
+    for (let j = 0; j < n; j++) {
+      runs.kv.push(this.keys.data[j]);
+      runs.kv.push(this.vals.data[j]);
+    }
+    runs.add(i);
+  }
+
+  finish(strings: string[]): Block {
+    return {
+      strings,
+      nodeId: this.nodeId.finish(),
+      nodeLat: this.nodeLat.finish(),
+      nodeLon: this.nodeLon.finish(),
+      nodeTags: this.nodeTags.finish(),
+      wayId: this.wayId.finish(),
+      wayRefStart: this.wayRefStart.finish(),
+      wayRef: this.wayRef.finish(),
+      wayTags: this.wayTags.finish(),
+      relId: this.relId.finish(),
+      relMemStart: this.relMemStart.finish(),
+      relMemType: this.relMemType.finish(),
+      relMemRef: this.relMemRef.finish(),
+      relMemRole: this.relMemRole.finish(),
+      relTags: this.relTags.finish(),
+    };
+  }
+}
+
+// a varint ends at each byte below 0x80
+function countVarints(buf: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (buf[i] < 0x80) n++;
+  return n;
+}

@@ -1,0 +1,86 @@
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { inflateBlob } from './blob.js';
+import { decodeBlock, type Block } from './block.js';
+import type { Frame } from './frames.js';
+import type { Job, Done } from './worker.js';
+
+/** Below this many bytes, starting threads costs more than it saves. */
+const THREAD_MIN_BYTES = 4 * 1024 * 1024;
+
+/** How many decoder threads to use for a file of `bytes` bytes. */
+export function defaultWorkers(bytes: number): number {
+  return bytes < THREAD_MIN_BYTES ? 0 : Math.max(1, Math.min(availableParallelism(), 8));
+}
+
+/**
+ * Inflates and decodes the data blobs of a PBF, in file order, on `workers`
+ * threads (0: on this thread). `done(frame)` is called as each blob finishes.
+ * A blob that fails rejects with its offset and reason, and stops the threads.
+ */
+export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: number, done: (f: Frame) => void): Promise<Block[]> {
+  const blocks: Block[] = new Array(frames.length);
+  if (workers <= 0 || frames.length < 2) {
+    for (let i = 0; i < frames.length; i++) {
+      const f = frames[i];
+      try {
+        blocks[i] = decodeBlock(inflateBlob(buf.subarray(f.offset, f.offset + f.length)));
+      } catch (err) {
+        throw new Error(`blob at offset ${f.offset}: ${(err as Error).message}`);
+      }
+      done(f);
+    }
+    return blocks;
+  }
+  return new Promise((resolve, reject) => {
+    const pool = startWorkers(Math.min(workers, frames.length));
+    let next = 0;
+    let finished = 0;
+    let failed = false;
+    const stop = () => { for (const w of pool) void w.terminate(); };
+    const feed = (w: Worker) => {
+      if (next >= frames.length) return;
+      const seq = next++;
+      const f = frames[seq];
+      // a copy, so the whole file is not cloned into every thread
+      const bytes = buf.slice(f.offset, f.offset + f.length);
+      w.postMessage({ seq, bytes } satisfies Job, [bytes.buffer]);
+    };
+    for (const w of pool) {
+      w.on('message', (msg: Done) => {
+        if (failed) return;
+        if ('error' in msg) {
+          failed = true;
+          stop();
+          reject(new Error(`blob at offset ${frames[msg.seq].offset}: ${msg.error}`));
+          return;
+        }
+        blocks[msg.seq] = msg.block;
+        done(frames[msg.seq]);
+        if (++finished === frames.length) {
+          stop();
+          resolve(blocks);
+        } else feed(w);
+      });
+      w.on('error', (err) => {
+        if (failed) return;
+        failed = true;
+        stop();
+        reject(new Error(`decoder thread failed: ${err.message}`));
+      });
+      // two jobs in flight per thread, so a thread never waits for the main thread
+      feed(w);
+      feed(w);
+    }
+  });
+}
+
+function startWorkers(n: number): Worker[] {
+  // From compiled output the worker is a sibling .js file; when the sources run
+  // directly (tests, tsx), it is the .ts file and needs tsx's loader.
+  const ts = import.meta.url.endsWith('.ts');
+  const url = new URL(ts ? './worker.ts' : './worker.js', import.meta.url);
+  const pool: Worker[] = [];
+  for (let i = 0; i < n; i++) pool.push(new Worker(url, ts ? { execArgv: ['--import', 'tsx'] } : {}));
+  return pool;
+}

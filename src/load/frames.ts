@@ -1,0 +1,105 @@
+import { PbfReader as Pbf } from 'pbf';
+
+/** One `OSMData` blob of a PBF file: where its bytes are. */
+export interface Frame {
+  /** Byte offset of the `Blob` message in the file. */
+  offset: number;
+  /** Byte length of the `Blob` message. */
+  length: number;
+}
+
+/** What the file's `OSMHeader` says. */
+export interface Header {
+  requiredFeatures: string[];
+  optionalFeatures: string[];
+  writingProgram: string;
+  replicationTimestamp: number;
+  /** `[left, bottom, right, top]` in degrees, when present. */
+  bbox?: [number, number, number, number];
+  /** Where the header's Blob is. */
+  frame: Frame;
+}
+
+// The format's own limits (fileformat.proto): anything larger is corruption, and
+// checking before allocating keeps a garbage length from becoming a huge buffer.
+const MAX_HEADER = 64 * 1024;
+const MAX_BLOB = 32 * 1024 * 1024;
+
+/** Features this reader implements; a file requiring anything else is refused. */
+const SUPPORTED = new Set(['OsmSchema-V0.6', 'DenseNodes']);
+
+/**
+ * Splits a PBF file into its frames (4-byte length, BlobHeader, Blob) without
+ * decompressing anything, so the blobs can be decoded in parallel. Throws a plain
+ * `Error` describing the first structural problem; the caller names the file.
+ */
+export function scanFrames(buf: Uint8Array): { header: Frame; data: Frame[] } {
+  const data: Frame[] = [];
+  let header: Frame | undefined;
+  let pos = 0;
+  while (pos < buf.length) {
+    if (pos + 4 > buf.length) throw new Error(`truncated: ${buf.length - pos} stray bytes at offset ${pos}`);
+    const len = ((buf[pos] << 24) | (buf[pos + 1] << 16) | (buf[pos + 2] << 8) | buf[pos + 3]) >>> 0;
+    pos += 4;
+    if (len === 0 || len > MAX_HEADER) throw new Error(`not a valid PBF: BlobHeader length ${len} at offset ${pos - 4}`);
+    if (pos + len > buf.length) throw new Error(`truncated: BlobHeader at offset ${pos} runs past the end of the file`);
+    const { type, size } = readBlobHeader(buf.subarray(pos, pos + len), pos);
+    pos += len;
+    if (size > MAX_BLOB) throw new Error(`not a valid PBF: blob size ${size} at offset ${pos} exceeds 32 MiB`);
+    if (pos + size > buf.length) throw new Error(`truncated: blob at offset ${pos} needs ${size} bytes, ${buf.length - pos} left`);
+    const frame = { offset: pos, length: size };
+    if (type === 'OSMHeader') {
+      if (header || data.length) throw new Error(`not a valid PBF: unexpected OSMHeader at offset ${pos}`);
+      header = frame;
+    } else if (type === 'OSMData') {
+      if (!header) throw new Error('not a valid PBF: OSMData before OSMHeader');
+      data.push(frame);
+    } // other blob types are allowed by the format and skipped
+    pos += size;
+  }
+  if (!header) throw new Error(buf.length ? 'not a valid PBF: no OSMHeader blob' : 'empty file');
+  return { header, data };
+}
+
+function readBlobHeader(bytes: Uint8Array, at: number): { type: string; size: number } {
+  let type = '';
+  let size = -1;
+  try {
+    new Pbf(bytes).readFields((tag, _: unknown, pbf) => {
+      if (tag === 1) type = pbf.readString();
+      else if (tag === 3) size = pbf.readVarint();
+    }, null);
+  } catch {
+    throw new Error(`not a valid PBF: unreadable BlobHeader at offset ${at}`);
+  }
+  if (!type || size < 0) throw new Error(`not a valid PBF: BlobHeader at offset ${at} lacks type or datasize`);
+  return { type, size };
+}
+
+/** Reads an inflated `HeaderBlock` and checks that its required features are supported. */
+export function readHeader(bytes: Uint8Array, frame: Frame): Header {
+  const h: Header = { requiredFeatures: [], optionalFeatures: [], writingProgram: '', replicationTimestamp: 0, frame };
+  new Pbf(bytes).readFields((tag, _: unknown, pbf) => {
+    if (tag === 1) h.bbox = readBbox(pbf);
+    else if (tag === 4) h.requiredFeatures.push(pbf.readString());
+    else if (tag === 5) h.optionalFeatures.push(pbf.readString());
+    else if (tag === 16) h.writingProgram = pbf.readString();
+    else if (tag === 32) h.replicationTimestamp = pbf.readVarint();
+  }, null);
+  const missing = h.requiredFeatures.filter((f) => !SUPPORTED.has(f));
+  if (missing.length) throw new Error(`unsupported required features: ${missing.join(', ')}`);
+  return h;
+}
+
+function readBbox(pbf: Pbf): [number, number, number, number] {
+  const b = [0, 0, 0, 0];
+  const end = pbf.readVarint() + pbf.pos;
+  while (pbf.pos < end) {
+    const val = pbf.readVarint();
+    const tag = val >> 3;
+    if (tag >= 1 && tag <= 4) b[tag - 1] = pbf.readSVarint() / 1e9;
+    else pbf.skip(val);
+  }
+  // proto order is left, right, top, bottom
+  return [b[0], b[3], b[1], b[2]];
+}

@@ -1,0 +1,43 @@
+type Typed = Float64Array | Int32Array | Uint32Array | Uint8Array;
+type TypedCtor<T extends Typed> = { new (n: number): T };
+
+/**
+ * A typed array that grows by doubling, for decoding lists of unknown length
+ * without one JS number object per element.
+ */
+export class List<T extends Typed> {
+  /** The backing array; only the first `length` elements are set. */
+  data: T;
+  /** Number of elements pushed. */
+  length = 0;
+  private readonly Type: TypedCtor<T>;
+
+  constructor(Type: TypedCtor<T>, capacity = 1024) {
+    this.Type = Type;
+    this.data = new Type(capacity);
+  }
+
+  /** Append one value. */
+  push(v: number): void {
+    if (this.length === this.data.length) this.grow(this.length + 1);
+    this.data[this.length++] = v;
+  }
+
+  /** Make room for `n` more elements. */
+  reserve(n: number): void {
+    if (this.length + n > this.data.length) this.grow(this.length + n);
+  }
+
+  /** A trimmed copy of the pushed elements. */
+  finish(): T {
+    return this.data.slice(0, this.length) as T;
+  }
+
+  private grow(min: number): void {
+    let cap = this.data.length * 2 || 16;
+    while (cap < min) cap *= 2;
+    const next = new this.Type(cap);
+    next.set(this.data as never);
+    this.data = next;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Which OSM objects are places, and their types.
+ */
+
+/** Keys whose values are place types, on nodes, ways and relations. */
+export const FEATURE_KEYS: readonly string[] = [
+  'amenity', 'shop', 'tourism', 'leisure', 'healthcare', 'office', 'craft', 'historic',
+  'public_transport', 'railway', 'aeroway', 'emergency',
+];
+
+/** Keys whose values are place types on nodes only (a highway way is a road, not a place). */
+export const NODE_FEATURE_KEYS: readonly string[] = ['highway'];
+
+/**
+ * Merged types: asking for the merged name returns places of any member type.
+ * A merged name wins over a plain type of the same name (`parking`, `tourism`, `clinic`).
+ */
+export const MERGED_TYPES: Readonly<Record<string, readonly string[]>> = {
+  eat: ['cafe', 'restaurant', 'bakery'],
+  grocery: ['department_store', 'supermarket'],
+  tourism: ['attraction', 'artwork', 'museum', 'park'],
+  transport: ['bus_stop', 'bus_station'],
+  parking: ['parking', 'bicycle_parking', 'underground', 'multi-storey', 'parking_space', 'car_parking'],
+  shopping: ['jewelry', 'sports', 'gift', 'mall', 'department_store', 'hardware', 'kitchen', 'furniture'],
+  children: ['swimming_pool', 'playground', 'recreation_ground', 'park', 'water_park', 'disneyland'],
+  night_life: ['pub', 'bar', 'nightclub'],
+  entertainment: ['cinema', 'theatre', 'casino', 'nightclub'],
+  clinic: ['clinic', 'dentist', 'veterinary', 'herbalist', 'ayurvedic'],
+  workshop: ['metal', 'bicycle', 'aluminium', 'car_repair', 'tyres', 'car_parts'],
+};
+
+/** Key flag: a feature key on any object. */
+export const FEATURE = 1;
+/** Key flag: a feature key on nodes only. */
+export const NODE_FEATURE = 2;
+/** Flags that make the decoder keep a node's tags. */
+export const KEEP_NODE = FEATURE | NODE_FEATURE;
+/** Flags that make the decoder keep a way's tags. */
+export const KEEP_WAY = FEATURE;
+
+const flagOf = new Map<string, number>();
+for (const k of FEATURE_KEYS) flagOf.set(k, FEATURE);
+for (const k of NODE_FEATURE_KEYS) flagOf.set(k, NODE_FEATURE);
+
+/** The flags of a tag key (0 for keys that make nothing a place). */
+export function keyFlags(key: string): number {
+  return flagOf.get(key) ?? 0;
+}
+
+/**
+ * The types of an object, in tag order (left to right within `a;b`), without
+ * repeats; empty when it is no place. `kind` is 0 node, 1 way, 2 relation.
+ */
+export function placeTypes(keys: readonly string[], values: readonly string[], kind: number): string[] {
+  const types: string[] = [];
+  let parking = false;
+  for (let i = 0; i < keys.length; i++) {
+    const f = flagOf.get(keys[i]) ?? 0;
+    if (!(f & FEATURE) && !(kind === 0 && f & NODE_FEATURE)) continue;
+    if (keys[i] === 'amenity' && values[i] === 'parking') parking = true;
+    addValues(types, values[i]);
+  }
+  // `parking=underground` etc. only says something on a parking
+  if (parking) for (let i = 0; i < keys.length; i++) if (keys[i] === 'parking') addValues(types, values[i]);
+  return types;
+}
+
+/** Whether an object with these keys is a place at all (even if all its values are `yes`). */
+export function isPlace(keys: readonly string[], kind: number): boolean {
+  for (const k of keys) {
+    const f = flagOf.get(k) ?? 0;
+    if (f & FEATURE || (kind === 0 && f & NODE_FEATURE)) return true;
+  }
+  return false;
+}
+
+function addValues(types: string[], value: string): void {
+  for (const part of value.split(';')) {
+    const t = part.trim().toLowerCase(); // queries are lower-cased too
+    if (t && t !== 'yes' && t !== 'no' && !types.includes(t)) types.push(t);
+  }
+}

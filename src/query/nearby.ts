@@ -1,0 +1,76 @@
+import type { PlaceIndex } from '../index/place-index.js';
+import type { NearbyPlace, NearbyQuery } from '../types.js';
+import { around } from '../index/around.js';
+import { checkQuery } from './validate.js';
+import { TopK } from './topk.js';
+import { placeId, placeTags, placeGeometry } from './record.js';
+import { score } from '../place/score.js';
+
+/**
+ * Places of a type around a point, as the API's `NearbyPlace` records.
+ *
+ * Without `sortBy`, the `limit` best-scoring places within `radius` km; with
+ * `sortBy: true`, the `limit` nearest. Ties break by placeId. With `isOpen: true`
+ * only places open at `at` (default now, in Nepal Time) count, before the limit.
+ * An unknown type gives `[]`; bad arguments throw `InvalidQueryError`.
+ *
+ * @example
+ * nearby(index, { type: 'eat', lat: 27.7172, lon: 85.324, radius: 1, limit: 3 });
+ */
+export function nearby(index: PlaceIndex, query: NearbyQuery): NearbyPlace[] {
+  const q = checkQuery(query);
+  const tt = index.types.get(q.type);
+  if (!tt) return [];
+  const t = index.table;
+  const hours = t.hours;
+  const sched = t.schedules;
+  const open = (p: number) => sched.isOpen(hours[p], q.at);
+
+  const found: { item: number; km: number; score: number }[] = [];
+  if (q.sortBy) {
+    // nearest first; after the limit, take the places tied with the last one so
+    // the placeId tie-break sees them all
+    let last = Infinity;
+    around(tt.tree, q.lon, q.lat, q.radius, (i, km) => {
+      if (km > last) return true;
+      const p = tt.place[i];
+      if (q.isOpen && !open(p)) return false;
+      found.push({ item: i, km, score: score(t.prominence[p], km) });
+      if (found.length === q.limit) last = km;
+      return false;
+    });
+    found.sort((a, b) => a.km - b.km || placeId(t, tt.place[a.item]) - placeId(t, tt.place[b.item]));
+    found.length = Math.min(found.length, q.limit);
+  } else {
+    // best score first; no place farther than the current point can score more
+    // than the best prominence decayed to here, so the walk stops there
+    const top = new TopK(q.limit);
+    const best = tt.maxProminence;
+    around(tt.tree, q.lon, q.lat, q.radius, (i, km) => {
+      if (score(best, km) < top.floor) return true;
+      const p = tt.place[i];
+      if (q.isOpen && !open(p)) return false;
+      top.offer(i, score(t.prominence[p], km), placeId(t, p), km);
+      return false;
+    });
+    for (const c of top.sorted()) found.push(c);
+  }
+
+  return found.map(({ item, km, score }) => {
+    const p = tt.place[item];
+    return {
+      placeId: placeId(t, p),
+      osmId: t.osmId[p],
+      license: index.license,
+      name: t.strings[t.name[p]],
+      address: t.strings[t.address[p]],
+      type: t.strings[tt.matched[item]],
+      centroid: { lat: t.lat[p] / 1e7, lon: t.lon[p] / 1e7 },
+      tags: placeTags(t, p),
+      geometry: placeGeometry(t, p),
+      score,
+      radialDistanceInKm: km,
+      open: open(p),
+    };
+  });
+}

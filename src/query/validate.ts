@@ -1,0 +1,53 @@
+import { InvalidQueryError } from '../errors.js';
+import type { NearbyQuery } from '../types.js';
+
+/** A checked nearby query with its defaults filled in. */
+export interface Checked {
+  type: string;
+  lat: number;
+  lon: number;
+  radius: number;
+  limit: number;
+  sortBy: boolean;
+  isOpen: boolean;
+  at: number;
+}
+
+/** Checks a query's arguments, throwing `InvalidQueryError` naming the first bad one. */
+export function checkQuery(q: NearbyQuery): Checked {
+  if (q === null || typeof q !== 'object') throw new InvalidQueryError('query', 'must be an object');
+  if (typeof q.type !== 'string' || !q.type.trim()) throw new InvalidQueryError('type', 'is required: a place type such as "cafe" or a merged type such as "eat"');
+  coord('lat', q.lat, 90);
+  coord('lon', q.lon, 180);
+  const radius = positiveInt('radius', q.radius, 10);
+  const limit = positiveInt('limit', q.limit, 5);
+  const sortBy = bool('sortBy', q.sortBy);
+  const isOpen = bool('isOpen', q.isOpen);
+  let at = Date.now();
+  if (q.at !== undefined) {
+    if (!(q.at instanceof Date) || Number.isNaN(q.at.getTime())) throw new InvalidQueryError('at', 'must be a valid Date');
+    at = q.at.getTime();
+  }
+  return { type: q.type.trim().toLowerCase(), lat: q.lat, lon: q.lon, radius, limit, sortBy, isOpen, at };
+}
+
+function coord(name: string, v: unknown, max: number): void {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidQueryError(name, `must be a finite number, got ${show(v)}`);
+  if (v < -max || v > max) throw new InvalidQueryError(name, `must be between -${max} and ${max}, got ${v}`);
+}
+
+function positiveInt(name: string, v: unknown, def: number): number {
+  if (v === undefined) return def;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new InvalidQueryError(name, `must be a positive integer, got ${show(v)}`);
+  return v;
+}
+
+function bool(name: string, v: unknown): boolean {
+  if (v === undefined) return false;
+  if (typeof v !== 'boolean') throw new InvalidQueryError(name, `must be true or false, got ${show(v)}`);
+  return v;
+}
+
+function show(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
