@@ -7,19 +7,18 @@
  * SIGTERM (or Ctrl-C) stops it gracefully and it exits 0.
  */
 import { relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadPbf, nearby } from '../index.js';
-import type { PlaceIndex } from '../index.js';
+import { DEFAULT_PBF } from '../data.js';
+import { PbfError } from '../errors.js';
+import type { PlaceIndex } from '../index/place-index.js';
+import { loadPbf } from '../load/load.js';
+import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
-import { generateKey, loadTokens, type Token } from '../http/keys.js';
+import { generateKey, loadTokens, TokenError, type Token } from '../http/keys.js';
 import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
 import { serve } from '../http/server.js';
 
 const USAGE = 'usage: nepal-places serve [--pbf FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]';
-
-/** The embedded data: central Kathmandu. Two levels up from both src/cli/ and dist/cli/. */
-const DEFAULT_PBF = fileURLToPath(new URL('../../fixtures/kathmandu-core_2026-01-10.osm.pbf', import.meta.url));
 
 /** The quota of the development key. */
 const DEV_QUOTA = { requests: 1000, windowSeconds: 60 };
@@ -92,8 +91,10 @@ export async function run(argv: string[]): Promise<number> {
     else tokens = [{ key: (devKey = generateKey()), allowedOrigins: '*', quota: DEV_QUOTA }];
     index = await loadPbf(file);
   } catch (err) {
-    fail((err as Error).message);
-    return 1;
+    // A bad tokens file or PBF is a bad argument, as for `nearby`.
+    if (!(err instanceof TokenError || err instanceof PbfError)) throw err;
+    fail(err.message);
+    return 2;
   }
 
   let store: QuotaStore;
