@@ -5,6 +5,7 @@
  */
 const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>> = {
   nearby: () => import('./cli/nearby.js'),
+  serve: () => import('./cli/serve.js'),
 };
 
 const usage = `usage: nepal-places <command> [options]\ncommands: ${Object.keys(commands).join(', ')}`;
