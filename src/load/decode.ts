@@ -42,8 +42,10 @@ export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: nu
       if (next >= frames.length) return;
       const seq = next++;
       const f = frames[seq];
-      // a copy, so the whole file is not cloned into every thread
-      const bytes = buf.slice(f.offset, f.offset + f.length);
+      // a copy of the blob alone, transferred: the file buffer is neither cloned nor
+      // detached (Buffer#slice would share the file's memory)
+      const bytes = new Uint8Array(f.length);
+      bytes.set(buf.subarray(f.offset, f.offset + f.length));
       w.postMessage({ seq, bytes } satisfies Job, [bytes.buffer]);
     };
     for (const w of pool) {
@@ -76,11 +78,17 @@ export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: nu
 }
 
 function startWorkers(n: number): Worker[] {
-  // From compiled output the worker is a sibling .js file; when the sources run
-  // directly (tests, tsx), it is the .ts file and needs tsx's loader.
-  const ts = import.meta.url.endsWith('.ts');
-  const url = new URL(ts ? './worker.ts' : './worker.js', import.meta.url);
   const pool: Worker[] = [];
-  for (let i = 0; i < n; i++) pool.push(new Worker(url, ts ? { execArgv: ['--import', 'tsx'] } : {}));
+  if (!import.meta.url.endsWith('.ts')) {
+    const url = new URL('./worker.js', import.meta.url);
+    for (let i = 0; i < n; i++) pool.push(new Worker(url));
+    return pool;
+  }
+  // Running from the TypeScript sources (tests, tsx): the thread registers tsx's
+  // loader before importing the .ts worker.
+  const url = new URL('./worker.ts', import.meta.url).href;
+  const tsx = JSON.stringify(import.meta.resolve?.('tsx/esm/api') ?? 'tsx/esm/api');
+  const boot = `import(${tsx}).then((t) => { t.register(); return import(${JSON.stringify(url)}); });`;
+  for (let i = 0; i < n; i++) pool.push(new Worker(boot, { eval: true }));
   return pool;
 }
