@@ -87,23 +87,31 @@ export function createApp(options: AppOptions): Hono<Env> {
     const rid = `${ridPrefix}-${(++ridCount).toString(36)}`;
     c.set('rid', rid);
     c.header('X-Request-Id', rid);
-    await next();
+    try {
+      await next();
+    } catch (err) {
+      // Hono hands handler errors to onError itself; this catches whatever escapes it, so that
+      // every request still gets its envelope and its log line.
+      c.res = fail(err, c);
+    }
     log(accessLine(now(), rid, c.req.method, c.req.url, c.res.status, performance.now() - start, c.get('keyHint')));
   });
 
-  app.onError((err, c) => {
+  // An HttpError answers with its status; anything else is a fault: the body says only that it
+  // failed, the log line with the request id says why.
+  const fail = (err: unknown, c: Context<Env>) => {
     if (err instanceof HttpError) {
       for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
       return reply(c, err.status, err.message, []);
     }
-    // The body says only that it failed; the log line with the request id says why.
     log(`${c.get('rid')} error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return reply(c, 500, MESSAGE_500, []);
-  });
-
-  app.notFound((c) => {
-    throw new HttpError(404, `Not found: no route ${quote(new URL(c.req.url).pathname, 80)}; the API is under ${basePath} (see ${basePath}/openapi.json)`);
-  });
+  };
+  app.onError(fail);
+  // Returned, not thrown: Hono runs the not-found handler outside the middleware's error handling.
+  app.notFound((c) =>
+    fail(new HttpError(404, `Not found: no route ${quote(new URL(c.req.url).pathname, 80)}; the API is under ${basePath} (see ${basePath}/openapi.json)`), c),
+  );
 
   // The key (401), then its origins (403), then its quota (429); sets the CORS and rate headers.
   const admit = async (c: Context<Env>, search: URLSearchParams): Promise<Grant> => {
