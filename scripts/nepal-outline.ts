@@ -1,4 +1,4 @@
-// A rough outline of Nepal for placing synthetic data: 36 vertices written by hand from general
+// A rough outline of Nepal for placing synthetic data: 43 vertices written by hand from general
 // geography (Mahakali river in the west, the Terai border in the south, the Mechi river in the
 // east, the Himalayan crest in the north). Good to a few kilometres; not for anything official.
 

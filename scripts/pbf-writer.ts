@@ -172,15 +172,13 @@ export class PbfWriter {
       throw new RangeError(`node ${id}: lon must be an integer in 1e-7 degrees within ±${MAX_LON}, got ${lon}`);
     }
     checkTags(tags, 'node', id);
+    // 0 ends a node's tags in keys_vals, so a key cannot be the empty string (index 0)
+    if (tags?.some(([k]) => k === '')) throw new RangeError(`node ${id}: an empty tag key cannot be written in DenseNodes`);
     this.begin(NODES);
     this.ids.push(id);
     this.lats.push(lat);
     this.lons.push(lon);
     if (tags && tags.length) {
-      for (const [k] of tags) {
-        // 0 ends a node's tags in keys_vals, so a key cannot be the empty string (index 0)
-        if (k === '') throw new RangeError(`node ${id}: an empty tag key cannot be written in DenseNodes`);
-      }
       for (const [k, v] of tags) this.keysVals.push(this.string(k), this.string(v));
       this.tagged = true;
     }

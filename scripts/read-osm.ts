@@ -59,7 +59,7 @@ export function readOsm(path: string): Promise<OsmData> {
   return new Promise((resolve, reject) => {
     osmRead.parsePbf({
       filePath: path,
-      node: (n) => data.nodes.push({ id: Number(n.id), lat: Math.round(n.lat * 1e7), lon: Math.round(n.lon * 1e7), tags: Object.entries(n.tags) }),
+      node: (n) => data.nodes.push({ id: Number(n.id), lat: Math.round(n.lat * 1e7), lon: Math.round(n.lon * 1e7), tags: Object.entries(n.tags ?? {}) }),
       way: (w) => data.ways.push({ id: Number(w.id), refs: w.nodeRefs.map(Number), tags: Object.entries(w.tags) }),
       relation: (r) => data.relations.push({
         id: Number(r.id),
