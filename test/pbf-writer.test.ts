@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PbfWriter, encodeBlob, encodeFrame, type OsmNode, type OsmRelation, type OsmWay } from '../scripts/pbf-writer.js';
 import { decodeBlock, decodeHeader, readFrames, readOsm, type OsmData } from '../scripts/read-osm.js';
+import { loadPbf, nearby, type NearbyPlace, type PlaceIndex } from '../src/index.js';
 
 const FIXTURE = new URL('../fixtures/kathmandu-core_2026-01-10.osm.pbf', import.meta.url).pathname;
 
@@ -23,6 +24,13 @@ async function write(name: string, data: Partial<OsmData>, options: ConstructorP
   for (const r of data.relations ?? []) w.relation(r);
   await w.close();
   return path;
+}
+
+let fixtureData: Promise<OsmData> | undefined;
+/** The fixture as osm-read reads it, read once. */
+function fixture(): Promise<OsmData> {
+  fixtureData ??= readOsm(FIXTURE);
+  return fixtureData;
 }
 
 /** What osm-read gives back for an object written with optional tags. */
@@ -92,11 +100,46 @@ describe('round trip through osm-read', () => {
   });
 
   it('rewrites the Kathmandu fixture into a file osm-read reads identically', async () => {
-    const original = await readOsm(FIXTURE);
+    const original = await fixture();
     const path = await write('fixture-copy.osm.pbf', original, { sorted: true });
     const copy = await readOsm(path);
     expect([copy.nodes.length, copy.ways.length, copy.relations.length]).toEqual([148_164, 31_907, 146]);
     expect(copy).toEqual(original);
+  });
+});
+
+describe("round trip through the engine's loadPbf", () => {
+  const at = new Date('2026-01-10T10:00:00Z');
+  // every place of every type, nearest first from the fixture's centre (it spans ~4 km)
+  const places = (index: PlaceIndex): NearbyPlace[][] =>
+    Object.entries(index.typeCounts()).map(([type, n]) => {
+      const found = nearby(index, { type, lat: 27.7083, lon: 85.3205, radius: 20, limit: n, sortBy: true, at });
+      expect(found.length).toBe(n);
+      return found;
+    });
+
+  it('the rewritten fixture loads into the same places: ids, tags, geometry, centroids, scores', async () => {
+    const path = await write('fixture-engine.osm.pbf', await fixture(), { sorted: true });
+    const [original, copy] = [await loadPbf(FIXTURE), await loadPbf(path)];
+    expect(original.size).toBeGreaterThan(5000);
+    expect(copy.size).toBe(original.size);
+    expect(copy.stats).toEqual(original.stats);
+    expect(copy.typeCounts()).toEqual(original.typeCounts());
+    expect(places(copy)).toEqual(places(original));
+  });
+
+  it('with every id shifted by 2^40, the same places come back with osmId + 2^40 and placeId + 4 * 2^40', async () => {
+    const d = 2 ** 40;
+    const f = await fixture();
+    const path = await write('fixture-shifted.osm.pbf', {
+      nodes: f.nodes.map((n) => ({ ...n, id: n.id + d })),
+      ways: f.ways.map((w) => ({ ...w, id: w.id + d, refs: w.refs.map((r) => r + d) })),
+      relations: f.relations.map((r) => ({ ...r, id: r.id + d, members: r.members.map((m) => ({ ...m, ref: m.ref + d })) })),
+    }, { sorted: true });
+    const [original, shifted] = [await loadPbf(FIXTURE), await loadPbf(path)];
+    const expected = places(original).map((list) => list.map((p) => ({ ...p, osmId: p.osmId + d, placeId: p.placeId + 4 * d })));
+    expect(places(shifted)).toEqual(expected);
+    expect(shifted.stats).toEqual(original.stats);
   });
 });
 
