@@ -1,0 +1,129 @@
+/**
+ * Query validation: every bad argument throws InvalidQueryError naming its parameter;
+ * edge values that are valid pass; an unknown type answers [].
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { InvalidQueryError, nearby } from '../src/index.js';
+import type { NearbyQuery, PlaceIndex } from '../src/index.js';
+import { CENTER, engine } from './support/fixture.js';
+
+let index: PlaceIndex;
+
+beforeAll(async () => {
+  index = await engine();
+});
+
+const OK: NearbyQuery = { type: 'cafe', ...CENTER, at: new Date('2026-01-17T06:15:00Z') };
+
+/** Runs a query with some fields replaced (or removed when given `undefined` via `delete`). */
+function ask(patch: Record<string, unknown>, drop: string[] = []): () => unknown {
+  const q: Record<string, unknown> = { ...OK, ...patch };
+  for (const k of drop) delete q[k];
+  return () => nearby(index, q as unknown as NearbyQuery);
+}
+
+function expectInvalid(fn: () => unknown, param: string): void {
+  let err: unknown;
+  try {
+    fn();
+  } catch (e) {
+    err = e;
+  }
+  expect(err, `expected InvalidQueryError(${param})`).toBeInstanceOf(InvalidQueryError);
+  const e = err as InvalidQueryError;
+  expect(e).toBeInstanceOf(Error);
+  expect(e.name).toBe('InvalidQueryError');
+  expect(e.param).toBe(param);
+  expect(e.message).toContain(param);
+  expect(e.message.length).toBeGreaterThan(param.length + 5);
+}
+
+describe('type: required, a non-empty string', () => {
+  it('missing', () => expectInvalid(ask({}, ['type']), 'type'));
+  it('empty', () => expectInvalid(ask({ type: '' }), 'type'));
+  it('blank', () => expectInvalid(ask({ type: '   ' }), 'type'));
+  it('not a string', () => {
+    expectInvalid(ask({ type: 42 }), 'type');
+    expectInvalid(ask({ type: null }), 'type');
+    expectInvalid(ask({ type: ['cafe'] }), 'type');
+  });
+  it('unknown: no error, no places', () => {
+    expect(nearby(index, { ...OK, type: 'no_such_type_here' })).toEqual([]);
+    expect(nearby(index, { ...OK, type: 'toString' })).toEqual([]);
+    expect(nearby(index, { ...OK, type: '__proto__' })).toEqual([]);
+    expect(nearby(index, { ...OK, type: 'constructor' })).toEqual([]);
+  });
+});
+
+describe('lat: a finite number in [-90, 90]', () => {
+  it('missing', () => expectInvalid(ask({}, ['lat']), 'lat'));
+  for (const lat of [NaN, Infinity, -Infinity, 90.0001, -90.5, 1000]) {
+    it(`${lat}`, () => expectInvalid(ask({ lat }), 'lat'));
+  }
+  it('not a number', () => {
+    expectInvalid(ask({ lat: '27.7' }), 'lat');
+    expectInvalid(ask({ lat: null }), 'lat');
+  });
+  it('the poles are valid', () => {
+    expect(nearby(index, { ...OK, lat: 90 })).toEqual([]);
+    expect(nearby(index, { ...OK, lat: -90 })).toEqual([]);
+  });
+});
+
+describe('lon: a finite number in [-180, 180]', () => {
+  it('missing', () => expectInvalid(ask({}, ['lon']), 'lon'));
+  for (const lon of [NaN, Infinity, -Infinity, 180.0001, -181, 360]) {
+    it(`${lon}`, () => expectInvalid(ask({ lon }), 'lon'));
+  }
+  it('not a number', () => expectInvalid(ask({ lon: '85.3' }), 'lon'));
+  it('the antimeridian is valid', () => {
+    expect(nearby(index, { ...OK, lon: 180 })).toEqual([]);
+    expect(nearby(index, { ...OK, lon: -180 })).toEqual([]);
+  });
+});
+
+describe('radius: a positive integer (km)', () => {
+  for (const radius of [0, -1, 1.5, 0.1, NaN, Infinity, -Infinity]) {
+    it(`${radius}`, () => expectInvalid(ask({ radius }), 'radius'));
+  }
+  it('not a number', () => {
+    expectInvalid(ask({ radius: '10' }), 'radius');
+    expectInvalid(ask({ radius: null }), 'radius');
+  });
+  it('1 and 20000 are valid', () => {
+    expect(nearby(index, { ...OK, radius: 1 }).length).toBeGreaterThan(0);
+    expect(nearby(index, { ...OK, radius: 20000 }).length).toBe(5);
+  });
+});
+
+describe('limit: a positive integer', () => {
+  for (const limit of [0, -5, 2.5, NaN, Infinity]) {
+    it(`${limit}`, () => expectInvalid(ask({ limit }), 'limit'));
+  }
+  it('not a number', () => expectInvalid(ask({ limit: '5' }), 'limit'));
+  it('1 is valid', () => expect(nearby(index, { ...OK, limit: 1 }).length).toBe(1));
+});
+
+describe('sortBy and isOpen: booleans when given', () => {
+  for (const v of ['true', 1, 0, 'yes', null]) {
+    it(`sortBy ${JSON.stringify(v)}`, () => expectInvalid(ask({ sortBy: v }), 'sortBy'));
+    it(`isOpen ${JSON.stringify(v)}`, () => expectInvalid(ask({ isOpen: v }), 'isOpen'));
+  }
+  it('undefined means not given', () => {
+    expect(nearby(index, { ...OK, sortBy: undefined, isOpen: undefined })).toEqual(nearby(index, OK));
+  });
+});
+
+describe('at: a valid Date when given', () => {
+  it('an invalid Date', () => expectInvalid(ask({ at: new Date('not a date') }), 'at'));
+  it('not a Date', () => {
+    expectInvalid(ask({ at: '2026-01-17T12:00:00+05:45' }), 'at');
+    expectInvalid(ask({ at: 1768630500000 }), 'at');
+    expectInvalid(ask({ at: null }), 'at');
+  });
+  it('omitted: evaluated now, still a boolean', () => {
+    const got = nearby(index, { type: 'eat', ...CENTER, limit: 20 });
+    expect(got.length).toBe(20);
+    for (const r of got) expect(typeof r.open).toBe('boolean');
+  });
+});
