@@ -140,6 +140,9 @@ export class PbfWriter {
       throw new RangeError(`level must be an integer in 0..9, got ${this.level}`);
     }
 
+    // everything that can reject the options runs before the sink is touched
+    const header = encodeHeader(options);
+
     if (typeof sink === 'string') {
       const fd = openSync(sink, 'w');
       this.ownedFd = fd;
@@ -151,14 +154,16 @@ export class PbfWriter {
     } else if (sink && typeof sink.write === 'function') {
       this.write = (chunk) => {
         if (!sink.write(chunk) && !this.drain) {
-          this.drain = once(sink, 'drain').finally(() => { this.drain = null; });
+          const drained = once(sink, 'drain').finally(() => { this.drain = null; });
+          drained.catch(() => {}); // a stream error reaches whoever awaits ready() or close()
+          this.drain = drained;
         }
       };
     } else {
       throw new TypeError('sink must be a path, a file descriptor, a writable stream or a function');
     }
 
-    this.writeHeader(options);
+    this.emit(header);
   }
 
   /** Adds a node. */
@@ -245,30 +250,6 @@ export class PbfWriter {
     this.closed = true;
     await this.ready();
     if (this.ownedFd !== null) closeSync(this.ownedFd);
-  }
-
-  private writeHeader(options: PbfWriterOptions): void {
-    const pbf = new Pbf();
-    const bbox = options.bbox;
-    if (bbox) {
-      const [minLon, minLat, maxLon, maxLat] = bbox;
-      const ok = bbox.length === 4 && bbox.every(Number.isInteger) &&
-        Math.abs(minLon) <= MAX_LON && Math.abs(maxLon) <= MAX_LON && Math.abs(minLat) <= MAX_LAT && Math.abs(maxLat) <= MAX_LAT;
-      if (!ok) throw new RangeError(`bbox must be 4 integers [minLon, minLat, maxLon, maxLat] in 1e-7 degrees, got ${JSON.stringify(bbox)}`);
-      // the header stores nanodegrees
-      pbf.writeMessage(1, writeBBox, [minLon * 100, maxLon * 100, maxLat * 100, minLat * 100]);
-    }
-    pbf.writeStringField(4, 'OsmSchema-V0.6');
-    pbf.writeStringField(4, 'DenseNodes');
-    if (this.sorted) pbf.writeStringField(5, 'Sort.Type_then_ID');
-    pbf.writeStringField(16, options.writingProgram ?? 'nepal-places pbf-writer');
-    if (options.source !== undefined) pbf.writeStringField(17, options.source);
-    const ts = options.replicationTimestamp;
-    if (ts !== undefined) {
-      if (!Number.isSafeInteger(ts) || ts < 0) throw new RangeError(`replicationTimestamp must be whole seconds >= 0, got ${ts}`);
-      pbf.writeVarintField(32, ts);
-    }
-    this.emit(encodeFrame('OSMHeader', encodeBlob(pbf.finish(), this.compress, this.level)));
   }
 
   // Validates an id and, when sorted, its order; changes nothing, so a rejected entity leaves no trace.
@@ -374,6 +355,31 @@ export class PbfWriter {
     this.write(bytes);
     this.bytes += bytes.length;
   }
+}
+
+// The OSMHeader frame; throws on a bad bbox or timestamp.
+function encodeHeader(options: PbfWriterOptions): Uint8Array {
+  const pbf = new Pbf();
+  const bbox = options.bbox;
+  if (bbox) {
+    const [minLon, minLat, maxLon, maxLat] = bbox;
+    const ok = bbox.length === 4 && bbox.every(Number.isInteger) &&
+      Math.abs(minLon) <= MAX_LON && Math.abs(maxLon) <= MAX_LON && Math.abs(minLat) <= MAX_LAT && Math.abs(maxLat) <= MAX_LAT;
+    if (!ok) throw new RangeError(`bbox must be 4 integers [minLon, minLat, maxLon, maxLat] in 1e-7 degrees, got ${JSON.stringify(bbox)}`);
+    // the header stores nanodegrees
+    pbf.writeMessage(1, writeBBox, [minLon * 100, maxLon * 100, maxLat * 100, minLat * 100]);
+  }
+  pbf.writeStringField(4, 'OsmSchema-V0.6');
+  pbf.writeStringField(4, 'DenseNodes');
+  if (options.sorted) pbf.writeStringField(5, 'Sort.Type_then_ID');
+  pbf.writeStringField(16, options.writingProgram ?? 'nepal-places pbf-writer');
+  if (options.source !== undefined) pbf.writeStringField(17, options.source);
+  const ts = options.replicationTimestamp;
+  if (ts !== undefined) {
+    if (!Number.isSafeInteger(ts) || ts < 0) throw new RangeError(`replicationTimestamp must be whole seconds >= 0, got ${ts}`);
+    pbf.writeVarintField(32, ts);
+  }
+  return encodeFrame('OSMHeader', encodeBlob(pbf.finish(), options.compress ?? true, options.level ?? 6));
 }
 
 /**

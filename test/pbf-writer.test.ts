@@ -2,7 +2,8 @@
 // we write, and its generated decoders check the file's frames and header.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeSync, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PbfWriter, encodeBlob, encodeFrame, type OsmNode, type OsmRelation, type OsmWay } from '../scripts/pbf-writer.js';
@@ -261,6 +262,12 @@ describe('sinks', () => {
     expect(readFileSync(streamPath)).toEqual(byPath);
   });
 
+  it('passes a stream error on to close()', async () => {
+    const stream = new Writable({ highWaterMark: 1, write: (_chunk, _enc, cb) => cb(new Error('disk full')) });
+    const w = new PbfWriter(stream);
+    await expect(w.close()).rejects.toThrow('disk full');
+  });
+
   it('streams: memory holds one block, not the file (the callback sees each block as it fills)', async () => {
     const sizes: number[] = [];
     const w = new PbfWriter((c) => sizes.push(c.length), { blockSize: 100 });
@@ -311,6 +318,12 @@ describe('bad input', () => {
   ])('rejects %s (RangeError)', (_, fn, message) => {
     expect(fn).toThrow(RangeError);
     expect(fn).toThrow(message);
+  });
+
+  it('checks the options before it creates the file', () => {
+    const path = join(dir, 'never.osm.pbf');
+    expect(() => new PbfWriter(path, { replicationTimestamp: -1 })).toThrow(RangeError);
+    expect(existsSync(path)).toBe(false);
   });
 
   it('when sorted, rejects a repeated or decreasing id and a kind written after a later kind', () => {
