@@ -54,7 +54,7 @@ export async function run(argv: string[]): Promise<number> {
     }));
   } catch (err) {
     // parseArgs explains at length; the first sentence is the one line we want.
-    fail(`${(err as Error).message.split('. ')[0]!.replace(/\.$/, '')}\n${USAGE}`);
+    fail(`${(err as Error).message.split('. ')[0]!.replace(/\.$/, '')}; ${USAGE}`);
     return 2;
   }
   if (values.help) {
@@ -84,15 +84,11 @@ export async function run(argv: string[]): Promise<number> {
 
   let tokens: Token[];
   let devKey: string | undefined;
-  let index: PlaceIndex;
-  const file = values.pbf ?? DEFAULT_PBF;
   try {
     if (values.tokens !== undefined) tokens = await loadTokens(values.tokens);
     else tokens = [{ key: (devKey = generateKey()), allowedOrigins: '*', quota: DEV_QUOTA }];
-    index = await loadPbf(file);
   } catch (err) {
-    // A bad tokens file or PBF is a bad argument, as for `nearby`.
-    if (!(err instanceof TokenError || err instanceof PbfError)) throw err;
+    if (!(err instanceof TokenError)) throw err;
     fail(err.message);
     return 2;
   }
@@ -107,6 +103,18 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
   } else store = new MemoryQuotaStore();
+
+  let index: PlaceIndex;
+  const file = values.pbf ?? DEFAULT_PBF;
+  try {
+    index = await loadPbf(file);
+  } catch (err) {
+    await store.close?.();
+    // A bad PBF is a bad argument, as for `nearby`.
+    if (!(err instanceof PbfError)) throw err;
+    fail(err.message);
+    return 2;
+  }
 
   const app = createApp({ index, tokens, store, log: out });
   let running;

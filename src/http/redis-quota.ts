@@ -45,15 +45,21 @@ export class RedisQuotaStore implements QuotaStore {
    */
   static async connect(url: string, options: RedisQuotaOptions & { onError?: (err: Error) => void } = {}): Promise<RedisQuotaStore> {
     const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    const onError = options.onError ?? (() => {});
-    redis.on('error', onError);
+    // Until connected, keep the first error to explain a failed connect (ioredis itself only
+    // says "Connection is closed"); after that, report errors to the caller's handler.
+    let first: Error | undefined;
+    const early = (err: Error) => void (first ??= err);
+    redis.on('error', early);
     try {
       await redis.connect();
       await redis.ping();
     } catch (err) {
       redis.disconnect();
-      throw err;
+      throw first ?? err;
+    } finally {
+      redis.off('error', early);
     }
+    redis.on('error', options.onError ?? (() => {}));
     return new RedisQuotaStore(redis, options);
   }
 

@@ -1,6 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve as nodeServe } from '@hono/node-server';
+import { envelope } from './envelope.js';
 
 /** Anything with a Web-standard `fetch`, e.g. the app of `createApp()`. */
 export interface Fetcher {
@@ -22,6 +23,8 @@ export interface ServeOptions {
   graceMs?: number;
   /** Called once the server has closed (e.g. to close a quota store). */
   onClose?: () => Promise<void> | void;
+  /** Largest request line plus headers in bytes (default 64 KiB; Node's own default is 16 KiB). */
+  maxHeaderSize?: number;
 }
 
 /** A running server. */
@@ -48,9 +51,10 @@ export interface Running {
  * @throws when the address cannot be bound (e.g. `EADDRINUSE`)
  */
 export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<Running> {
-  const { port = 8080, host = '127.0.0.1', signals = ['SIGTERM', 'SIGINT'], graceMs = 10_000, onClose } = options;
+  const { port = 8080, host = '127.0.0.1', signals = ['SIGTERM', 'SIGINT'], graceMs = 10_000, onClose, maxHeaderSize = 65_536 } = options;
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = nodeServe({ fetch: app.fetch, port, hostname: host }) as Server;
+    const s = nodeServe({ fetch: app.fetch, port, hostname: host, serverOptions: { maxHeaderSize } }) as Server;
+    s.on('clientError', clientError);
     s.once('error', reject);
     s.once('listening', () => {
       s.off('error', reject);
@@ -96,4 +100,21 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
     close,
     closed,
   };
+}
+
+// Requests Node refuses before they reach the app (too large, not HTTP) get an envelope too,
+// instead of Node's bare status line.
+function clientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable || (err.code === 'ECONNRESET')) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = err.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'Request header fields too large: the URL and headers must fit in the server limit']
+    : [400, 'Bad request: not a well-formed HTTP request'];
+  const body = JSON.stringify(envelope(status, message, [], Date.now()));
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -7,56 +7,101 @@ const RAD = Math.PI / 180;
 const E7 = 1e7;
 
 /**
- * Walks the points of a KDBush index (coordinates lon/lat in 1e-7 degrees) in
- * order of great-circle distance from a point, out to `maxKm`, calling
- * `visit(id, km)` for each; `visit` returns true to stop.
+ * Walks the points of a KDBush index (coordinates lon/lat in 1e-7 degrees) out to
+ * `maxKm` from a point, calling `visit(id, km, score)` for each; `visit` returns
+ * true to stop. Without `prom`, points come nearest first (score is 0). With
+ * `prom` (each item's prominence, by id) and `nodeMax` (each tree node's highest
+ * prominence, from `nodeMaxima`), points come best score first, score being
+ * `prominence / (1 + km)`: a node is opened only when its bound, its highest
+ * prominence at its least distance, beats every point already seen.
  *
- * geokdbush's `around` does this walk but collects a fixed count first; callers
- * here need to stop on a score bound or after an `isOpen` filter, so the walk is
- * written out with a callback and an allocation-free heap. Distances use the
- * haversine of @turf/distance exactly, so reported kilometres match it.
+ * geokdbush's `around` walks nearest first but collects a fixed count; callers
+ * here stop on a filter or on a score, so the walk is written out with a callback
+ * and an allocation-free heap. Distances use the haversine of @turf/distance
+ * exactly, so reported kilometres match it.
  */
-export function around(tree: KDBush, lon: number, lat: number, maxKm: number, visit: (id: number, km: number) => boolean): void {
+export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
+  visit: (id: number, km: number, score: number) => boolean, prom?: Float64Array, nodeMax?: Float64Array): void {
   const { ids, coords, nodeSize } = tree;
   if (ids.length === 0) return;
+  const byScore = prom !== undefined && nodeMax !== undefined;
   const q = heap;
   q.clear();
   const cosLat = Math.cos(lat * RAD);
-  // haversine `a` of the search radius, with a hair of slack: the exact km test below decides
+  // haversine `a` of the search radius, with a hair of slack: the exact km test decides
   const maxA = Math.min(1, hav(maxKm / EARTH_RADIUS_KM) * (1 + 1e-9) + 1e-18);
+  const point = (i: number) => {
+    const a = pointA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]);
+    if (a > maxA || toKm(a) > maxKm) return;
+    q.push(byScore ? -prom![ids[i]] / (1 + toKm(a)) : a, -i - 1);
+  };
+  const node = (l: number, r: number, axis: number, k: number, minX: number, minY: number, maxX: number, maxY: number) => {
+    if (l > r) return;
+    const a = boxA(lon, lat, cosLat, minX, minY, maxX, maxY);
+    if (a > maxA) return;
+    q.push(byScore ? -nodeMax![k] / (1 + toKm(a)) : a, q.node(l, r, axis, k, minX, minY, maxX, maxY));
+  };
 
-  let left = 0, right = ids.length - 1, axis = 0;
-  let minX = -Infinity, minY = -Infinity, maxX = Infinity, maxY = Infinity;
-  for (;;) {
-    if (right - left <= nodeSize) {
-      for (let i = left; i <= right; i++) q.pushPoint(pointA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]), i);
-    } else {
-      const m = (left + right) >> 1;
-      const x = coords[2 * m], y = coords[2 * m + 1];
-      q.pushPoint(pointA(lon, lat, cosLat, x, y), m);
-      const next = 1 - axis;
-      if (axis === 0) {
-        q.pushNode(boxA(lon, lat, cosLat, minX, minY, x, maxY), left, m - 1, next, minX, minY, x, maxY);
-        q.pushNode(boxA(lon, lat, cosLat, x, minY, maxX, maxY), m + 1, right, next, x, minY, maxX, maxY);
-      } else {
-        q.pushNode(boxA(lon, lat, cosLat, minX, minY, maxX, y), left, m - 1, next, minX, minY, maxX, y);
-        q.pushNode(boxA(lon, lat, cosLat, minX, y, maxX, maxY), m + 1, right, next, minX, y, maxX, maxY);
-      }
-    }
-    // pop every point nearer than the nearest unopened node, then open that node
-    for (;;) {
-      if (q.size === 0) return;
-      const a = q.topKey();
-      if (a > maxA) return;
-      if (q.topIsNode()) break;
-      const i = q.popPoint();
-      const km = 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * EARTH_RADIUS_KM;
-      if (km <= maxKm && visit(ids[i], km)) return;
-    }
-    left = q.left[0]; right = q.right[0]; axis = q.axis[0];
-    minX = q.box[0]; minY = q.box[1]; maxX = q.box[2]; maxY = q.box[3];
+  node(0, ids.length - 1, 0, 0, -Infinity, -Infinity, Infinity, Infinity);
+  const n = q.nodes;
+  while (q.size) {
+    const top = q.val[0];
+    const key = q.key[0];
     q.pop();
+    if (top < 0) {
+      const i = -top - 1;
+      const km = toKm(pointA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]));
+      if (visit(ids[i], km, byScore ? -key : 0)) return;
+      continue;
+    }
+    const o = 8 * top;
+    const l = n[o], r = n[o + 1], axis = n[o + 2], k = n[o + 3];
+    const minX = n[o + 4], minY = n[o + 5], maxX = n[o + 6], maxY = n[o + 7];
+    if (r - l <= nodeSize) {
+      for (let i = l; i <= r; i++) point(i);
+      continue;
+    }
+    const m = (l + r) >> 1;
+    const x = coords[2 * m], y = coords[2 * m + 1];
+    point(m);
+    if (axis === 0) {
+      node(l, m - 1, 1, 2 * k + 1, minX, minY, x, maxY);
+      node(m + 1, r, 1, 2 * k + 2, x, minY, maxX, maxY);
+    } else {
+      node(l, m - 1, 0, 2 * k + 1, minX, minY, maxX, y);
+      node(m + 1, r, 0, 2 * k + 2, minX, y, maxX, maxY);
+    }
   }
+}
+
+/**
+ * The highest of `prom` (by item id) under each node of a KDBush tree, numbered
+ * as `around` walks it (root 0, children 2k+1 and 2k+2).
+ */
+export function nodeMaxima(tree: KDBush, prom: Float64Array): Float64Array {
+  const { ids, nodeSize } = tree;
+  let size = 1;
+  // halving stops at nodeSize items; two levels of slack for uneven halves
+  for (let n = ids.length; n > nodeSize; n = Math.ceil(n / 2)) size *= 2;
+  const out = new Float64Array(size * 4);
+  const fill = (l: number, r: number, k: number): number => {
+    if (l > r) return 0;
+    let max = 0;
+    if (r - l <= nodeSize) {
+      for (let i = l; i <= r; i++) max = Math.max(max, prom[ids[i]]);
+    } else {
+      const m = (l + r) >> 1;
+      max = Math.max(prom[ids[m]], fill(l, m - 1, 2 * k + 1), fill(m + 1, r, 2 * k + 2));
+    }
+    out[k] = max;
+    return max;
+  };
+  fill(0, ids.length - 1, 0);
+  return out;
+}
+
+function toKm(a: number): number {
+  return 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * EARTH_RADIUS_KM;
 }
 
 function hav(theta: number): number {
@@ -87,97 +132,66 @@ function boxA(lon: number, lat: number, cosLat: number, minX: number, minY: numb
 }
 
 /**
- * A binary min-heap of points and tree nodes keyed by haversine `a`, in typed
- * columns that grow and are reused across searches (no per-item objects).
- * Row 0 is the top; `left < 0` marks a point whose position is `-left - 1`.
+ * A binary min-heap of (key, value) in typed columns, plus the table of tree nodes
+ * the values point to; both grow and are reused across searches, so a search
+ * allocates nothing. A value below 0 is a point (`-position - 1`), else a node row.
  */
 class Heap {
   size = 0;
   key = new Float64Array(256);
-  left = new Int32Array(256);
-  right = new Int32Array(256);
-  axis = new Uint8Array(256);
-  box = new Float64Array(256 * 4);
+  val = new Int32Array(256);
+  /** Node rows: left, right, axis, number, minX, minY, maxX, maxY. */
+  nodes = new Float64Array(8 * 256);
+  private count = 0;
 
-  clear(): void { this.size = 0; }
-  topKey(): number { return this.key[0]; }
-  topIsNode(): boolean { return this.left[0] >= 0; }
+  clear(): void { this.size = 0; this.count = 0; }
 
-  pushPoint(a: number, i: number): void {
-    this.push(a, -i - 1, 0, 0, 0, 0, 0, 0);
+  /** Stores a node row and returns its index. */
+  node(l: number, r: number, axis: number, k: number, minX: number, minY: number, maxX: number, maxY: number): number {
+    if (8 * this.count === this.nodes.length) {
+      const next = new Float64Array(this.nodes.length * 2);
+      next.set(this.nodes);
+      this.nodes = next;
+    }
+    const o = 8 * this.count;
+    const n = this.nodes;
+    n[o] = l; n[o + 1] = r; n[o + 2] = axis; n[o + 3] = k; n[o + 4] = minX; n[o + 5] = minY; n[o + 6] = maxX; n[o + 7] = maxY;
+    return this.count++;
   }
 
-  pushNode(a: number, l: number, r: number, axis: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    this.push(a, l, r, axis, minX, minY, maxX, maxY);
-  }
-
-  popPoint(): number {
-    const i = -this.left[0] - 1;
-    this.pop();
-    return i;
+  push(key: number, val: number): void {
+    if (this.size === this.key.length) {
+      const k = new Float64Array(this.key.length * 2); k.set(this.key); this.key = k;
+      const v = new Int32Array(this.val.length * 2); v.set(this.val); this.val = v;
+    }
+    let i = this.size++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.key[p] <= key) break;
+      this.key[i] = this.key[p];
+      this.val[i] = this.val[p];
+      i = p;
+    }
+    this.key[i] = key;
+    this.val[i] = val;
   }
 
   pop(): void {
     const n = --this.size;
-    if (n > 0) {
-      this.move(n, 0);
-      this.down(0);
-    }
-  }
-
-  private push(a: number, l: number, r: number, axis: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    if (this.size === this.key.length) this.grow();
-    const i = this.size++;
-    this.key[i] = a; this.left[i] = l; this.right[i] = r; this.axis[i] = axis;
-    const b = this.box;
-    b[4 * i] = minX; b[4 * i + 1] = minY; b[4 * i + 2] = maxX; b[4 * i + 3] = maxY;
-    this.up(i);
-  }
-
-  private up(i: number): void {
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.key[p] <= this.key[i]) break;
-      this.swap(i, p);
-      i = p;
-    }
-  }
-
-  private down(i: number): void {
-    const n = this.size;
+    if (n <= 0) return;
+    const key = this.key[n], val = this.val[n];
+    let i = 0;
     for (;;) {
       const l = 2 * i + 1, r = l + 1;
-      let m = i;
-      if (l < n && this.key[l] < this.key[m]) m = l;
-      if (r < n && this.key[r] < this.key[m]) m = r;
-      if (m === i) return;
-      this.swap(i, m);
-      i = m;
+      if (l >= n) break;
+      const c = r < n && this.key[r] < this.key[l] ? r : l;
+      if (this.key[c] >= key) break;
+      this.key[i] = this.key[c];
+      this.val[i] = this.val[c];
+      i = c;
     }
-  }
-
-  private move(from: number, to: number): void {
-    this.key[to] = this.key[from]; this.left[to] = this.left[from]; this.right[to] = this.right[from];
-    this.axis[to] = this.axis[from];
-    this.box.copyWithin(4 * to, 4 * from, 4 * from + 4);
-  }
-
-  private swap(i: number, j: number): void {
-    const k = this.key[i]; this.key[i] = this.key[j]; this.key[j] = k;
-    const l = this.left[i]; this.left[i] = this.left[j]; this.left[j] = l;
-    const r = this.right[i]; this.right[i] = this.right[j]; this.right[j] = r;
-    const a = this.axis[i]; this.axis[i] = this.axis[j]; this.axis[j] = a;
-    const b = this.box;
-    for (let c = 0; c < 4; c++) { const t = b[4 * i + c]; b[4 * i + c] = b[4 * j + c]; b[4 * j + c] = t; }
-  }
-
-  private grow(): void {
-    const cap = this.key.length * 2;
-    const key = new Float64Array(cap); key.set(this.key); this.key = key;
-    const left = new Int32Array(cap); left.set(this.left); this.left = left;
-    const right = new Int32Array(cap); right.set(this.right); this.right = right;
-    const axis = new Uint8Array(cap); axis.set(this.axis); this.axis = axis;
-    const box = new Float64Array(cap * 4); box.set(this.box); this.box = box;
+    this.key[i] = key;
+    this.val[i] = val;
   }
 }
 

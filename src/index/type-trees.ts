@@ -1,6 +1,7 @@
 import KDBush from 'kdbush';
 import type { PlaceTable } from '../load/places.js';
 import { MERGED_TYPES } from '../place/feature.js';
+import { nodeMaxima } from './around.js';
 
 /** The places of one queryable type in a spatial index of their centroids. */
 export interface TypeTree {
@@ -10,8 +11,10 @@ export interface TypeTree {
   place: Uint32Array;
   /** String index of the type each item matched (a member, for a merged type). */
   matched: Uint32Array;
-  /** The highest prominence among the items: the bound of a score search. */
-  maxProminence: number;
+  /** Prominence of each item. */
+  prom: Float64Array;
+  /** Highest prominence under each tree node: the bounds of a score search (see `around`). */
+  nodeMax: Float64Array;
 }
 
 // small leaves let a nearest-first walk stop after few points
@@ -52,16 +55,16 @@ export function buildTypeTrees(t: PlaceTable): Map<string, TypeTree> {
     const tree = new KDBush(n, NODE_SIZE, Int32Array);
     const place = new Uint32Array(n);
     const matched = new Uint32Array(n);
-    let maxProminence = 0;
+    const prom = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const p = list[2 * i];
       tree.add(t.lon[p], t.lat[p]);
       place[i] = p;
       matched[i] = list[2 * i + 1];
-      maxProminence = Math.max(maxProminence, t.prominence[p]);
+      prom[i] = t.prominence[p];
     }
     tree.finish();
-    trees.set(type, { tree, place, matched, maxProminence });
+    trees.set(type, { tree, place, matched, prom, nodeMax: nodeMaxima(tree, prom) });
   }
   return trees;
 }

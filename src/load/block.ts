@@ -42,7 +42,10 @@ class Runs {
   owner = new List(Uint32Array, 256);
   start = new List(Uint32Array, 256);
   kv = new List(Uint32Array, 1024);
-  constructor() { this.start.push(0); }
+  reset(): void {
+    this.owner.length = this.kv.length = this.start.length = 0;
+    this.start.push(0);
+  }
   add(owner: number): void {
     this.owner.push(owner);
     this.start.push(this.kv.length >> 1);
@@ -98,7 +101,8 @@ export function decodeBlock(bytes: Uint8Array): Block {
   const flags = new Uint8Array(strings.length);
   for (let i = 0; i < strings.length; i++) flags[i] = keyFlags(strings[i]);
 
-  const d = new Decoder(pbf, flags, gran, latOff, lonOff);
+  const d = decoder;
+  d.reset(pbf, flags, gran, latOff, lonOff);
   for (let g = 0; g < groups.length; g += 2) {
     pbf.pos = groups[g];
     const end = groups[g + 1];
@@ -138,13 +142,18 @@ class Decoder {
   keys = new List(Uint32Array, 64);
   vals = new List(Uint32Array, 64);
 
-  constructor(
-    readonly pbf: Pbf,
-    readonly flags: Uint8Array,
-    readonly gran: number,
-    readonly latOff: number,
-    readonly lonOff: number,
-  ) {
+  pbf!: Pbf;
+  flags!: Uint8Array;
+  gran = 100;
+  latOff = 0;
+  lonOff = 0;
+
+  // the lists are reused block after block: they stop growing after the first few
+  reset(pbf: Pbf, flags: Uint8Array, gran: number, latOff: number, lonOff: number): void {
+    this.pbf = pbf; this.flags = flags; this.gran = gran; this.latOff = latOff; this.lonOff = lonOff;
+    for (const l of [this.nodeId, this.nodeLat, this.nodeLon, this.wayId, this.wayRefStart, this.wayRef, this.relId,
+      this.relMemStart, this.relMemType, this.relMemRef, this.relMemRole]) l.length = 0;
+    for (const r of [this.nodeTags, this.wayTags, this.relTags]) r.reset();
     this.wayRefStart.push(0);
     this.relMemStart.push(0);
   }
@@ -186,14 +195,14 @@ class Decoder {
     this.nodeId.reserve(n);
     this.nodeLat.reserve(n);
     this.nodeLon.reserve(n);
-    let id = 0, lat = 0, lon = 0;
-    for (let i = 0; i < n; i++) {
-      pbf.pos = ids; id += pbf.readSVarint(); ids = pbf.pos;
-      pbf.pos = lats; lat += pbf.readSVarint(); lats = pbf.pos;
-      pbf.pos = lons; lon += pbf.readSVarint(); lons = pbf.pos;
-      this.nodeId.data[first + i] = id;
-      this.nodeLat.data[first + i] = this.lat(lat);
-      this.nodeLon.data[first + i] = this.lon(lon);
+    deltas(pbf.buf, ids, idsEnd, this.nodeId.data, first);
+    deltas(pbf.buf, lats, latsEnd, this.nodeLat.data, first);
+    deltas(pbf.buf, lons, lonsEnd, this.nodeLon.data, first);
+    if (this.gran !== 100 || this.latOff !== 0 || this.lonOff !== 0) {
+      for (let i = first; i < first + n; i++) {
+        this.nodeLat.data[i] = this.lat(this.nodeLat.data[i]);
+        this.nodeLon.data[i] = this.lon(this.nodeLon.data[i]);
+      }
     }
     this.nodeId.length = this.nodeLat.length = this.nodeLon.length = first + n;
     if (kv < 0) { pbf.pos = end; return; }
@@ -255,12 +264,11 @@ class Decoder {
       else if (tag === 3) this.packed(this.vals);
       else if (tag === 8 && (val & 7) === 2) {
         const stop = pbf.readVarint() + pbf.pos;
-        let ref = 0;
-        this.wayRef.reserve(countVarints(pbf.buf, pbf.pos, stop));
-        while (pbf.pos < stop) {
-          ref += pbf.readSVarint();
-          this.wayRef.data[this.wayRef.length++] = ref;
-        }
+        const n = countVarints(pbf.buf, pbf.pos, stop);
+        this.wayRef.reserve(n);
+        deltas(pbf.buf, pbf.pos, stop, this.wayRef.data, this.wayRef.length);
+        this.wayRef.length += n;
+        pbf.pos = stop;
       } else pbf.skip(val);
     }
     const i = this.wayId.length;
@@ -343,6 +351,41 @@ class Decoder {
       relMemRole: this.relMemRole.finish(),
       relTags: this.relTags.finish(),
     };
+  }
+}
+
+// one decoder per thread, its lists reused by every block
+const decoder = new Decoder();
+
+/**
+ * Decodes a packed, delta-coded sint64 field (ids, coordinates, way refs) into
+ * `out` from `at`. This is the loader's hottest loop, so the varints are read
+ * inline; values past 28 bits continue in float arithmetic, exact to 2^53.
+ */
+function deltas(buf: Uint8Array, pos: number, end: number, out: Float64Array | Int32Array, at: number): void {
+  let acc = 0;
+  while (pos < end) {
+    let b = buf[pos++];
+    let v = b & 0x7f;
+    if (b >= 0x80) {
+      b = buf[pos++]; v |= (b & 0x7f) << 7;
+      if (b >= 0x80) {
+        b = buf[pos++]; v |= (b & 0x7f) << 14;
+        if (b >= 0x80) {
+          b = buf[pos++]; v |= (b & 0x7f) << 21;
+          if (b >= 0x80) {
+            let mul = 0x10000000;
+            do {
+              b = buf[pos++];
+              v += (b & 0x7f) * mul;
+              mul *= 128;
+            } while (b >= 0x80 && pos < end);
+          }
+        }
+      }
+    }
+    acc += v % 2 === 1 ? -(v + 1) / 2 : v / 2; // zigzag
+    out[at++] = acc;
   }
 }
 

@@ -1,32 +1,82 @@
 /**
- * Finds OSM ids in a Float64Array of ids. Files sorted by id (the norm: header
- * `Sort.Type_then_ID`) are searched in place; others get a sorted order first.
+ * Finds OSM ids among the per-block id arrays of a file, without joining them.
+ * Files sorted by id (the norm: header `Sort.Type_then_ID`) are searched in place,
+ * first the block, then within it; others get one sorted order over all ids.
  */
-export class IdTable {
-  readonly ids: Float64Array;
-  private readonly order: Uint32Array | undefined;
+export class BlockIds {
+  /** Block of the last hit. */
+  block = -1;
+  /** Index within that block of the last hit. */
+  index = -1;
+  /** Number of ids in all blocks. */
+  readonly count: number;
+  private readonly arrays: Float64Array[];
+  // sorted files: the blocks holding ids, and the first id of each
+  private readonly blocks: Uint32Array;
+  private readonly first: Float64Array;
+  // other files: all ids in order, as (block, index) pairs
+  private readonly order: Float64Array | undefined;
+  private readonly where: Uint32Array | undefined;
 
-  constructor(ids: Float64Array) {
-    this.ids = ids;
+  constructor(arrays: Float64Array[]) {
+    this.arrays = arrays;
+    const held = arrays.map((a, i) => (a.length ? i : -1)).filter((i) => i >= 0);
+    this.count = arrays.reduce((n, a) => n + a.length, 0);
+    this.blocks = Uint32Array.from(held);
+    this.first = Float64Array.from(held, (i) => arrays[i][0]);
     let sorted = true;
-    for (let i = 1; i < ids.length; i++) if (ids[i] < ids[i - 1]) { sorted = false; break; }
-    this.order = sorted ? undefined : Uint32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]);
+    let prev = -Infinity;
+    for (const i of held) {
+      const a = arrays[i];
+      if (a[0] <= prev) { sorted = false; break; }
+      for (let k = 1; k < a.length && sorted; k++) if (a[k] <= a[k - 1]) sorted = false;
+      prev = a[a.length - 1];
+    }
+    if (sorted) return;
+    const ids = new Float64Array(this.count);
+    const where = new Uint32Array(this.count * 2);
+    let n = 0;
+    for (const i of held) for (let k = 0; k < arrays[i].length; k++, n++) { ids[n] = arrays[i][k]; where[2 * n] = i; where[2 * n + 1] = k; }
+    const perm = Uint32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]);
+    this.order = Float64Array.from(perm, (p) => ids[p]);
+    this.where = new Uint32Array(this.count * 2);
+    perm.forEach((p, k) => { this.where![2 * k] = where[2 * p]; this.where![2 * k + 1] = where[2 * p + 1]; });
   }
 
-  /** Index of `id` in `ids`, or -1. */
-  find(id: number): number {
-    const ids = this.ids;
-    const order = this.order;
-    let lo = 0;
-    let hi = ids.length - 1;
+  /** Whether `id` is present; on a hit, `block` and `index` say where. */
+  find(id: number): boolean {
+    if (this.order) {
+      const k = search(this.order, id, 0, this.order.length - 1);
+      if (k < 0) return false;
+      this.block = this.where![2 * k];
+      this.index = this.where![2 * k + 1];
+      return true;
+    }
+    // the last block whose first id is <= id
+    const first = this.first;
+    let lo = 0, hi = first.length - 1, b = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const i = order ? order[mid] : mid;
-      const v = ids[i];
-      if (v < id) lo = mid + 1;
-      else if (v > id) hi = mid - 1;
-      else return i;
+      if (first[mid] <= id) { b = mid; lo = mid + 1; } else hi = mid - 1;
     }
-    return -1;
+    if (b < 0) return false;
+    const block = this.blocks[b];
+    const a = this.arrays[block];
+    const k = search(a, id, 0, a.length - 1);
+    if (k < 0) return false;
+    this.block = block;
+    this.index = k;
+    return true;
   }
+}
+
+function search(a: Float64Array, id: number, lo: number, hi: number): number {
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = a[mid];
+    if (v < id) lo = mid + 1;
+    else if (v > id) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
 }

@@ -61,7 +61,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
 
   const osm = new Osm(blocks);
   const stats: LoadStats = {
-    nodes: osm.nodes.ids.length, ways: osm.ways.ids.length, relations: osm.relations.ids.length,
+    nodes: osm.nodes.count, ways: osm.ways.count, relations: osm.relations,
     points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
     skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0,
   };

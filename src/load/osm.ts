@@ -1,61 +1,46 @@
 import type { Block, TagRuns } from './block.js';
-import { IdTable } from './ids.js';
+import { BlockIds } from './ids.js';
 
 /**
- * The decoded blocks of a file joined into flat arrays, with id lookup: what the
- * place builder reads ways' and relations' members from.
+ * The decoded blocks of a file with id lookup across them: what the place
+ * builder reads ways' nodes and relations' member ways from. The blocks stay as
+ * decoded: joining tens of millions of nodes into one array would cost a copy and
+ * twice the memory for nothing.
  */
 export class Osm {
-  readonly nodes: IdTable;
-  readonly lat: Int32Array;
-  readonly lon: Int32Array;
-  readonly ways: IdTable;
-  readonly wayRefStart: Uint32Array;
-  readonly wayRef: Float64Array;
-  readonly relations: IdTable;
   readonly blocks: Block[];
-  /** Per block, the global index of its first node, way and relation. */
-  readonly base: Uint32Array;
+  readonly nodes: BlockIds;
+  readonly ways: BlockIds;
+  readonly relations: number;
 
   constructor(blocks: Block[]) {
     this.blocks = blocks;
-    let nn = 0, nw = 0, nr = 0, nref = 0;
-    this.base = new Uint32Array(blocks.length * 3);
-    blocks.forEach((b, i) => {
-      this.base[3 * i] = nn; this.base[3 * i + 1] = nw; this.base[3 * i + 2] = nr;
-      nn += b.nodeId.length; nw += b.wayId.length; nr += b.relId.length; nref += b.wayRef.length;
-    });
-    const nodeId = new Float64Array(nn);
-    this.lat = new Int32Array(nn);
-    this.lon = new Int32Array(nn);
-    const wayId = new Float64Array(nw);
-    this.wayRefStart = new Uint32Array(nw + 1);
-    this.wayRef = new Float64Array(nref);
-    const relId = new Float64Array(nr);
-    let ref = 0;
-    blocks.forEach((b, i) => {
-      const n0 = this.base[3 * i], w0 = this.base[3 * i + 1];
-      nodeId.set(b.nodeId, n0);
-      this.lat.set(b.nodeLat, n0);
-      this.lon.set(b.nodeLon, n0);
-      wayId.set(b.wayId, w0);
-      for (let w = 0; w < b.wayId.length; w++) this.wayRefStart[w0 + w] = ref + b.wayRefStart[w];
-      this.wayRef.set(b.wayRef, ref);
-      ref += b.wayRef.length;
-      relId.set(b.relId, this.base[3 * i + 2]);
-    });
-    this.wayRefStart[nw] = ref;
-    this.nodes = new IdTable(nodeId);
-    this.ways = new IdTable(wayId);
-    this.relations = new IdTable(relId);
+    this.nodes = new BlockIds(blocks.map((b) => b.nodeId));
+    this.ways = new BlockIds(blocks.map((b) => b.wayId));
+    this.relations = blocks.reduce((n, b) => n + b.relId.length, 0);
   }
 
-  /** Calls `fn(block, runs, i, globalIndex)` for every object of a kind whose tags were kept. */
-  eachTagged(kind: 0 | 1 | 2, fn: (b: Block, runs: TagRuns, i: number, index: number) => void): void {
+  /** Appends node `id`'s lon and lat (1e-7 degrees) to `out`; false when the node is absent. */
+  coord(id: number, out: number[]): boolean {
+    if (!this.nodes.find(id)) return false;
+    const b = this.blocks[this.nodes.block];
+    out.push(b.nodeLon[this.nodes.index], b.nodeLat[this.nodes.index]);
+    return true;
+  }
+
+  /** The node ids of way `id`, or undefined when the way is absent. */
+  wayRefs(id: number): Float64Array | undefined {
+    if (!this.ways.find(id)) return undefined;
+    const b = this.blocks[this.ways.block];
+    const w = this.ways.index;
+    return b.wayRef.subarray(b.wayRefStart[w], b.wayRefStart[w + 1]);
+  }
+
+  /** Calls `fn(block, blockIndex, runs, i)` for every object of a kind whose tags were kept, in file order. */
+  eachTagged(kind: 0 | 1 | 2, fn: (b: Block, bi: number, runs: TagRuns, i: number) => void): void {
     this.blocks.forEach((b, bi) => {
       const runs = kind === 0 ? b.nodeTags : kind === 1 ? b.wayTags : b.relTags;
-      const base = this.base[3 * bi + kind];
-      for (let i = 0; i < runs.owner.length; i++) fn(b, runs, i, base + runs.owner[i]);
+      for (let i = 0; i < runs.owner.length; i++) fn(b, bi, runs, i);
     });
   }
 }

@@ -53,31 +53,44 @@ export function buildPlaces(osm: Osm, stats: LoadStats): PlaceTable {
   const b = new Builder();
   const keys: string[] = [];
   const vals: string[] = [];
-  const read = (blk: Block, runs: TagRuns, i: number) => {
-    keys.length = vals.length = 0;
+  const kv: number[] = [];
+  // per block: its string index -> the table's, interned on first use
+  let cacheBlock = -1;
+  let cache = new Int32Array(0);
+  const read = (blk: Block, bi: number, runs: TagRuns, i: number) => {
+    if (bi !== cacheBlock) {
+      cacheBlock = bi;
+      cache = new Int32Array(blk.strings.length).fill(-1);
+    }
+    keys.length = vals.length = kv.length = 0;
     for (let j = runs.start[i]; j < runs.start[i + 1]; j++) {
-      keys.push(blk.strings[runs.kv[2 * j]]);
-      vals.push(blk.strings[runs.kv[2 * j + 1]]);
+      const k = runs.kv[2 * j], v = runs.kv[2 * j + 1];
+      keys.push(blk.strings[k]);
+      vals.push(blk.strings[v]);
+      kv.push(cache[k] >= 0 ? cache[k] : (cache[k] = b.intern(blk.strings[k])));
+      kv.push(cache[v] >= 0 ? cache[v] : (cache[v] = b.intern(blk.strings[v])));
     }
   };
 
-  osm.eachTagged(0, (blk, runs, i, n) => {
-    read(blk, runs, i);
+  osm.eachTagged(0, (blk, bi, runs, i) => {
+    read(blk, bi, runs, i);
     if (!isPlace(keys, 0)) return;
-    b.add(osm.nodes.ids[n], 0, keys, vals, POINT, [osm.lon[n], osm.lat[n]], [], [], 0);
+    const n = runs.owner[i];
+    b.add(blk.nodeId[n], 0, keys, vals, kv, POINT, [blk.nodeLon[n], blk.nodeLat[n]], [], [], 0);
   });
 
   const coords: number[] = [];
-  osm.eachTagged(1, (blk, runs, i, w) => {
-    read(blk, runs, i);
+  osm.eachTagged(1, (blk, bi, runs, i) => {
+    read(blk, bi, runs, i);
     if (!isPlace(keys, 1)) return;
-    const id = osm.ways.ids[w];
+    const w = runs.owner[i];
+    const id = blk.wayId[w];
+    const s = blk.wayRefStart[w], e = blk.wayRefStart[w + 1];
     coords.length = 0;
-    const s = osm.wayRefStart[w], e = osm.wayRefStart[w + 1];
-    const missing = wayCoords(osm, s, e, coords);
-    const points = coords.length / 2;
-    if (points < 2) { stats.skippedWays++; return; }
-    const closed = e - s >= 4 && osm.wayRef[s] === osm.wayRef[e - 1];
+    let missing = 0;
+    for (let k = s; k < e; k++) if (!osm.coord(blk.wayRef[k], coords)) missing++;
+    if (coords.length < 4) { stats.skippedWays++; return; }
+    const closed = e - s >= 4 && blk.wayRef[s] === blk.wayRef[e - 1];
     if (missing) stats.partial++;
     if (closed && isArea(keys, vals)) {
       if (missing && (coords[0] !== coords[coords.length - 2] || coords[1] !== coords[coords.length - 1])) {
@@ -87,21 +100,20 @@ export function buildPlaces(osm: Osm, stats: LoadStats): PlaceTable {
         orient(coords, true);
         const c = new Centroid();
         c.ring(coords);
-        b.add(id, 1, keys, vals, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
+        b.add(id, 1, keys, vals, kv, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
         return;
       }
     }
     const c = new Centroid();
     c.line(coords);
-    b.add(id, 1, keys, vals, LINE, c.result(), [coords.length / 2], coords, 0);
+    b.add(id, 1, keys, vals, kv, LINE, c.result(), [coords.length / 2], coords, 0);
   });
 
-  osm.eachTagged(2, (blk, runs, i) => {
-    read(blk, runs, i);
+  osm.eachTagged(2, (blk, bi, runs, i) => {
+    read(blk, bi, runs, i);
     const t = keys.indexOf('type');
     if (t < 0 || vals[t] !== 'multipolygon' || !isPlace(keys, 2)) return;
     const r = runs.owner[i];
-    const id = blk.relId[r];
     const mp = assembleMultipolygon(osm, blk, r);
     if (!mp) { stats.skippedRelations++; return; }
     if (mp.partial) stats.partial++;
@@ -118,28 +130,20 @@ export function buildPlaces(osm: Osm, stats: LoadStats): PlaceTable {
         area += k === 0 ? ringAreaM2(ring) : -ringAreaM2(ring);
       });
     }
-    b.add(id, 2, keys, vals, MULTIPOLYGON, c.result(), shape, flat, Math.max(0, area));
+    b.add(blk.relId[r], 2, keys, vals, kv, MULTIPOLYGON, c.result(), shape, flat, Math.max(0, area));
   });
 
   return b.finish();
 }
 
-// Appends a way's present node coordinates; returns how many refs were missing.
-function wayCoords(osm: Osm, s: number, e: number, out: number[]): number {
-  let missing = 0;
-  for (let k = s; k < e; k++) {
-    const n = osm.nodes.find(osm.wayRef[k]);
-    if (n < 0) { missing++; continue; }
-    out.push(osm.lon[n], osm.lat[n]);
-  }
-  return missing;
-}
-
-// number of distinct vertices of a flat ring (closing vertex excluded)
+// number of distinct vertices of a flat ring (closing vertex excluded), counted up to 3
 function distinct(r: number[]): number {
-  const seen = new Set<string>();
-  for (let i = 0; i + 2 < r.length; i += 2) seen.add(`${r[i]},${r[i + 1]}`);
-  return seen.size;
+  let n = 0;
+  outer: for (let i = 0; i + 2 < r.length && n < 3; i += 2) {
+    for (let j = 0; j < i; j += 2) if (r[j] === r[i] && r[j + 1] === r[i + 1]) continue outer;
+    n++;
+  }
+  return n;
 }
 
 interface Multipolygon {
@@ -157,9 +161,9 @@ function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipolygon | u
     if (blk.relMemType[m] !== 1) continue;
     const role = blk.strings[blk.relMemRole[m]];
     if (role !== 'outer' && role !== 'inner' && role !== '') continue;
-    const w = osm.ways.find(blk.relMemRef[m]);
-    if (w < 0) { partial = true; continue; }
-    const chain = Array.from(osm.wayRef.subarray(osm.wayRefStart[w], osm.wayRefStart[w + 1]));
+    const refs = osm.wayRefs(blk.relMemRef[m]);
+    if (!refs) { partial = true; continue; }
+    const chain = Array.from(refs);
     (role === 'inner' ? inner : outer).push(chain);
   }
   const toRings = (chains: Chain[], isOuter: boolean): number[][] => {
@@ -168,11 +172,7 @@ function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipolygon | u
     const rings: number[][] = [];
     for (const ids of joined.rings) {
       const flat: number[] = [];
-      for (const id of ids) {
-        const n = osm.nodes.find(id);
-        if (n < 0) { partial = true; continue; }
-        flat.push(osm.lon[n], osm.lat[n]);
-      }
+      for (const id of ids) if (!osm.coord(id, flat)) partial = true;
       if (flat.length >= 2 && (flat[0] !== flat[flat.length - 2] || flat[1] !== flat[flat.length - 1])) flat.push(flat[0], flat[1]);
       if (distinct(flat) < 3 || signedArea2(flat) === 0) { partial = true; continue; }
       orient(flat, isOuter);
@@ -236,7 +236,7 @@ class Builder {
     return i;
   }
 
-  add(id: number, kind: number, keys: string[], vals: string[], geom: number, centroid: [number, number],
+  add(id: number, kind: number, keys: string[], vals: string[], kv: number[], geom: number, centroid: [number, number],
     shape: number[], coords: number[], areaM2: number): void {
     this.osmId.push(id);
     this.kind.push(kind);
@@ -245,10 +245,7 @@ class Builder {
     const name = placeName(keys, vals);
     this.name.push(this.intern(name));
     this.address.push(this.intern(placeAddress(keys, vals)));
-    for (let i = 0; i < keys.length; i++) {
-      this.tagKV.push(this.intern(keys[i]));
-      this.tagKV.push(this.intern(vals[i]));
-    }
+    for (const s of kv) this.tagKV.push(s);
     this.tagStart.push(this.tagKV.length / 2);
     for (const t of placeTypes(keys, vals, kind)) this.typeList.push(this.intern(t));
     this.typeStart.push(this.typeList.length);

@@ -2,7 +2,6 @@ import type { PlaceIndex } from '../index/place-index.js';
 import type { NearbyPlace, NearbyQuery } from '../types.js';
 import { around } from '../index/around.js';
 import { checkQuery } from './validate.js';
-import { TopK } from './topk.js';
 import { placeId, placeTags, placeGeometry } from './record.js';
 import { score } from '../place/score.js';
 
@@ -26,35 +25,24 @@ export function nearby(index: PlaceIndex, query: NearbyQuery): NearbyPlace[] {
   const sched = t.schedules;
   const open = (p: number) => sched.isOpen(hours[p], q.at);
 
+  // Points come in order (nearest, or best score, first); after the limit, the walk
+  // goes on through the points tied with the last one, so the placeId tie-break
+  // sees them all.
   const found: { item: number; km: number; score: number }[] = [];
-  if (q.sortBy) {
-    // nearest first; after the limit, take the places tied with the last one so
-    // the placeId tie-break sees them all
-    let last = Infinity;
-    around(tt.tree, q.lon, q.lat, q.radius, (i, km) => {
-      if (km > last) return true;
-      const p = tt.place[i];
-      if (q.isOpen && !open(p)) return false;
-      found.push({ item: i, km, score: score(t.prominence[p], km) });
-      if (found.length === q.limit) last = km;
-      return false;
-    });
-    found.sort((a, b) => a.km - b.km || placeId(t, tt.place[a.item]) - placeId(t, tt.place[b.item]));
-    found.length = Math.min(found.length, q.limit);
-  } else {
-    // best score first; no place farther than the current point can score more
-    // than the best prominence decayed to here, so the walk stops there
-    const top = new TopK(q.limit);
-    const best = tt.maxProminence;
-    around(tt.tree, q.lon, q.lat, q.radius, (i, km) => {
-      if (score(best, km) < top.floor) return true;
-      const p = tt.place[i];
-      if (q.isOpen && !open(p)) return false;
-      top.offer(i, score(t.prominence[p], km), placeId(t, p), km);
-      return false;
-    });
-    for (const c of top.sorted()) found.push(c);
-  }
+  let last = NaN;
+  const byScore = !q.sortBy;
+  around(tt.tree, q.lon, q.lat, q.radius, (i, km, s) => {
+    const key = byScore ? -s : km;
+    if (key > last) return true;
+    const p = tt.place[i];
+    if (q.isOpen && !open(p)) return false;
+    found.push({ item: i, km, score: byScore ? s : score(t.prominence[p], km) });
+    if (found.length === q.limit) last = key;
+    return false;
+  }, byScore ? tt.prom : undefined, byScore ? tt.nodeMax : undefined);
+  const id = (a: { item: number }) => placeId(t, tt.place[a.item]);
+  found.sort(byScore ? (a, b) => b.score - a.score || id(a) - id(b) : (a, b) => a.km - b.km || id(a) - id(b));
+  found.length = Math.min(found.length, q.limit);
 
   return found.map(({ item, km, score }) => {
     const p = tt.place[item];
