@@ -1,0 +1,120 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlaceIndex } from '../src/index.js';
+import { openApiDocument } from '../src/http/openapi.js';
+import { NEARBY_PARAMS } from '../src/http/params.js';
+import { coreIndex, THAMEL, token } from './support/http-fixture.js';
+import { startServer, type TestServer } from './support/http-server.js';
+import { ResponseValidator } from './support/http-schema.js';
+
+const key = token('n');
+let index: PlaceIndex;
+let server: TestServer;
+let served: Record<string, any>;
+
+beforeAll(async () => {
+  index = await coreIndex();
+  server = await startServer({ index, tokens: [key], maxLimit: 100 });
+  const r = await server.request('/api/v1/openapi.json');
+  expect(r.status).toBe(200);
+  served = r.body;
+});
+afterAll(() => server?.close());
+
+describe('openapi.json: a valid OpenAPI 3.1 document of the API', () => {
+  it('validates as OpenAPI 3.1, with info.version 1.0.0', async () => {
+    const v = new Validator();
+    const res = await v.validate(structuredClone(served)); // the validator resolves $refs in place
+    expect(res.errors ?? []).toEqual([]);
+    expect(res.valid).toBe(true);
+    expect(v.version).toBe('3.1');
+    expect(served.info.version).toBe('1.0.0');
+    // every $ref resolves
+    expect(() => JSON.stringify(v.resolveRefs())).not.toThrow();
+  });
+
+  it('is served at <basePath>/openapi.json, as built for the app', () => {
+    expect(served).toEqual(openApiDocument({ basePath: '/api/v1', maxLimit: 100, maxRadius: 100 }));
+    expect(served.servers).toEqual([{ url: '/api/v1' }]);
+  });
+
+  it('describes every parameter the route accepts, required ones marked', () => {
+    const params = served.paths['/search/nearby'].get.parameters.map((p: { $ref: string }) => {
+      return served.components.parameters[p.$ref.split('/').pop()!];
+    });
+    expect(params.map((p: { name: string }) => p.name).sort()).toEqual([...NEARBY_PARAMS].sort());
+    const required = params.filter((p: { required?: boolean }) => p.required).map((p: { name: string }) => p.name).sort();
+    expect(required).toEqual(['key', 'lat', 'lon', 'type']);
+    expect(served.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'query', name: 'key' }));
+  });
+
+  it('describes every status the route answers', () => {
+    expect(Object.keys(served.paths['/search/nearby'].get.responses).sort()).toEqual(['200', '400', '401', '403', '405', '429', '500']);
+    const r429 = served.paths['/search/nearby'].get.responses['429'];
+    expect(Object.keys(r429.headers)).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    expect(served.components.responses.NotFound).toBeDefined();
+  });
+
+  it('carries the configured maxima', async () => {
+    const s = await startServer({ index, tokens: [key], maxLimit: 20, maxRadius: 7, basePath: '/places/api/v1' });
+    try {
+      const doc = (await s.request('/places/api/v1/openapi.json')).body;
+      expect(doc.components.parameters.limit.schema.maximum).toBe(20);
+      expect(doc.components.parameters.radius.schema.maximum).toBe(7);
+      expect(doc.servers).toEqual([{ url: '/places/api/v1' }]);
+      const r = await s.request(`/places/api/v1/search/nearby?type=cafe&lat=${THAMEL.lat}&lon=${THAMEL.lon}&limit=21&key=${key.key}`);
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(/^limit: must be at most 20/);
+      expect((await s.request(`/api/v1/search/nearby?key=${key.key}`)).status).toBe(404);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('responses fit the schemas of the document', () => {
+  const validator = () => new ResponseValidator(served);
+
+  it('real answers of many types, with every kind of geometry, fit NearbyEnvelope', async () => {
+    const v = validator();
+    const kinds = new Set<string>();
+    let records = 0;
+    for (const type of ['school', 'hospital', 'eat', 'place_of_worship', 'parking', 'bank', 'hotel', 'bus_stop', 'park', 'no-such-type']) {
+      for (const sortBy of ['true', 'false']) {
+        const r = await server.request(`/api/v1/search/nearby?type=${type}&lat=${THAMEL.lat}&lon=${THAMEL.lon}&radius=10&limit=100&sortBy=${sortBy}&key=${key.key}`);
+        expect(r.status).toBe(200);
+        expect(v.errors('/search/nearby', 'get', 200, r.body)).toEqual([]);
+        for (const p of r.body.data) kinds.add(p.geometry.type);
+        records += r.body.data.length;
+      }
+    }
+    expect(records).toBeGreaterThan(500);
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(['MultiPolygon', 'Point', 'Polygon']));
+  });
+
+  it('the schemas have teeth: broken bodies are refused', async () => {
+    const v = validator();
+    const r = await server.request(`/api/v1/search/nearby?type=cafe&lat=${THAMEL.lat}&lon=${THAMEL.lon}&limit=1&key=${key.key}`);
+    const body = r.body;
+    const place = body.data[0];
+    const broken = [
+      { ...body, status: 201 },
+      { ...body, message: 'OK' },
+      { ...body, timestamp: '2026-11-21T21:50:03+05:45' },
+      { ...body, timestamp: 'Sat Nov 1 21:50:03 NPT 2026' },
+      { ...body, extra: 1 },
+      { ...body, data: [{ ...place, score: null }] },
+      { ...body, data: [{ ...place, score: 'nan' }] },
+      { ...body, data: [{ ...place, centroid: { lat: 95, lon: 85 } }] },
+      { ...body, data: [{ ...place, geometry: { type: 'Point', coordinates: [85.3] } }] },
+      { ...body, data: [{ ...place, open: 'yes' }] },
+      { ...body, data: [{ ...place, placeId: 1.5 }] },
+      { ...body, data: [(({ license, ...rest }) => rest)(place)] },
+    ];
+    for (const b of broken) expect(v.errors('/search/nearby', 'get', 200, b)).not.toEqual([]);
+    expect(v.errors('/search/nearby', 'get', 401, { ...body, status: 401, message: 'key: unknown' })).not.toEqual([]); // data must be empty
+    expect(v.errors('/search/nearby', 'get', 401, { ...body, status: 401, message: 'key: unknown', data: [] })).toEqual([]);
+    expect(v.errors('/search/nearby', 'get', 401, { ...body, status: 403, message: 'x', data: [] })).not.toEqual([]);
+    expect(v.errors('/search/nearby', 'get', 200, { ...body, data: [{ ...place, score: 'NaN' }] })).toEqual([]);
+  });
+});

@@ -1,0 +1,181 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NearbyPlace } from '../src/index.js';
+import { createApp } from '../src/http/app.js';
+import { serve } from '../src/http/server.js';
+import { coreIndex, THAMEL, token } from './support/http-fixture.js';
+import { startRedis, type TestRedis } from './support/http-redis.js';
+import { fetchReply } from './support/http-server.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** `nepal-places serve ARGS` as a child process, with its output collected. */
+function cli(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, out, exit };
+}
+
+/** Waits until the child's standard output matches `re` (or it exits). */
+async function waitFor(run: ReturnType<typeof cli>, re: RegExp): Promise<RegExpExecArray> {
+  for (let i = 0; i < 600; i++) {
+    const m = re.exec(run.out.stdout);
+    if (m) return m;
+    if (run.child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${re} in output:\n${run.out.stdout}\n${run.out.stderr}`);
+}
+
+const running: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of running) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+describe('serve: bad arguments are one line on stderr and exit 2', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'np-serve-'));
+    await writeFile(join(dir, 'bad-tokens.json'), '[{"key":"short"}]');
+  });
+  it.each([
+    [['--port', 'abc'], /--port must be an integer from 0 to 65535/],
+    [['--port', '70000'], /--port must be an integer/],
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['extra'], /Unexpected argument 'extra'|positional/],
+    [['--redis', 'http://127.0.0.1:6379'], /--redis must be a URL such as redis:/],
+    [['--tokens'], /--tokens/],
+    [['--pbf', '/no/such/file.osm.pbf'], /\/no\/such\/file\.osm\.pbf: no such file/],
+    [['--tokens', 'BAD'], /bad-tokens\.json\[0\]\.key: must be 16 to 128 characters/],
+  ])('%j', async (args, message) => {
+    const run = cli(args.map((a) => (a === 'BAD' ? join(dir, 'bad-tokens.json') : a)));
+    expect(await run.exit).toBe(2);
+    const lines = run.out.stderr.trimEnd().split('\n');
+    expect(lines.length).toBe(1);
+    expect(lines[0]).toMatch(/^nepal-places serve: /);
+    expect(lines[0]).toMatch(message);
+    expect(run.out.stdout).toBe('');
+  });
+});
+
+describe('serve: the default data, a development key and a curl that answers with real places', () => {
+  it('prints a key and a curl of /search/nearby; the URL answers; SIGTERM stops it with exit 0', async () => {
+    const run = cli(['--port', '0']);
+    running.push(run.child);
+    const [, url] = await waitFor(run, /^try: curl '(http:\/\/127\.0\.0\.1:\d+\/api\/v1\/search\/nearby\?[^']+)'$/m);
+    const [, key] = await waitFor(run, /development key .*: (\S+)$/m);
+    expect(url).toContain(`key=${key}`);
+    expect(run.out.stdout).toMatch(/kathmandu-core_2026-01-10\.osm\.pbf/);
+    expect(run.out.stdout).toMatch(/OpenStreetMap contributors/);
+    const r = await fetchReply(url!);
+    expect(r.status).toBe(200);
+    expect(r.body.data.length).toBeGreaterThan(0);
+    expect(r.body.data.every((p: NearbyPlace) => p.name !== undefined && p.osmId > 0)).toBe(true);
+    // the access log line of that request, without the key
+    await waitFor(run, /GET \/api\/v1\/search\/nearby\?\S+ 200 \d+\.\dms key=#[0-9a-f]{8}$/m);
+    expect(run.out.stdout.split('\n').filter((l) => l.includes(key!)).length).toBe(2); // only the key line and the curl
+
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(run.out.stdout).toMatch(/nepal-places: stopped\n$/);
+    expect(run.out.stderr).toBe('');
+    await expect(fetch(url!)).rejects.toThrow();
+  });
+
+  it('a port in use is one line on stderr and exit 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      const run = cli(['--port', String(port)]);
+      expect(await run.exit).toBe(1);
+      expect(run.out.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^nepal-places serve: cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/)]);
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe('serve: --tokens and --redis', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis?.stop());
+
+  it('serves the keys of the tokens file with quotas in Redis, and prints no development key', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'np-serve-'));
+    const key = token('k', { quota: { requests: 2, windowSeconds: 600 } });
+    await writeFile(join(dir, 'tokens.json'), JSON.stringify([key]));
+    const run = cli(['--port', '0', '--tokens', join(dir, 'tokens.json'), '--redis', redis.url]);
+    running.push(run.child);
+    const [, api] = await waitFor(run, /API v1 at (\S+) .*quotas in redis$/m);
+    expect(run.out.stdout).not.toMatch(/development key/);
+    const url = `${api}/search/nearby?type=cafe&lat=${THAMEL.lat}&lon=${THAMEL.lon}&key=${key.key}`;
+    expect((await fetchReply(url)).status).toBe(200);
+    expect((await fetchReply(url)).status).toBe(200);
+    expect((await fetchReply(url)).status).toBe(429);
+    expect((await redis.client.keys('nepal-places:quota:*')).length).toBe(1);
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('an unreachable Redis is one line on stderr and exit 1', async () => {
+    const run = cli(['--port', '0', '--redis', 'redis://127.0.0.1:1']);
+    expect(await run.exit).toBe(1);
+    expect(run.out.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^nepal-places serve: cannot connect to redis at redis:\/\/127\.0\.0\.1:1: /)]);
+  });
+});
+
+describe('graceful shutdown: stop accepting, finish in-flight requests', () => {
+  it('lets an in-flight request finish while refusing new connections', async () => {
+    const index = await coreIndex();
+    const key = token('i');
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    let closedStore = false;
+    const app = createApp({
+      index, tokens: [key], log: () => {},
+      nearby: async () => {
+        entered();
+        await gate;
+        return [];
+      },
+    });
+    const s = await serve(app, { port: 0, signals: [], onClose: () => void (closedStore = true) });
+    const slow = fetchReply(`${s.origin}/api/v1/search/nearby?type=cafe&lat=1&lon=1&key=${key.key}`);
+    await inside;
+    const closing = s.close();
+    // no new connections once closing
+    await expect(fetch(`${s.origin}/api/v1/openapi.json`, { headers: { Connection: 'close' } })).rejects.toThrow();
+    expect(closedStore).toBe(false);
+    release();
+    const r = await slow;
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 200, message: 'Success', data: [] });
+    await closing;
+    await s.closed;
+    expect(closedStore).toBe(true);
+  });
+
+  it('cuts a request that outlasts the grace period', async () => {
+    const index = await coreIndex();
+    const key = token('j');
+    const app = createApp({ index, tokens: [key], log: () => {}, nearby: () => new Promise<NearbyPlace[]>(() => {}) });
+    const s = await serve(app, { port: 0, signals: [], graceMs: 200 });
+    const stuck = fetch(`${s.origin}/api/v1/search/nearby?type=cafe&lat=1&lon=1&key=${key.key}`);
+    await new Promise((r) => setTimeout(r, 100));
+    await s.close();
+    await expect(stuck).rejects.toThrow();
+  });
+});
