@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { InvalidQueryError } from '../errors.js';
-import { nearby as coreNearby } from '../index.js';
+import { nearby as coreNearby, type PlaceIndex } from '../index.js';
 import type { NearbyPlace, NearbyQuery } from '../types.js';
-import type { PlaceIndex } from '../index.js';
 import { accessLine } from './access-log.js';
 import { envelope, toWire } from './envelope.js';
 import { HttpError, quote } from './http-error.js';
@@ -38,7 +37,9 @@ export interface AppOptions {
   nearby?: NearbyFn;
 }
 
-type Env = { Variables: { rid: string; keyHint: string } };
+/** What the app keeps per request: its id and the hint of its key, for the log. */
+export type AppEnv = { Variables: { rid: string; keyHint: string } };
+type Env = AppEnv;
 
 const MESSAGE_500 = 'Internal server error';
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -113,8 +114,8 @@ export function createApp(options: AppOptions): Hono<Env> {
     fail(new HttpError(404, `Not found: no route ${quote(new URL(c.req.url).pathname, 80)}; the API is under ${basePath} (see ${basePath}/openapi.json)`), c),
   );
 
-  // The key (401), then its origins (403), then its quota (429); sets the CORS and rate headers.
-  const admit = async (c: Context<Env>, search: URLSearchParams): Promise<Grant> => {
+  // The key (401), then its origins (403); sets the CORS headers once the origin passed.
+  const admit = (c: Context<Env>, search: URLSearchParams): Grant => {
     const grant = keyring.verify(search.getAll('key'));
     c.set('keyHint', grant.hint);
     const origin = c.req.header('Origin');
@@ -129,20 +130,35 @@ export function createApp(options: AppOptions): Hono<Env> {
     return grant;
   };
 
-  const nearbyPath = `${basePath}/search/nearby`;
-  app.get(nearbyPath, async (c) => {
-    const search = queryOf(c.req.url);
-    const grant = await admit(c, search);
-    const { requests, windowSeconds } = grant.quota;
-    const q = await store.hit(grant.id, windowSeconds, requests);
-    c.header('RateLimit-Limit', String(requests));
-    c.header('RateLimit-Remaining', String(q.remaining));
-    c.header('RateLimit-Reset', String(q.resetSeconds));
-    if (!q.allowed) {
-      throw new HttpError(429, `key: quota of ${requests} requests per ${windowSeconds} s used up; retry in ${q.resetSeconds} s`, {
-        'Retry-After': String(q.resetSeconds),
-      });
-    }
+  // A keyed route: key (401), origin (403), quota (429), then `answer` (which may throw a 400);
+  // its records go into a 200 envelope. The search routes of API v1 are all of this shape.
+  const keyed = (path: string, answer: (search: URLSearchParams) => Promise<unknown[]>) => {
+    app.get(path, async (c) => {
+      const search = queryOf(c.req.url);
+      const grant = admit(c, search);
+      const { requests, windowSeconds } = grant.quota;
+      const q = await store.hit(grant.id, windowSeconds, requests);
+      c.header('RateLimit-Limit', String(requests));
+      c.header('RateLimit-Remaining', String(q.remaining));
+      c.header('RateLimit-Reset', String(q.resetSeconds));
+      if (!q.allowed) {
+        throw new HttpError(429, `key: quota of ${requests} requests per ${windowSeconds} s used up; retry in ${q.resetSeconds} s`, {
+          'Retry-After': String(q.resetSeconds),
+        });
+      }
+      return reply(c, 200, undefined, await answer(search));
+    });
+    // A preflight passes the key and origin checks but is not counted: the browser sends it on its own.
+    app.options(path, (c) => {
+      if (!isPreflight(c)) return plainOptions(c, reply);
+      admit(c, queryOf(c.req.url));
+      return preflight(c, reply);
+    });
+    routes.push(path);
+  };
+  const routes: string[] = [];
+
+  keyed(`${basePath}/search/nearby`, async (search) => {
     const query = parseNearbyParams(search, limits);
     query.at = new Date(now());
     let places: NearbyPlace[];
@@ -152,12 +168,7 @@ export function createApp(options: AppOptions): Hono<Env> {
       if (err instanceof InvalidQueryError) throw new HttpError(400, err.message);
       throw err;
     }
-    return reply(c, 200, undefined, places.map(toWire));
-  });
-  app.options(nearbyPath, async (c) => {
-    if (!isPreflight(c)) return plainOptions(c, reply);
-    await admit(c, queryOf(c.req.url));
-    return preflight(c, reply);
+    return places.map(toWire);
   });
 
   const openapiPath = `${basePath}/openapi.json`;
@@ -172,8 +183,10 @@ export function createApp(options: AppOptions): Hono<Env> {
     c.header('Access-Control-Allow-Origin', '*');
     return preflight(c, reply);
   });
+  routes.push(openapiPath);
 
-  for (const path of [nearbyPath, openapiPath]) {
+  // Registered last, so they only catch the methods no route above answers.
+  for (const path of routes) {
     app.all(path, (c) => {
       throw new HttpError(405, `Method not allowed: ${quote(c.req.method)} on ${path}; allowed: ${ALLOW}`, { Allow: ALLOW });
     });

@@ -2,7 +2,7 @@
  * nepal-places over HTTP: API v1 as a Hono app, its quota stores and a server with graceful
  * shutdown. A separate entry (`nepal-places/http`) so that the core never loads HTTP code.
  */
-export { createApp, type AppOptions, type NearbyFn } from './app.js';
+export { createApp, type AppOptions, type AppEnv, type NearbyFn } from './app.js';
 export { serve, type Fetcher, type ServeOptions, type Running } from './server.js';
 export { envelope, toWire, SUCCESS, type Envelope, type WirePlace, type NonFinite } from './envelope.js';
 export { nptTimestamp, NPT_OFFSET_MS } from './timestamp.js';

@@ -23,7 +23,8 @@ export function inflateBlob(bytes: Uint8Array): Uint8Array {
   }
   let out: Uint8Array;
   try {
-    out = inflateSync(zlib);
+    // one output chunk of the announced size: no chunk list to join afterwards
+    out = inflateSync(zlib, rawSize > 0 ? { chunkSize: Math.max(64, rawSize) } : {});
   } catch (err) {
     throw new Error(`corrupt zlib data (${(err as Error).message})`);
   }

@@ -51,7 +51,7 @@ class Runs {
     this.start.push(this.kv.length >> 1);
   }
   finish(): TagRuns {
-    return { owner: this.owner.finish(), start: this.start.finish(), kv: this.kv.finish() };
+    return { owner: this.owner.copy(), start: this.start.copy(), kv: this.kv.copy() };
   }
 }
 
@@ -192,12 +192,19 @@ class Decoder {
       throw new Error('dense nodes: ids, lats and lons differ in length');
     }
     const first = this.nodeId.length;
+    if (first === 0) {
+      // the usual block: one dense group; decode into arrays of its exact size, which
+      // are then handed over (transferred) without a copy
+      this.nodeId.adopt(new Float64Array(n));
+      this.nodeLat.adopt(new Int32Array(n));
+      this.nodeLon.adopt(new Int32Array(n));
+    }
     this.nodeId.reserve(n);
     this.nodeLat.reserve(n);
     this.nodeLon.reserve(n);
-    deltas(pbf.buf, ids, idsEnd, this.nodeId.data, first);
-    deltas(pbf.buf, lats, latsEnd, this.nodeLat.data, first);
-    deltas(pbf.buf, lons, lonsEnd, this.nodeLon.data, first);
+    deltas64(pbf.buf, ids, idsEnd, this.nodeId.data, first);
+    deltas32(pbf.buf, lats, latsEnd, this.nodeLat.data, first);
+    deltas32(pbf.buf, lons, lonsEnd, this.nodeLon.data, first);
     if (this.gran !== 100 || this.latOff !== 0 || this.lonOff !== 0) {
       for (let i = first; i < first + n; i++) {
         this.nodeLat.data[i] = this.lat(this.nodeLat.data[i]);
@@ -266,7 +273,7 @@ class Decoder {
         const stop = pbf.readVarint() + pbf.pos;
         const n = countVarints(pbf.buf, pbf.pos, stop);
         this.wayRef.reserve(n);
-        deltas(pbf.buf, pbf.pos, stop, this.wayRef.data, this.wayRef.length);
+        deltas64(pbf.buf, pbf.pos, stop, this.wayRef.data, this.wayRef.length);
         this.wayRef.length += n;
         pbf.pos = stop;
       } else pbf.skip(val);
@@ -336,19 +343,19 @@ class Decoder {
   finish(strings: string[]): Block {
     return {
       strings,
-      nodeId: this.nodeId.finish(),
-      nodeLat: this.nodeLat.finish(),
-      nodeLon: this.nodeLon.finish(),
+      nodeId: this.nodeId.take(),
+      nodeLat: this.nodeLat.take(),
+      nodeLon: this.nodeLon.take(),
       nodeTags: this.nodeTags.finish(),
-      wayId: this.wayId.finish(),
-      wayRefStart: this.wayRefStart.finish(),
-      wayRef: this.wayRef.finish(),
+      wayId: this.wayId.copy(),
+      wayRefStart: this.wayRefStart.copy(),
+      wayRef: this.wayRef.copy(),
       wayTags: this.wayTags.finish(),
-      relId: this.relId.finish(),
-      relMemStart: this.relMemStart.finish(),
-      relMemType: this.relMemType.finish(),
-      relMemRef: this.relMemRef.finish(),
-      relMemRole: this.relMemRole.finish(),
+      relId: this.relId.copy(),
+      relMemStart: this.relMemStart.copy(),
+      relMemType: this.relMemType.copy(),
+      relMemRef: this.relMemRef.copy(),
+      relMemRole: this.relMemRole.copy(),
       relTags: this.relTags.finish(),
     };
   }
@@ -360,9 +367,10 @@ const decoder = new Decoder();
 /**
  * Decodes a packed, delta-coded sint64 field (ids, coordinates, way refs) into
  * `out` from `at`. This is the loader's hottest loop, so the varints are read
- * inline; values past 28 bits continue in float arithmetic, exact to 2^53.
+ * inline, in one copy per array type (a shared one would see two element kinds
+ * and stay slow); values past 28 bits continue in float arithmetic, exact to 2^53.
  */
-function deltas(buf: Uint8Array, pos: number, end: number, out: Float64Array | Int32Array, at: number): void {
+function deltas64(buf: Uint8Array, pos: number, end: number, out: Float64Array, at: number): void {
   let acc = 0;
   while (pos < end) {
     let b = buf[pos++];
@@ -380,11 +388,45 @@ function deltas(buf: Uint8Array, pos: number, end: number, out: Float64Array | I
               v += (b & 0x7f) * mul;
               mul *= 128;
             } while (b >= 0x80 && pos < end);
+            acc += v % 2 === 1 ? -(v + 1) / 2 : v / 2;
+            out[at++] = acc;
+            continue;
           }
         }
       }
     }
-    acc += v % 2 === 1 ? -(v + 1) / 2 : v / 2; // zigzag
+    acc += (v >>> 1) ^ -(v & 1); // zigzag, below 2^28
+    out[at++] = acc;
+  }
+}
+
+/** `deltas64` for 32-bit outputs (coordinates). */
+function deltas32(buf: Uint8Array, pos: number, end: number, out: Int32Array, at: number): void {
+  let acc = 0;
+  while (pos < end) {
+    let b = buf[pos++];
+    let v = b & 0x7f;
+    if (b >= 0x80) {
+      b = buf[pos++]; v |= (b & 0x7f) << 7;
+      if (b >= 0x80) {
+        b = buf[pos++]; v |= (b & 0x7f) << 14;
+        if (b >= 0x80) {
+          b = buf[pos++]; v |= (b & 0x7f) << 21;
+          if (b >= 0x80) {
+            let mul = 0x10000000;
+            do {
+              b = buf[pos++];
+              v += (b & 0x7f) * mul;
+              mul *= 128;
+            } while (b >= 0x80 && pos < end);
+            acc += v % 2 === 1 ? -(v + 1) / 2 : v / 2;
+            out[at++] = acc;
+            continue;
+          }
+        }
+      }
+    }
+    acc += (v >>> 1) ^ -(v & 1);
     out[at++] = acc;
   }
 }

@@ -28,8 +28,29 @@ export class List<T extends Typed> {
     if (this.length + n > this.data.length) this.grow(this.length + n);
   }
 
-  /** A trimmed copy of the pushed elements. */
+  /** Uses `data` as the (empty) backing array. */
+  adopt(data: T): void {
+    this.data = data;
+    this.length = 0;
+  }
+
+  /** The pushed elements in a buffer of their own: the backing array itself when it is full (the list then starts afresh), else a copy. */
+  take(): T {
+    if (this.length !== this.data.length) return this.copy();
+    const data = this.data;
+    this.data = new this.Type(16);
+    this.length = 0;
+    return data;
+  }
+
+  /** A trimmed copy of the pushed elements, owning its buffer. */
+  copy(): T {
+    return this.data.slice(0, this.length) as T;
+  }
+
+  /** The pushed elements: a view when little is unused, else a trimmed copy. */
   finish(): T {
+    if (this.length >= this.data.length * 0.9) return this.data.subarray(0, this.length) as T;
     return this.data.slice(0, this.length) as T;
   }
 

@@ -50,7 +50,12 @@ export interface PlaceTable {
 
 /** Builds the place table from decoded OSM data, counting what it reads and skips. */
 export function buildPlaces(osm: Osm, stats: LoadStats): PlaceTable {
-  const b = new Builder();
+  let places = 0, pairs = 0, refs = 0;
+  for (const blk of osm.blocks) {
+    for (const r of [blk.nodeTags, blk.wayTags, blk.relTags]) { places += r.owner.length; pairs += r.kv.length / 2; }
+    for (const w of blk.wayTags.owner) refs += blk.wayRefStart[w + 1] - blk.wayRefStart[w];
+  }
+  const b = new Builder(places, pairs, refs);
   const keys: string[] = [];
   const vals: string[] = [];
   const kv: number[] = [];
@@ -200,26 +205,46 @@ function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipolygon | u
 class Builder {
   strings: string[] = [''];
   private ids = new Map<string, number>([['', 0]]);
-  osmId = new List(Float64Array);
-  kind = new List(Uint8Array);
-  lat = new List(Int32Array);
-  lon = new List(Int32Array);
-  name = new List(Uint32Array);
-  address = new List(Uint32Array);
-  tagStart = new List(Uint32Array);
-  tagKV = new List(Uint32Array);
-  typeStart = new List(Uint32Array);
-  typeList = new List(Uint32Array);
-  geom = new List(Uint8Array);
-  shapeStart = new List(Uint32Array);
-  shape = new List(Uint32Array);
-  coordStart = new List(Uint32Array);
-  coords = new List(Int32Array);
-  prom = new List(Float64Array);
-  hours = new List(Int32Array);
+  osmId: List<Float64Array>;
+  kind: List<Uint8Array>;
+  lat: List<Int32Array>;
+  lon: List<Int32Array>;
+  name: List<Uint32Array>;
+  address: List<Uint32Array>;
+  tagStart: List<Uint32Array>;
+  tagKV: List<Uint32Array>;
+  typeStart: List<Uint32Array>;
+  typeList: List<Uint32Array>;
+  geom: List<Uint8Array>;
+  shapeStart: List<Uint32Array>;
+  shape: List<Uint32Array>;
+  coordStart: List<Uint32Array>;
+  coords: List<Int32Array>;
+  prom: List<Float64Array>;
+  hours: List<Int32Array>;
   schedules = new Schedules();
 
-  constructor() {
+  // Sized from the kept objects' counts: growing arrays of millions costs copies and
+  // page faults, and the counts are known before the first place is built.
+  constructor(places: number, tagPairs: number, refs: number) {
+    const n = places + 1;
+    this.osmId = new List(Float64Array, n);
+    this.kind = new List(Uint8Array, n);
+    this.lat = new List(Int32Array, n);
+    this.lon = new List(Int32Array, n);
+    this.name = new List(Uint32Array, n);
+    this.address = new List(Uint32Array, n);
+    this.tagStart = new List(Uint32Array, n);
+    this.tagKV = new List(Uint32Array, 2 * tagPairs + 1);
+    this.typeStart = new List(Uint32Array, n);
+    this.typeList = new List(Uint32Array, n + (n >> 2));
+    this.geom = new List(Uint8Array, n);
+    this.shapeStart = new List(Uint32Array, n);
+    this.shape = new List(Uint32Array, n);
+    this.coordStart = new List(Uint32Array, n);
+    this.coords = new List(Int32Array, 2 * refs + 1024);
+    this.prom = new List(Float64Array, n);
+    this.hours = new List(Int32Array, n);
     this.tagStart.push(0);
     this.typeStart.push(0);
     this.shapeStart.push(0);
