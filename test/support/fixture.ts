@@ -44,12 +44,12 @@ export const CENTER = { lat: 27.7083, lon: 85.3206 };
  * The engine's record of every place that has a type, keyed by
  * placeId: one query per distinct type at the bbox centre, radius 10 km, no limit.
  */
-export function allRecords(index: PlaceIndex, places: ExpectedPlace[]): Map<number, NearbyPlace> {
+export function allRecords(index: PlaceIndex, places: ExpectedPlace[], at?: Date): Map<number, NearbyPlace> {
   const types = new Set<string>();
   for (const p of places) for (const t of p.types) types.add(t);
   const out = new Map<number, NearbyPlace>();
   for (const type of types) {
-    for (const r of nearby(index, { type, ...CENTER, radius: 10, limit: ALL })) {
+    for (const r of nearby(index, { type, ...CENTER, radius: 10, limit: ALL, at })) {
       if (!out.has(r.placeId)) out.set(r.placeId, r);
     }
   }

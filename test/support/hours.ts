@@ -26,19 +26,30 @@ export function wallClockExists(at: Date): boolean {
   return d.getHours() === w.getUTCHours() && d.getMinutes() === w.getUTCMinutes() && d.getDate() === w.getUTCDate();
 }
 
+const parsed = new Map<string, opening_hours | null>();
+
+/** The library's reading of a value with its defaults, or null when it does not parse; memoised. */
+function parse(value: string): opening_hours | null {
+  let oh = parsed.get(value);
+  if (oh === undefined) {
+    try {
+      oh = new opening_hours(value);
+    } catch {
+      oh = null;
+    }
+    parsed.set(value, oh);
+  }
+  return oh;
+}
+
 /** True when `value` parses with the library's defaults. */
 export function parses(value: string): boolean {
-  try {
-    new opening_hours(value);
-    return true;
-  } catch {
-    return false;
-  }
+  return parse(value) !== null;
 }
 
 /** The contract's `open`: no tag or unparseable → false. */
 export function openAt(value: string | undefined, at: Date): boolean {
   if (!wallClockExists(at)) throw new Error(`Nepal's wall clock at ${at.toISOString()} does not exist in this host's time zone`);
-  if (value === undefined || !parses(value)) return false;
-  return new opening_hours(value).getState(nepalWallClock(at));
+  const oh = value === undefined ? null : parse(value);
+  return oh ? oh.getState(nepalWallClock(at)) : false;
 }
