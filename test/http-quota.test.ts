@@ -13,7 +13,8 @@ let redis: TestRedis;
 const stores: QuotaStore[] = [];
 
 beforeAll(async () => {
-  [index, redis] = await Promise.all([coreIndex(), startRedis()]);
+  redis = await startRedis(); // first, so that afterAll can stop it whatever fails next
+  index = await coreIndex();
 });
 afterAll(async () => {
   for (const s of stores) await s.close?.();
@@ -84,6 +85,7 @@ describe('redis store: one atomic script per hit', () => {
       expect(lines.some((l) => l.includes(' error: '))).toBe(true);
     } finally {
       await s.close();
+      await own.stop();
     }
   });
 

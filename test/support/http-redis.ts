@@ -63,6 +63,9 @@ export async function startRedis(): Promise<TestRedis> {
       child.kill('SIGKILL');
       continue;
     }
+    // Should the suite die without its afterAll, the server still goes with this process.
+    const orphan = () => child.kill('SIGKILL');
+    process.once('exit', orphan);
     const url = `redis://127.0.0.1:${port}`;
     const client = new Redis(url);
     return {
@@ -70,8 +73,9 @@ export async function startRedis(): Promise<TestRedis> {
       port,
       client,
       async stop() {
+        process.off('exit', orphan);
         client.disconnect();
-        if (child.exitCode !== null) return;
+        if (child.exitCode !== null || child.signalCode !== null) return;
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;
