@@ -70,20 +70,16 @@ export class Schedules {
     if (i < 0) return false;
     if (t >= this.from[i] && t < this.until[i]) return this.state[i] === 1;
     const oh = this.parsed[i]!;
-    const wall = nptWallDate(t);
-    let open = false;
-    let until = t + 1; // cache nothing if the library fails at this instant
-    try {
-      open = oh.getState(wall);
-      const next = oh.getNextChange(wall);
-      until = next ? fromNptWall(next) : Infinity;
-    } catch {
-      open = false;
-    }
+    let r = evaluate(oh, t);
+    // In a host zone with daylight saving, a Nepal wall time can fall in the skipped
+    // hour (it has no local Date), or a change can lie across a host transition.
+    // Then evaluate under UTC, which has neither: the switch is synchronous, so no
+    // other code of this thread sees it.
+    if (!r) r = underUtc(() => evaluate(oh, t)) ?? { open: false, until: t + 1 };
     this.from[i] = t;
-    this.until[i] = until;
-    this.state[i] = open ? 1 : 0;
-    return open;
+    this.until[i] = r.until;
+    this.state[i] = r.open ? 1 : 0;
+    return r.open;
   }
 
   // a zeroed window [0, 0) is empty: the first query of a schedule evaluates it
@@ -93,5 +89,41 @@ export class Schedules {
     const from = new Float64Array(cap), until = new Float64Array(cap), state = new Uint8Array(cap);
     from.set(this.from); until.set(this.until); state.set(this.state);
     this.from = from; this.until = until; this.state = state;
+  }
+}
+
+const DAY = 86400000;
+// a cached state never spans more than this: two host transitions cannot both fit in
+// it, so equal offsets at its ends mean none lies inside
+const MAX_WINDOW = 30 * DAY;
+
+// The state at `t` and until when it holds; undefined when the host zone cannot
+// represent the Nepal wall times involved (see `isOpen`).
+function evaluate(oh: OpeningHours, t: number): { open: boolean; until: number } | undefined {
+  const wall = nptWallDate(t);
+  if (fromNptWall(wall) !== t) return undefined;
+  let open = false;
+  let next: Date | undefined;
+  try {
+    open = oh.getState(wall);
+    next = oh.getNextChange(wall);
+  } catch {
+    return { open: false, until: t + 1 }; // the library failed at this instant: cache nothing
+  }
+  if (next && next.getTimezoneOffset() !== wall.getTimezoneOffset()) return undefined;
+  const until = next ? Math.min(fromNptWall(next), t + MAX_WINDOW) : t + MAX_WINDOW;
+  if (new Date(until - 1).getTimezoneOffset() !== wall.getTimezoneOffset()) return undefined;
+  return { open, until };
+}
+
+function underUtc<T>(fn: () => T): T {
+  const prev = process.env.TZ;
+  if (prev === 'UTC') return fn();
+  process.env.TZ = 'UTC';
+  try {
+    return fn();
+  } finally {
+    if (prev === undefined) delete process.env.TZ;
+    else process.env.TZ = prev;
   }
 }
