@@ -46,31 +46,31 @@ describe('the hand-made file reads back through osm-read as written', () => {
       expect([n.lon, n.lat]).toEqual(gridPos(x, y));
       expect(n.tags).toEqual(tags);
     }
-    expect([raw.nodes.length, raw.ways.length, raw.relations.length]).toEqual([55, 15, 5]);
+    expect([raw.nodes.length, raw.ways.length, raw.relations.length]).toEqual([61, 17, 6]);
   });
 });
 
 describe('stats: what was read, built, partial and skipped', () => {
   it('counts', () => {
     expect(index.stats).toEqual({
-      nodes: 55, ways: 15, relations: 5,
+      nodes: 61, ways: 17, relations: 6,
       // 9 tagged nodes (one of them historic=yes, a place without a type)
       points: 9,
       // way 11 (area=no), way 13 (a fence), way 16 (open, a node missing)
       lineStrings: 3,
       // ways 10, 12 (area=yes on a highway), 14 (railway=platform)
       polygons: 3,
-      // relations 20, 21, 22
-      multiPolygons: 3,
-      // way 16 and relation 22
-      partial: 2,
+      // relations 20, 21, 22, 25
+      multiPolygons: 4,
+      // way 16, relation 22 (a member missing), relation 25 (a chain dropped)
+      partial: 3,
       // way 15 (one node left) and relation 23 (no closed ring)
       skippedWays: 1,
       skippedRelations: 1,
       schedules: 3,
       badSchedules: 0,
     });
-    expect(index.size).toBe(18);
+    expect(index.size).toBe(19);
   });
 });
 
@@ -99,7 +99,7 @@ describe('type of a merged type: the first member in tag order', () => {
 
   it('highway on a way makes no place; not a multipolygon makes no place', () => {
     expect(all('bus_stop')).toEqual([]);
-    expect(all('school').map((r) => r.osmId).sort((a, b) => a - b)).toEqual([10, 11, 16, 20, 21, 22]);
+    expect(all('school').map((r) => r.osmId).sort((a, b) => a - b)).toEqual([10, 11, 16, 20, 21, 22, 25]);
   });
 });
 
@@ -189,6 +189,12 @@ describe('geometry and centroid, by hand', () => {
     const r = one('school', 21, 2);
     expect((r.geometry.coordinates as unknown[]).length).toBe(2);
     expect(r.centroid).toEqual({ lon: 85.3125, lat: 27.7009 });
+  });
+
+  it('a multipolygon with a piece that closes nothing: the ring alone', () => {
+    const r = one('school', 25, 2);
+    expect((r.geometry.coordinates as unknown[]).length).toBe(1);
+    expect(r.centroid).toEqual({ lon: 85.3955, lat: 27.7005 });
   });
 
   it('a multipolygon missing a member: built from the rest', () => {

@@ -108,6 +108,7 @@ describe('a type returns every place of that type whose centroid is within the r
   it('trims and lower-cases the asked type', () => {
     const q = { ...POINTS.thamel, radius: 1, limit: ALL, at: AT };
     expect(nearby(index, { ...q, type: '  CaFe ' })).toEqual(nearby(index, { ...q, type: 'cafe' }));
+    expect(nearby(index, { ...q, type: '\tEAT ' })).toEqual(nearby(index, { ...q, type: 'eat' }));
   });
 
   it('finds amenity=parking places by their parking=* value', () => {
@@ -411,5 +412,45 @@ describe('defaults: radius 10 km, limit 5', () => {
     const nine = expectSameSet(nearby(index, { ...q, radius: 9, limit: ALL }), { ...q, radius: 9 });
     expect(ten.sure.size).toBeGreaterThan(nine.sure.size);
     expect(nine.sure.size).toBeGreaterThan(0);
+  });
+});
+
+describe('random queries agree with the raw computation (seeded, bounded)', () => {
+  const TYPES = ['cafe', 'restaurant', 'school', 'bank', 'pharmacy', 'hotel', 'toilets', 'atm', 'clothes', 'eat', 'shopping', 'tourism', 'parking', 'clinic', 'night_life', 'travel_agency'];
+  const INSTANTS = ['2026-01-17T01:30', '2026-01-17T12:00', '2026-01-18T19:30', '2026-01-16T09:15'].map(npt);
+
+  it('200 queries: same places, same order, up to near ties', () => {
+    let seed = 20260110;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    let checked = 0;
+    for (let n = 0; n < 200; n++) {
+      const q = {
+        type: TYPES[Math.floor(rnd() * TYPES.length)],
+        lat: 27.69 + rnd() * 0.035,
+        lon: 85.29 + rnd() * 0.06,
+        radius: 1 + Math.floor(rnd() * 6),
+        limit: 1 + Math.floor(rnd() * 40),
+        sortBy: rnd() < 0.5,
+        isOpen: rnd() < 0.3,
+        at: INSTANTS[Math.floor(rnd() * INSTANTS.length)],
+      };
+      const wide = candidates(places, { ...q, radius: q.radius + EDGE_KM });
+      // a place within a metre of the circle may fall either way: leave such queries out
+      if (wide.some((c) => Math.abs(c.km - q.radius) <= EDGE_KM)) continue;
+      checked++;
+      const want = wide.sort(q.sortBy
+        ? (a, b) => a.km - b.km || a.place.placeId - b.place.placeId
+        : (a, b) => b.score - a.score || a.place.placeId - b.place.placeId);
+      const got = nearby(index, q);
+      const what = JSON.stringify(q);
+      expect(got.length, what).toBe(Math.min(q.limit, want.length));
+      got.forEach((r, i) => {
+        const same = r.placeId === want[i].place.placeId;
+        const tie = q.sortBy ? Math.abs(r.radialDistanceInKm - want[i].km) < 2e-5 : close(r.score, want[i].score, NEAR);
+        expect(same || tie, `${what} rank ${i}: ${r.placeId} vs ${want[i].place.placeId}`).toBe(true);
+        if (q.isOpen) expect(r.open).toBe(true);
+      });
+    }
+    expect(checked).toBeGreaterThan(150);
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadPbf, PbfError } from '../src/index.js';
+import { loadPbf, nearby, PbfError } from '../src/index.js';
 import { CORE } from './support/raw.js';
 
 let dir: string;
@@ -85,7 +85,7 @@ async function expectPbfError(file: string, problem?: RegExp): Promise<PbfError>
   return e;
 }
 
-describe('the fixture itself: frames as the format says', () => {
+describe('loading the fixture: frames as the format says, from a path or bytes, with progress', () => {
   it('has one OSMHeader then OSMData frames filling the file exactly', () => {
     const f = frames(bytes);
     expect(f[0].type).toBe('OSMHeader');
@@ -95,11 +95,26 @@ describe('the fixture itself: frames as the format says', () => {
     expect(last.blob + last.size).toBe(bytes.length);
   });
 
-  it('loads from bytes as from the file', async () => {
+  it('loads from bytes as from the file, on worker threads or not', async () => {
     const a = await loadPbf(CORE);
     const b = await loadPbf(bytes.slice());
-    expect(b.size).toBe(a.size);
-    expect(b.stats).toEqual(a.stats);
+    const c = await loadPbf(CORE, { workers: 0 });
+    const d = await loadPbf(CORE, { workers: 2 });
+    for (const x of [b, c, d]) {
+      expect(x.size).toBe(a.size);
+      expect(x.stats).toEqual(a.stats);
+      const q = { type: 'eat', lat: 27.7083, lon: 85.3206, limit: 200, at: new Date('2026-01-17T06:15:00Z') };
+      expect(nearby(x, q)).toEqual(nearby(a, q));
+    }
+  });
+
+  it('reports progress in bytes, up to the file size', async () => {
+    const seen: { bytesRead: number; bytesTotal: number }[] = [];
+    await loadPbf(CORE, { onProgress: (p) => seen.push({ ...p }) });
+    expect(seen.length).toBeGreaterThan(0);
+    for (const p of seen) expect(p.bytesTotal).toBe(bytes.length);
+    for (let i = 1; i < seen.length; i++) expect(seen[i].bytesRead).toBeGreaterThanOrEqual(seen[i - 1].bytesRead);
+    expect(seen[seen.length - 1].bytesRead).toBe(bytes.length);
   });
 });
 

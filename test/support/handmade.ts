@@ -40,6 +40,7 @@ const grid: [number, number][] = [
   [70, 0], [71, 0], [71, 1], [70, 1], // way 14: railway platform
   [80, 0], [81, 0], [81, 1], [80, 1], // relation 22: one outer, a member missing
   [90, 0], [91, 0], [91, 1], // relation 23: an open chain only
+  [95, 0], [96, 0], [96, 1], [95, 1], [97, 0], [98, 0], // relation 25: a ring and a loose piece
 ];
 
 /** Tagged nodes: [id, x, y, tags]. */
@@ -73,6 +74,8 @@ const WAYS: [number, ([number, number] | number)[], Tags][] = [
   [24, [[12, 0], [14, 0], [14, 2], [12, 2], [12, 0]], []],
   [25, [[80, 0], [81, 0], [81, 1], [80, 1], [80, 0]], []],
   [26, [[90, 0], [91, 0], [91, 1]], []],
+  [27, [[95, 0], [96, 0], [96, 1], [95, 1], [95, 0]], []],
+  [28, [[97, 0], [98, 0]], []],
 ];
 
 const RELATIONS: OsmRelation[] = [
@@ -84,9 +87,12 @@ const RELATIONS: OsmRelation[] = [
   { id: 22, members: [{ type: 'way', ref: 25, role: 'outer' }, { type: 'way', ref: 998, role: 'outer' }], tags: [['amenity', 'school'], ['name', 'Partial'], ['type', 'multipolygon']] },
   // nothing closes
   { id: 23, members: [{ type: 'way', ref: 26, role: 'outer' }], tags: [['amenity', 'school'], ['name', 'Open'], ['type', 'multipolygon']] },
+  // a closed outer and a piece that closes nothing (dropped)
+  { id: 25, members: [{ type: 'way', ref: 27, role: 'outer' }, { type: 'way', ref: 28, role: 'outer' }], tags: [['amenity', 'school'], ['name', 'Loose'], ['type', 'multipolygon']] },
   // not a multipolygon: no place
   { id: 24, members: [{ type: 'way', ref: 10, role: '' }], tags: [['amenity', 'school'], ['name', 'Site'], ['type', 'site']] },
 ];
+RELATIONS.sort((a, b) => a.id - b.id);
 
 /** Writes the file into a fresh temp folder and returns its path. */
 export async function writeHandmade(): Promise<string> {
