@@ -97,17 +97,15 @@ export function buildPlaces(osm: Osm, stats: LoadStats): PlaceTable {
     if (coords.length < 4) { stats.skippedWays++; return; }
     const closed = e - s >= 4 && blk.wayRef[s] === blk.wayRef[e - 1];
     if (missing) stats.partial++;
-    if (closed && isArea(keys, vals)) {
+    if (closed && isArea(keys, vals) && distinct(coords) >= 3) {
       if (missing && (coords[0] !== coords[coords.length - 2] || coords[1] !== coords[coords.length - 1])) {
         coords.push(coords[0], coords[1]); // re-close what the extract cut
       }
-      if (distinct(coords) >= 3) {
-        orient(coords, true);
-        const c = new Centroid();
-        c.ring(coords);
-        b.add(id, 1, keys, vals, kv, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
-        return;
-      }
+      orient(coords, true);
+      const c = new Centroid();
+      c.ring(coords);
+      b.add(id, 1, keys, vals, kv, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
+      return;
     }
     const c = new Centroid();
     c.line(coords);
@@ -141,10 +139,10 @@ export function buildPlaces(osm: Osm, stats: LoadStats): PlaceTable {
   return b.finish();
 }
 
-// number of distinct vertices of a flat ring (closing vertex excluded), counted up to 3
+// number of distinct vertices of flat coordinates, counted up to 3
 function distinct(r: number[]): number {
   let n = 0;
-  outer: for (let i = 0; i + 2 < r.length && n < 3; i += 2) {
+  outer: for (let i = 0; i < r.length && n < 3; i += 2) {
     for (let j = 0; j < i; j += 2) if (r[j] === r[i] && r[j + 1] === r[i + 1]) continue outer;
     n++;
   }
