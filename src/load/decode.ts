@@ -14,28 +14,31 @@ export function defaultWorkers(bytes: number): number {
 }
 
 /**
- * Inflates and decodes the data blobs of a PBF, in file order, on `workers`
- * threads (0: on this thread). `done(frame)` is called as each blob finishes.
- * A blob that fails rejects with its offset and reason, and stops the threads.
+ * Inflates and decodes the data blobs of a PBF on `workers` threads (0: on this
+ * thread), handing each decoded block to `take(seq, block)` in file order as soon
+ * as it and all blocks before it are done, so the caller works while the threads
+ * decode what follows. A blob that fails, or a `take` that throws, rejects and
+ * stops the threads.
  */
-export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: number, done: (f: Frame) => void): Promise<Block[]> {
-  const blocks: Block[] = new Array(frames.length);
+export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: number, take: (seq: number, b: Block) => void): Promise<void> {
   if (workers <= 0 || frames.length < 2) {
     for (let i = 0; i < frames.length; i++) {
       const f = frames[i];
+      let block: Block;
       try {
-        blocks[i] = decodeBlock(inflateBlob(buf.subarray(f.offset, f.offset + f.length)));
+        block = decodeBlock(inflateBlob(buf.subarray(f.offset, f.offset + f.length)));
       } catch (err) {
         throw new Error(`blob at offset ${f.offset}: ${(err as Error).message}`);
       }
-      done(f);
+      take(i, block);
     }
-    return blocks;
+    return;
   }
-  return new Promise((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     const pool = startWorkers(Math.min(workers, frames.length));
     let next = 0;
-    let finished = 0;
+    let out = 0; // the next block to hand over
+    const ready = new Map<number, Block>();
     let failed = false;
     const stop = () => { for (const w of pool) void w.terminate(); };
     const feed = (w: Worker) => {
@@ -57,12 +60,23 @@ export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: nu
           reject(new Error(`blob at offset ${frames[msg.seq].offset}: ${msg.error}`));
           return;
         }
-        blocks[msg.seq] = msg.block;
-        done(frames[msg.seq]);
-        if (++finished === frames.length) {
+        feed(w);
+        ready.set(msg.seq, msg.block);
+        try {
+          for (let b; (b = ready.get(out)); out++) {
+            ready.delete(out);
+            take(out, b);
+          }
+        } catch (err) {
+          failed = true;
           stop();
-          resolve(blocks);
-        } else feed(w);
+          reject(err);
+          return;
+        }
+        if (out === frames.length) {
+          stop();
+          resolve();
+        }
       });
       w.on('error', (err) => {
         if (failed) return;

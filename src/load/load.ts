@@ -5,7 +5,7 @@ import { scanFrames, readHeader, type Header } from './frames.js';
 import { inflateBlob } from './blob.js';
 import { decodeFrames, defaultWorkers } from './decode.js';
 import { Osm } from './osm.js';
-import { buildPlaces, POINT, LINE, POLYGON, MULTIPOLYGON } from './places.js';
+import { buildPlaces, PlaceBuilder, POINT, LINE, POLYGON, MULTIPOLYGON, type PlaceTable, type Sizes } from './places.js';
 import { buildTypeTrees } from '../index/type-trees.js';
 import { PlaceIndex } from '../index/place-index.js';
 
@@ -54,18 +54,41 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   const progress = options.onProgress;
   progress?.({ bytesRead: read, bytesTotal: total });
   const workers = options.workers ?? defaultWorkers(total);
-  const blocks = await decodeFrames(buf, frames.data, workers, (f) => {
-    read += f.length;
-    progress?.({ bytesRead: Math.min(read, total), bytesTotal: total });
-  }).catch(fail);
-
-  const osm = new Osm(blocks);
   const stats: LoadStats = {
-    nodes: osm.nodes.count, ways: osm.ways.count, relations: osm.relations,
-    points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
+    nodes: 0, ways: 0, relations: 0, points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
     skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0,
   };
-  const table = buildPlaces(osm, stats);
+
+  // Places are built from each block as it arrives, in file order, while the threads
+  // decode the next ones. That holds while the file is sorted by type (nodes, ways,
+  // relations), as extracts are; a file that is not gets built again at the end.
+  const osm = new Osm();
+  let builder: PlaceBuilder | undefined = new PlaceBuilder(osm, stats, guessSizes(total));
+  let phase = 0; // 0 nodes, 1 ways, 2 relations
+  await decodeFrames(buf, frames.data, workers, (seq, blk) => {
+    osm.add(blk);
+    read += frames.data[seq].length;
+    progress?.({ bytesRead: Math.min(read, total), bytesTotal: total });
+    if (!builder) return;
+    const kind = blk.relId.length ? 2 : blk.wayId.length ? 1 : 0;
+    if ((blk.nodeId.length && phase > 0) || (blk.wayId.length && phase > 1)) {
+      builder = undefined;
+      return;
+    }
+    if (kind >= 1 && phase < 1) { osm.indexNodes(); phase = 1; }
+    if (kind === 2 && phase < 2) { osm.indexWays(); phase = 2; }
+    const bi = osm.blocks.length - 1;
+    builder.nodes(blk, bi);
+    builder.ways(blk, bi);
+    builder.relations(blk, bi);
+  }).catch(fail);
+  Object.assign(stats, osm.counts());
+  let table: PlaceTable;
+  if (builder) table = builder.finish();
+  else {
+    Object.assign(stats, { partial: 0, skippedWays: 0, skippedRelations: 0 });
+    table = buildPlaces(osm, stats);
+  }
   for (let p = 0; p < table.size; p++) {
     const g = table.geom[p];
     if (g === POINT) stats.points++;
@@ -77,4 +100,17 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   stats.badSchedules = table.schedules.bad;
   progress?.({ bytesRead: total, bytesTotal: total });
   return new PlaceIndex(table, buildTypeTrees(table), options.license ?? OSM_LICENSE, stats);
+}
+
+// central Kathmandu's kept objects per MiB of PBF, doubled
+const PLACES_PER_MB = 9000;
+const PAIRS_PER_MB = 36000;
+const REFS_PER_MB = 10000;
+
+// Starting capacities of the place table for a file of `bytes` bytes, at twice the
+// density of central Kathmandu, the densest data we know; the table grows past them
+// if need be. Unused capacity costs address space, not memory, until written.
+function guessSizes(bytes: number): Sizes {
+  const mb = bytes / (1 << 20);
+  return { places: 1024 + Math.ceil(mb * PLACES_PER_MB), pairs: 8192 + Math.ceil(mb * PAIRS_PER_MB), refs: 8192 + Math.ceil(mb * REFS_PER_MB) };
 }

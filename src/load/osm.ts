@@ -8,16 +8,31 @@ import { BlockIds } from './ids.js';
  * twice the memory for nothing.
  */
 export class Osm {
-  readonly blocks: Block[];
-  readonly nodes: BlockIds;
-  readonly ways: BlockIds;
-  readonly relations: number;
+  readonly blocks: Block[] = [];
+  /** Node and way lookup, made by `indexNodes` / `indexWays` once those blocks are all in. */
+  nodes = new BlockIds([]);
+  ways = new BlockIds([]);
 
-  constructor(blocks: Block[]) {
-    this.blocks = blocks;
-    this.nodes = new BlockIds(blocks.map((b) => b.nodeId));
-    this.ways = new BlockIds(blocks.map((b) => b.wayId));
-    this.relations = blocks.reduce((n, b) => n + b.relId.length, 0);
+  /** Adds the next block of the file. */
+  add(b: Block): void {
+    this.blocks.push(b);
+  }
+
+  /** Indexes the nodes of the blocks added so far. */
+  indexNodes(): void {
+    this.nodes = new BlockIds(this.blocks.map((b) => b.nodeId));
+  }
+
+  /** Indexes the ways of the blocks added so far. */
+  indexWays(): void {
+    this.ways = new BlockIds(this.blocks.map((b) => b.wayId));
+  }
+
+  /** Number of nodes, ways and relations in the blocks. */
+  counts(): { nodes: number; ways: number; relations: number } {
+    let nodes = 0, ways = 0, relations = 0;
+    for (const b of this.blocks) { nodes += b.nodeId.length; ways += b.wayId.length; relations += b.relId.length; }
+    return { nodes, ways, relations };
   }
 
   /** Appends node `id`'s lon and lat (1e-7 degrees) to `out`; false when the node is absent. */
@@ -34,13 +49,5 @@ export class Osm {
     const b = this.blocks[this.ways.block];
     const w = this.ways.index;
     return b.wayRef.subarray(b.wayRefStart[w], b.wayRefStart[w + 1]);
-  }
-
-  /** Calls `fn(block, blockIndex, runs, i)` for every object of a kind whose tags were kept, in file order. */
-  eachTagged(kind: 0 | 1 | 2, fn: (b: Block, bi: number, runs: TagRuns, i: number) => void): void {
-    this.blocks.forEach((b, bi) => {
-      const runs = kind === 0 ? b.nodeTags : kind === 1 ? b.wayTags : b.relTags;
-      for (let i = 0; i < runs.owner.length; i++) fn(b, bi, runs, i);
-    });
   }
 }

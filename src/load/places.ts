@@ -48,95 +48,145 @@ export interface PlaceTable {
   schedules: Schedules;
 }
 
-/** Builds the place table from decoded OSM data, counting what it reads and skips. */
-export function buildPlaces(osm: Osm, stats: LoadStats): PlaceTable {
+/** Capacities for a place table: places, tag pairs and way node refs. */
+export interface Sizes {
+  places: number;
+  pairs: number;
+  refs: number;
+}
+
+/** Exact upper bounds of a table's sizes, from the kept objects of decoded blocks. */
+export function sizesOf(blocks: Block[]): Sizes {
   let places = 0, pairs = 0, refs = 0;
-  for (const blk of osm.blocks) {
+  for (const blk of blocks) {
     for (const r of [blk.nodeTags, blk.wayTags, blk.relTags]) { places += r.owner.length; pairs += r.kv.length / 2; }
     for (const w of blk.wayTags.owner) refs += blk.wayRefStart[w + 1] - blk.wayRefStart[w];
   }
-  const b = new Builder(places, pairs, refs);
-  const keys: string[] = [];
-  const vals: string[] = [];
-  const kv: number[] = [];
+  return { places, pairs, refs };
+}
+
+/** Builds the place table of decoded OSM data at once, counting what it reads and skips. */
+export function buildPlaces(osm: Osm, stats: LoadStats): PlaceTable {
+  osm.indexNodes();
+  osm.indexWays();
+  const pb = new PlaceBuilder(osm, stats, sizesOf(osm.blocks));
+  osm.blocks.forEach((b, i) => pb.nodes(b, i));
+  osm.blocks.forEach((b, i) => pb.ways(b, i));
+  osm.blocks.forEach((b, i) => pb.relations(b, i));
+  return pb.finish();
+}
+
+/**
+ * Turns the kept objects of decoded blocks into place rows, block by block: the
+ * nodes of a block need nothing else; its ways need the nodes indexed (`osm.indexNodes`),
+ * its relations the ways.
+ */
+export class PlaceBuilder {
+  private readonly b: Builder;
+  private readonly keys: string[] = [];
+  private readonly vals: string[] = [];
+  private readonly kv: number[] = [];
+  private readonly coords: number[] = [];
   // per block: its string index -> the table's, interned on first use
-  let cacheBlock = -1;
-  let cache = new Int32Array(0);
-  const read = (blk: Block, bi: number, runs: TagRuns, i: number) => {
-    if (bi !== cacheBlock) {
-      cacheBlock = bi;
-      cache = new Int32Array(blk.strings.length).fill(-1);
+  private cacheBlock = -1;
+  private cache = new Int32Array(0);
+
+  constructor(private readonly osm: Osm, private readonly stats: LoadStats, sizes: Sizes) {
+    this.b = new Builder(sizes.places, sizes.pairs, sizes.refs);
+  }
+
+  /** Adds the node places of block `bi`. */
+  nodes(blk: Block, bi: number): void {
+    const runs = blk.nodeTags;
+    for (let i = 0; i < runs.owner.length; i++) {
+      this.read(blk, bi, runs, i);
+      if (!isPlace(this.keys, 0)) continue;
+      const n = runs.owner[i];
+      this.b.add(blk.nodeId[n], 0, this.keys, this.vals, this.kv, POINT, [blk.nodeLon[n], blk.nodeLat[n]], [], [], 0);
     }
+  }
+
+  /** Adds the way places of block `bi`. */
+  ways(blk: Block, bi: number): void {
+    const { osm, stats, keys, vals, kv, coords, b } = this;
+    const runs = blk.wayTags;
+    for (let i = 0; i < runs.owner.length; i++) {
+      this.read(blk, bi, runs, i);
+      if (!isPlace(keys, 1)) continue;
+      const w = runs.owner[i];
+      const id = blk.wayId[w];
+      const s = blk.wayRefStart[w], e = blk.wayRefStart[w + 1];
+      coords.length = 0;
+      let missing = 0;
+      for (let k = s; k < e; k++) if (!osm.coord(blk.wayRef[k], coords)) missing++;
+      if (coords.length < 4) { stats.skippedWays++; continue; }
+      const closed = e - s >= 4 && blk.wayRef[s] === blk.wayRef[e - 1];
+      if (missing) stats.partial++;
+      if (closed && isArea(keys, vals) && distinct(coords) >= 3) {
+        if (missing && (coords[0] !== coords[coords.length - 2] || coords[1] !== coords[coords.length - 1])) {
+          coords.push(coords[0], coords[1]); // re-close what the extract cut
+        }
+        orient(coords, true);
+        const c = new Centroid();
+        c.ring(coords);
+        b.add(id, 1, keys, vals, kv, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
+        continue;
+      }
+      const c = new Centroid();
+      c.line(coords);
+      b.add(id, 1, keys, vals, kv, LINE, c.result(), [coords.length / 2], coords, 0);
+    }
+  }
+
+  /** Adds the multipolygon places of block `bi`. */
+  relations(blk: Block, bi: number): void {
+    const { keys, vals } = this;
+    const runs = blk.relTags;
+    for (let i = 0; i < runs.owner.length; i++) {
+      this.read(blk, bi, runs, i);
+      const t = keys.indexOf('type');
+      if (t < 0 || vals[t] !== 'multipolygon' || !isPlace(keys, 2)) continue;
+      const r = runs.owner[i];
+      const mp = assembleMultipolygon(this.osm, blk, r);
+      if (!mp) { this.stats.skippedRelations++; continue; }
+      if (mp.partial) this.stats.partial++;
+      const shape: number[] = [mp.polygons.length];
+      const flat: number[] = [];
+      const c = new Centroid();
+      let area = 0;
+      for (const poly of mp.polygons) {
+        shape.push(poly.length);
+        poly.forEach((ring, k) => {
+          shape.push(ring.length / 2);
+          for (const v of ring) flat.push(v);
+          c.ring(ring);
+          area += k === 0 ? ringAreaM2(ring) : -ringAreaM2(ring);
+        });
+      }
+      this.b.add(blk.relId[r], 2, keys, vals, this.kv, MULTIPOLYGON, c.result(), shape, flat, Math.max(0, area));
+    }
+  }
+
+  /** The finished table. */
+  finish(): PlaceTable {
+    return this.b.finish();
+  }
+
+  private read(blk: Block, bi: number, runs: TagRuns, i: number): void {
+    if (bi !== this.cacheBlock) {
+      this.cacheBlock = bi;
+      this.cache = new Int32Array(blk.strings.length).fill(-1);
+    }
+    const { keys, vals, kv, cache } = this;
     keys.length = vals.length = kv.length = 0;
     for (let j = runs.start[i]; j < runs.start[i + 1]; j++) {
       const k = runs.kv[2 * j], v = runs.kv[2 * j + 1];
       keys.push(blk.strings[k]);
       vals.push(blk.strings[v]);
-      kv.push(cache[k] >= 0 ? cache[k] : (cache[k] = b.intern(blk.strings[k])));
-      kv.push(cache[v] >= 0 ? cache[v] : (cache[v] = b.intern(blk.strings[v])));
+      kv.push(cache[k] >= 0 ? cache[k] : (cache[k] = this.b.intern(blk.strings[k])));
+      kv.push(cache[v] >= 0 ? cache[v] : (cache[v] = this.b.intern(blk.strings[v])));
     }
-  };
-
-  osm.eachTagged(0, (blk, bi, runs, i) => {
-    read(blk, bi, runs, i);
-    if (!isPlace(keys, 0)) return;
-    const n = runs.owner[i];
-    b.add(blk.nodeId[n], 0, keys, vals, kv, POINT, [blk.nodeLon[n], blk.nodeLat[n]], [], [], 0);
-  });
-
-  const coords: number[] = [];
-  osm.eachTagged(1, (blk, bi, runs, i) => {
-    read(blk, bi, runs, i);
-    if (!isPlace(keys, 1)) return;
-    const w = runs.owner[i];
-    const id = blk.wayId[w];
-    const s = blk.wayRefStart[w], e = blk.wayRefStart[w + 1];
-    coords.length = 0;
-    let missing = 0;
-    for (let k = s; k < e; k++) if (!osm.coord(blk.wayRef[k], coords)) missing++;
-    if (coords.length < 4) { stats.skippedWays++; return; }
-    const closed = e - s >= 4 && blk.wayRef[s] === blk.wayRef[e - 1];
-    if (missing) stats.partial++;
-    if (closed && isArea(keys, vals) && distinct(coords) >= 3) {
-      if (missing && (coords[0] !== coords[coords.length - 2] || coords[1] !== coords[coords.length - 1])) {
-        coords.push(coords[0], coords[1]); // re-close what the extract cut
-      }
-      orient(coords, true);
-      const c = new Centroid();
-      c.ring(coords);
-      b.add(id, 1, keys, vals, kv, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
-      return;
-    }
-    const c = new Centroid();
-    c.line(coords);
-    b.add(id, 1, keys, vals, kv, LINE, c.result(), [coords.length / 2], coords, 0);
-  });
-
-  osm.eachTagged(2, (blk, bi, runs, i) => {
-    read(blk, bi, runs, i);
-    const t = keys.indexOf('type');
-    if (t < 0 || vals[t] !== 'multipolygon' || !isPlace(keys, 2)) return;
-    const r = runs.owner[i];
-    const mp = assembleMultipolygon(osm, blk, r);
-    if (!mp) { stats.skippedRelations++; return; }
-    if (mp.partial) stats.partial++;
-    const shape: number[] = [mp.polygons.length];
-    const flat: number[] = [];
-    const c = new Centroid();
-    let area = 0;
-    for (const poly of mp.polygons) {
-      shape.push(poly.length);
-      poly.forEach((ring, k) => {
-        shape.push(ring.length / 2);
-        for (const v of ring) flat.push(v);
-        c.ring(ring);
-        area += k === 0 ? ringAreaM2(ring) : -ringAreaM2(ring);
-      });
-    }
-    b.add(blk.relId[r], 2, keys, vals, kv, MULTIPOLYGON, c.result(), shape, flat, Math.max(0, area));
-  });
-
-  return b.finish();
+  }
 }
 
 // number of distinct vertices of flat coordinates, counted up to 3
