@@ -14,6 +14,13 @@ import type { LoadStats } from '../types.js';
 export const POINT = 0, LINE = 1, POLYGON = 2, MULTIPOLYGON = 3;
 
 /**
+ * What a row is, as stored in `PlaceTable.what`: a place (it has feature keys and
+ * is what `nearby` finds), or a row kept for search, reverse geocoding and
+ * addresses only: a locality (`place=*`), a named street, an addressed building.
+ */
+export const PLACE = 0, LOCALITY = 1, STREET = 2, BUILDING = 3;
+
+/**
  * All places of a file as parallel typed arrays, one row per place. Geometry is a
  * flat `coords` array (lon, lat pairs in 1e-7 degrees) described by `shape`:
  * a line is `[n]`, a polygon `[rings, n1, n2…]`, a multipolygon
@@ -37,6 +44,10 @@ export interface PlaceTable {
   typeStart: Uint32Array;
   typeList: Uint32Array;
   geom: Uint8Array;
+  /** PLACE, LOCALITY, STREET or BUILDING. */
+  what: Uint8Array;
+  /** String index of the row's type outside `nearby`: its first type, else its `place`, `highway` or `building` value. */
+  primary: Uint32Array;
   shapeStart: Uint32Array;
   shape: Uint32Array;
   coordStart: Uint32Array;
@@ -102,7 +113,7 @@ export class PlaceBuilder {
       this.read(blk, bi, runs, i);
       if (!isPlace(this.keys, 0)) continue;
       const n = runs.owner[i];
-      this.b.add(blk.nodeId[n], 0, this.keys, this.vals, this.kv, POINT, [blk.nodeLon[n], blk.nodeLat[n]], [], [], 0);
+      this.b.add(blk.nodeId[n], 0, PLACE, this.keys, this.vals, this.kv, POINT, [blk.nodeLon[n], blk.nodeLat[n]], [], [], 0);
     }
   }
 
@@ -129,12 +140,12 @@ export class PlaceBuilder {
         orient(coords, true);
         const c = new Centroid();
         c.ring(coords);
-        b.add(id, 1, keys, vals, kv, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
+        b.add(id, 1, PLACE, keys, vals, kv, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
         continue;
       }
       const c = new Centroid();
       c.line(coords);
-      b.add(id, 1, keys, vals, kv, LINE, c.result(), [coords.length / 2], coords, 0);
+      b.add(id, 1, PLACE, keys, vals, kv, LINE, c.result(), [coords.length / 2], coords, 0);
     }
   }
 
@@ -163,7 +174,7 @@ export class PlaceBuilder {
           area += k === 0 ? ringAreaM2(ring) : -ringAreaM2(ring);
         });
       }
-      this.b.add(blk.relId[r], 2, keys, vals, this.kv, MULTIPOLYGON, c.result(), shape, flat, Math.max(0, area));
+      this.b.add(blk.relId[r], 2, PLACE, keys, vals, this.kv, MULTIPOLYGON, c.result(), shape, flat, Math.max(0, area));
     }
   }
 
@@ -264,6 +275,8 @@ class Builder {
   typeStart: List<Uint32Array>;
   typeList: List<Uint32Array>;
   geom: List<Uint8Array>;
+  what: List<Uint8Array>;
+  primary: List<Uint32Array>;
   shapeStart: List<Uint32Array>;
   shape: List<Uint32Array>;
   coordStart: List<Uint32Array>;
@@ -287,6 +300,8 @@ class Builder {
     this.typeStart = new List(Uint32Array, n);
     this.typeList = new List(Uint32Array, n + (n >> 2));
     this.geom = new List(Uint8Array, n);
+    this.what = new List(Uint8Array, n);
+    this.primary = new List(Uint32Array, n);
     this.shapeStart = new List(Uint32Array, n);
     this.shape = new List(Uint32Array, n);
     this.coordStart = new List(Uint32Array, n);
@@ -309,7 +324,7 @@ class Builder {
     return i;
   }
 
-  add(id: number, kind: number, keys: string[], vals: string[], kv: number[], geom: number, centroid: [number, number],
+  add(id: number, kind: number, what: number, keys: string[], vals: string[], kv: number[], geom: number, centroid: [number, number],
     shape: number[], coords: number[], areaM2: number): void {
     this.osmId.push(id);
     this.kind.push(kind);
@@ -320,9 +335,12 @@ class Builder {
     this.address.push(this.intern(placeAddress(keys, vals)));
     for (const s of kv) this.tagKV.push(s);
     this.tagStart.push(this.tagKV.length / 2);
-    for (const t of placeTypes(keys, vals, kind)) this.typeList.push(this.intern(t));
+    const types = placeTypes(keys, vals, kind);
+    for (const t of types) this.typeList.push(this.intern(t));
     this.typeStart.push(this.typeList.length);
     this.geom.push(geom);
+    this.what.push(what);
+    this.primary.push(this.intern(types[0] ?? primaryOf(what, keys, vals)));
     for (const v of shape) this.shape.push(v);
     this.shapeStart.push(this.shape.length);
     for (const v of coords) this.coords.push(v);
@@ -346,6 +364,8 @@ class Builder {
       typeStart: this.typeStart.finish(),
       typeList: this.typeList.finish(),
       geom: this.geom.finish(),
+      what: this.what.finish(),
+      primary: this.primary.finish(),
       shapeStart: this.shapeStart.finish(),
       shape: this.shape.finish(),
       coordStart: this.coordStart.finish(),
@@ -356,4 +376,12 @@ class Builder {
       schedules: this.schedules,
     };
   }
+}
+
+// the type of a row without feature types
+function primaryOf(what: number, keys: string[], vals: string[]): string {
+  const key = what === LOCALITY ? 'place' : what === STREET ? 'highway' : what === BUILDING ? 'building' : '';
+  const i = keys.indexOf(key);
+  if (i < 0 || vals[i] === 'yes') return what === BUILDING ? 'building' : '';
+  return vals[i];
 }
