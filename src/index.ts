@@ -11,3 +11,7 @@ export { DEFAULT_PBF } from './data.js';
 export type {
   NearbyPlace, NearbyQuery, Centroid, Geometry, Position, LoadOptions, LoadProgress, LoadStats,
 } from './types.js';
+export { place, type PlaceOptions } from './query/place.js';
+export { search, MAX_QUERY_LENGTH } from './query/search.js';
+export { reverse, REVERSE_RADIUS } from './query/reverse.js';
+export type { Place, ReversePlace, Suggestion, SearchQuery, ReverseQuery } from './types.js';

@@ -92,3 +92,71 @@ export interface LoadStats {
   schedules: number;
   badSchedules: number;
 }
+
+/**
+ * One record of `place()`: the fields of `NearbyPlace` without `osmId` (only `nearby`
+ * returns it) and without `radialDistanceInKm` (there is no query point). No score
+ * is computed: `score` is the string `"NaN"`.
+ */
+export interface Place {
+  /** Stable project id: `osmId * 4 + kind` (kind 0 node, 1 way, 2 relation). */
+  placeId: number;
+  license: string;
+  /** `name`, else `name:en`, else `name:ne`, else `""`. */
+  name: string;
+  /** The textual address, most specific part first, joined with `", "`. */
+  address: string;
+  /** The row's own type: its first feature type, else its `place`, `highway` or `building` value. */
+  type: string;
+  centroid: Centroid;
+  /** Every tag as `"key|value"`, in the file's order. */
+  tags: string[];
+  geometry: Geometry;
+  score: 'NaN';
+  /** `opening_hours` evaluated at the query instant (default now) in Nepal Time. */
+  open: boolean;
+}
+
+/** One record of `reverse()`: a `Place` and its distance from the query point. */
+export interface ReversePlace extends Place {
+  /** Haversine distance from the query point to the centroid (R = 6371.0088 km). */
+  radialDistanceInKm: number;
+}
+
+/** One record of `search()`: what a search box lists, without coordinates, geometry or tags. */
+export interface Suggestion {
+  placeId: number;
+  name: string;
+  address: string;
+  /** The row's own type, or with a `type` filter the type that matched (a member, for a merged type). */
+  type: string;
+  /** Text relevance (BM25+ over the names), higher is better. */
+  score: number;
+}
+
+/** The arguments of `search()`. */
+export interface SearchQuery {
+  /** What the user typed: words, the last one possibly unfinished. */
+  q: string;
+  /** How many suggestions at most (default 10). */
+  limit?: number;
+  /** With `lon`: nearer places rank first among equally good matches. */
+  lat?: number;
+  lon?: number;
+  /** With `lat`/`lon`: only places within this many whole kilometres. */
+  radius?: number;
+  /** Only places of this type (`cafe`) or merged type (`eat`). */
+  type?: string;
+}
+
+/** The arguments of `reverse()`. */
+export interface ReverseQuery {
+  lat: number;
+  lon: number;
+  /** How far to look, in km (default 0.5; fractions are fine). */
+  radius?: number;
+  /** How many places at most (default 1). */
+  limit?: number;
+  /** The instant to evaluate opening hours at (default: now). */
+  at?: Date;
+}

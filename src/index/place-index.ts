@@ -1,6 +1,9 @@
 import type { PlaceTable } from '../load/places.js';
 import type { TypeTree } from './type-trees.js';
 import type { LoadStats } from '../types.js';
+import { PlaceLookup } from './lookup.js';
+import { Landmarks } from './landmarks.js';
+import { Words } from '../search/words.js';
 
 /**
  * A loaded set of places: the place table, one spatial index per type, and the
@@ -16,10 +19,19 @@ export class PlaceIndex {
   readonly table: PlaceTable;
   /** @internal */
   readonly types: Map<string, TypeTree>;
+  /** @internal Every row by placeId. */
+  readonly lookup: PlaceLookup;
+  /** @internal The text index of the named rows, for `search`. */
+  readonly words: Words;
+  /** @internal Named places, localities and addressed buildings, for `reverse`. */
+  readonly landmarks: Landmarks;
 
   constructor(table: PlaceTable, types: Map<string, TypeTree>, license: string, stats: LoadStats) {
     this.table = table;
     this.types = types;
+    this.lookup = new PlaceLookup(table);
+    this.words = new Words(table);
+    this.landmarks = new Landmarks(table);
     this.license = license;
     this.stats = stats;
   }

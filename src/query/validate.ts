@@ -31,23 +31,27 @@ export function checkQuery(q: NearbyQuery): Checked {
   return { type: q.type.trim().toLowerCase(), lat: q.lat, lon: q.lon, radius, limit, sortBy, isOpen, at };
 }
 
-function coord(name: string, v: unknown, max: number): void {
+/** Checks a latitude (`max` 90) or longitude (`max` 180). */
+export function coord(name: string, v: unknown, max: number): void {
   if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidQueryError(name, `must be a finite number, got ${show(v)}`);
   if (v < -max || v > max) throw new InvalidQueryError(name, `must be between -${max} and ${max}, got ${v}`);
 }
 
-function positiveInt(name: string, v: unknown, def: number): number {
+/** A positive whole number, or `def` when undefined. */
+export function positiveInt(name: string, v: unknown, def: number): number {
   if (v === undefined) return def;
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new InvalidQueryError(name, `must be a positive integer, got ${show(v)}`);
   return v;
 }
 
-function bool(name: string, v: unknown): boolean {
+/** A boolean, or false when undefined. */
+export function bool(name: string, v: unknown): boolean {
   if (v === undefined) return false;
   if (typeof v !== 'boolean') throw new InvalidQueryError(name, `must be true or false, got ${show(v)}`);
   return v;
 }
 
-function show(v: unknown): string {
+/** A value as an error message quotes it. */
+export function show(v: unknown): string {
   return typeof v === 'string' ? JSON.stringify(v) : String(v);
 }

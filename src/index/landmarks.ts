@@ -1,0 +1,102 @@
+import KDBush from 'kdbush';
+import Flatbush from 'flatbush';
+import type { PlaceTable } from '../load/places.js';
+import { BUILDING, STREET, POLYGON, MULTIPOLYGON } from '../load/places.js';
+import { inRing, ringAreaM2 } from '../geom/measure.js';
+
+/**
+ * What reverse geocoding answers with before it falls back to a street: every
+ * named row that is not a street (places, localities) and every addressed
+ * building. All by centroid in a KDBush, for the nearest; those that are areas
+ * also by bounding box in a Flatbush, for the ones a point lies in (a big park's
+ * centroid may be far from where one stands in it).
+ */
+export class Landmarks {
+  /** KDBush over centroids (lon, lat in 1e-7 degrees); item `i` is row `rows[i]`. */
+  readonly tree: KDBush;
+  readonly rows: Uint32Array;
+  private readonly t: PlaceTable;
+  private readonly boxes: Flatbush | undefined;
+  /** Row and area (m², holes subtracted) of each box of `boxes`. */
+  private readonly areaRows: Uint32Array;
+  private readonly areaM2: Float64Array;
+
+  constructor(t: PlaceTable) {
+    this.t = t;
+    const rows: number[] = [];
+    const areas: number[] = [];
+    for (let r = 0; r < t.size; r++) {
+      if (t.what[r] === STREET || (t.what[r] !== BUILDING && t.strings[t.name[r]] === '')) continue;
+      rows.push(r);
+      if (t.geom[r] === POLYGON || t.geom[r] === MULTIPOLYGON) areas.push(r);
+    }
+    this.rows = Uint32Array.from(rows);
+    this.tree = new KDBush(rows.length, 16, Int32Array);
+    for (const r of rows) this.tree.add(t.lon[r], t.lat[r]);
+    this.tree.finish();
+
+    this.areaRows = Uint32Array.from(areas);
+    this.areaM2 = new Float64Array(areas.length);
+    if (!areas.length) { this.boxes = undefined; return; }
+    const boxes = new Flatbush(areas.length);
+    areas.forEach((r, i) => {
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      let m2 = 0;
+      forEachRing(t, r, (ring, outer) => {
+        m2 += outer ? ringAreaM2(ring) : -ringAreaM2(ring);
+        if (!outer) return;
+        for (let k = 0; k < ring.length; k += 2) {
+          x0 = Math.min(x0, ring[k]); y0 = Math.min(y0, ring[k + 1]);
+          x1 = Math.max(x1, ring[k]); y1 = Math.max(y1, ring[k + 1]);
+        }
+      });
+      this.areaM2[i] = Math.max(0, m2);
+      boxes.add(x0, y0, x1, y1);
+    });
+    boxes.finish();
+    this.boxes = boxes;
+  }
+
+  /** Calls `visit(row, areaM2)` for each landmark area that contains the point (degrees). */
+  containing(lon: number, lat: number, visit: (row: number, areaM2: number) => void): void {
+    if (!this.boxes) return;
+    const x = lon * 1e7, y = lat * 1e7;
+    for (const i of this.boxes.search(x, y, x, y)) {
+      const r = this.areaRows[i];
+      if (contains(this.t, r, x, y)) visit(r, this.areaM2[i]);
+    }
+  }
+}
+
+// Whether (x, y) in 1e-7 degrees lies in one of row r's polygons: inside its outer
+// ring and in none of its holes.
+function contains(t: PlaceTable, r: number, x: number, y: number): boolean {
+  let inside = false, inPolygon = false;
+  forEachRing(t, r, (ring, outer) => {
+    if (outer) {
+      if (inPolygon) inside = true;
+      inPolygon = inRing(x, y, ring);
+    } else if (inPolygon && inRing(x, y, ring)) {
+      inPolygon = false;
+    }
+  });
+  return inside || inPolygon;
+}
+
+// Row r's rings in order, as views of the table's coordinates, each flagged outer
+// (the first of its polygon) or hole. Layout: polygon `[rings, n…]`, multipolygon
+// `[polygons, rings, n…, rings, n…]`.
+function forEachRing(t: PlaceTable, r: number, fn: (ring: Int32Array, outer: boolean) => void): void {
+  const shape = t.shape;
+  let s = t.shapeStart[r];
+  let c = t.coordStart[r];
+  const polygons = t.geom[r] === POLYGON ? 1 : shape[s++];
+  for (let p = 0; p < polygons; p++) {
+    const rings = shape[s++];
+    for (let k = 0; k < rings; k++) {
+      const n = shape[s++];
+      fn(t.coords.subarray(c, c + 2 * n), k === 0);
+      c += 2 * n;
+    }
+  }
+}

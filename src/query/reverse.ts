@@ -1,0 +1,122 @@
+import type { PlaceIndex } from '../index/place-index.js';
+import type { PlaceTable } from '../load/places.js';
+import { STREET } from '../load/places.js';
+import type { ReversePlace, ReverseQuery } from '../types.js';
+import { InvalidQueryError } from '../errors.js';
+import { around } from '../index/around.js';
+import { placeId } from './record.js';
+import { placeRecord, instant } from './place.js';
+import { coord, positiveInt, show } from './validate.js';
+import { kmTo } from './distance.js';
+
+/** Default radius of `reverse`, km. */
+export const REVERSE_RADIUS = 0.5;
+
+/**
+ * What is at a point ("where am I"): the landmarks nearest to it within `radius` km
+ * (default 0.5, fractions welcome), best first, at most `limit` (default 1).
+ *
+ * Landmarks are named places and localities and addressed buildings. One whose area
+ * contains the point ranks as if at distance 0; the others by the distance to their
+ * centroid. Ties: a point before an area, a smaller area before a larger one (the
+ * shop node one stands on, else the building one stands in, before the park around
+ * it), then placeId. Only when no landmark is within reach does the nearest named
+ * street within `radius` (by distance to its line) answer. `[]` when nothing is near.
+ *
+ * `radialDistanceInKm` is, as everywhere, the distance to the centroid: for an area
+ * one stands in, or a long street, it can exceed `radius`.
+ *
+ * @example
+ * reverse(index, { lat: 27.7154, lon: 85.3123 })[0]?.name;
+ */
+export function reverse(index: PlaceIndex, query: ReverseQuery): ReversePlace[] {
+  const q = checkReverse(query);
+  const t = index.table;
+  const { lon, lat, limit } = q;
+
+  // row -> [reach km, area m² (0 unless containing), centroid km]
+  const found = new Map<number, [number, number, number]>();
+  index.landmarks.containing(lon, lat, (r, m2) => found.set(r, [0, m2, kmTo(lon, lat, t.lon[r], t.lat[r])]));
+  // Centroids come nearest first; after the limit, the walk goes on through those at
+  // the same distance as the last, so the tie-breaks see them all: at 0 too, where a
+  // node exactly at the point ties with the areas around it (and wins).
+  const lm = index.landmarks;
+  let taken = found.size;
+  let last = 0;
+  around(lm.tree, lon, lat, q.radius, (i, km) => {
+    if (taken >= limit && km > last) return true;
+    const r = lm.rows[i];
+    if (!found.has(r)) {
+      found.set(r, [km, 0, km]);
+      taken++;
+      last = km;
+    }
+    return false;
+  });
+
+  const ranked = [...found].map(([row, [reach, m2, km]]) => ({ row, reach, m2, km, id: placeId(t, row) }));
+  if (!ranked.length) {
+    const street = nearestStreet(index, lon, lat, q.radius);
+    if (street) ranked.push({ row: street.row, reach: street.km, m2: 0, km: kmTo(lon, lat, t.lon[street.row], t.lat[street.row]), id: placeId(t, street.row) });
+  }
+  ranked.sort((a, b) => a.reach - b.reach || a.m2 - b.m2 || a.id - b.id);
+  ranked.length = Math.min(ranked.length, limit);
+  return ranked.map(({ row, km }) => ({ ...placeRecord(index, row, q.at), radialDistanceInKm: km }));
+}
+
+/** A checked reverse query with its defaults filled in. */
+interface CheckedReverse {
+  lat: number;
+  lon: number;
+  radius: number;
+  limit: number;
+  at: number;
+}
+
+/** Checks a reverse query, throwing `InvalidQueryError` naming the first bad argument. */
+export function checkReverse(q: ReverseQuery): CheckedReverse {
+  if (q === null || typeof q !== 'object') throw new InvalidQueryError('query', 'must be an object');
+  coord('lat', q.lat, 90);
+  coord('lon', q.lon, 180);
+  let radius = REVERSE_RADIUS;
+  if (q.radius !== undefined) {
+    if (typeof q.radius !== 'number' || !Number.isFinite(q.radius) || q.radius <= 0) {
+      throw new InvalidQueryError('radius', `must be a positive number of km, got ${show(q.radius)}`);
+    }
+    radius = q.radius;
+  }
+  const limit = positiveInt('limit', q.limit, 1);
+  return { lat: q.lat, lon: q.lon, radius, limit, at: instant(q.at) };
+}
+
+/** The nearest street of `nearestStreet`: its row and the distance to its line. */
+interface StreetHit {
+  row: number;
+  km: number;
+}
+
+// The index's street finder when it has one; until then a scan of the street rows.
+function nearestStreet(index: PlaceIndex, lon: number, lat: number, maxKm: number): StreetHit | undefined {
+  const streets = (index as { streets?: { nearest(lon: number, lat: number, maxKm: number): StreetHit | undefined } }).streets;
+  return streets ? streets.nearest(lon, lat, maxKm) : scanStreets(index.table, lon, lat, maxKm);
+}
+
+const KM_PER_DEGREE = (6371.0088 * Math.PI) / 180;
+
+function scanStreets(t: PlaceTable, lon: number, lat: number, maxKm: number): StreetHit | undefined {
+  const k = Math.cos((lat * Math.PI) / 180);
+  let best: StreetHit | undefined;
+  for (let r = 0; r < t.size; r++) {
+    if (t.what[r] !== STREET) continue;
+    const c = t.coords;
+    for (let i = t.coordStart[r]; i + 3 < t.coordStart[r + 1]; i += 2) {
+      // point to segment on a local equirectangular plane at the query point
+      const x1 = (c[i] / 1e7 - lon) * k, y1 = c[i + 1] / 1e7 - lat, x2 = (c[i + 2] / 1e7 - lon) * k, y2 = c[i + 3] / 1e7 - lat;
+      const dx = x2 - x1, dy = y2 - y1, len2 = dx * dx + dy * dy;
+      const f = len2 > 0 ? Math.min(1, Math.max(0, -(x1 * dx + y1 * dy) / len2)) : 0;
+      const km = Math.hypot(x1 + f * dx, y1 + f * dy) * KM_PER_DEGREE;
+      if (km <= maxKm && (!best || km < best.km)) best = { row: r, km };
+    }
+  }
+  return best;
+}

@@ -1,0 +1,132 @@
+import type { PlaceIndex } from '../index/place-index.js';
+import type { PlaceTable } from '../load/places.js';
+import type { SearchQuery, Suggestion } from '../types.js';
+import { InvalidQueryError } from '../errors.js';
+import { MERGED_TYPES } from '../place/feature.js';
+import { placeId } from './record.js';
+import { coord, positiveInt, show } from './validate.js';
+import { kmTo } from './distance.js';
+
+/** Longest query `search` takes, in UTF-16 units: a search box, not a document. */
+export const MAX_QUERY_LENGTH = 200;
+
+/**
+ * Suggestions for what a user types in a search box: rows (places, localities,
+ * streets, buildings) whose `name`, `name:en`, `name:ne`, `alt_name` or `old_name`
+ * match every word of `q`, each word as a prefix, case- and accent-insensitively,
+ * with one typo allowed in words of five letters or more.
+ *
+ * Ranked by text relevance; equally relevant rows by prominence, then, when
+ * `lat`/`lon` are given, nearest first (a bias: far rows still come), then by
+ * placeId. `radius` (km, with `lat`/`lon`) keeps only rows whose centroid lies
+ * within it; `type` (plain or merged) only rows of that type. Bad arguments throw
+ * `InvalidQueryError`.
+ *
+ * @example
+ * search(index, { q: 'thame', lat: 27.7154, lon: 85.3123, limit: 5 });
+ */
+export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
+  const q = checkSearch(query);
+  const t = index.table;
+  const { lat, lon, radius } = q;
+  const here = lat !== undefined && lon !== undefined;
+  const members = q.type === undefined ? undefined : membersOf(q.type);
+
+  const accept = members || radius !== undefined
+    ? (r: number) => (!members || matchedType(t, r, members) >= 0) && (radius === undefined || kmTo(lon!, lat!, t.lon[r], t.lat[r]) <= radius)
+    : undefined;
+  const { rows, scores } = index.words.match(q.q, accept);
+
+  // Only the hits down to the limit-th best relevance (ties included) need the finer order.
+  const cut = rows.length > q.limit ? kthLargest(scores, q.limit) : -Infinity;
+  const top: { row: number; score: number; km: number; id: number }[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (scores[i] < cut) continue;
+    const r = rows[i];
+    top.push({ row: r, score: scores[i], km: here ? kmTo(lon!, lat!, t.lon[r], t.lat[r]) : 0, id: placeId(t, r) });
+  }
+  top.sort((a, b) => b.score - a.score || t.prominence[b.row] - t.prominence[a.row] || a.km - b.km || a.id - b.id);
+  top.length = Math.min(top.length, q.limit);
+
+  return top.map(({ row, score, id }) => ({
+    placeId: id,
+    name: t.strings[t.name[row]],
+    address: t.strings[t.address[row]],
+    type: t.strings[members ? matchedType(t, row, members) : t.primary[row]],
+    score,
+  }));
+}
+
+/** The k-th largest of `values` (1-based), by quickselect on a copy: linear, where a sort is not. */
+export function kthLargest(values: readonly number[], k: number): number {
+  const a = Float64Array.from(values);
+  let lo = 0, hi = a.length - 1;
+  const want = k - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >> 1];
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (a[i] > pivot) i++;
+      while (a[j] < pivot) j--;
+      if (i <= j) { const x = a[i]; a[i] = a[j]; a[j] = x; i++; j--; }
+    }
+    if (want <= j) hi = j;
+    else if (want >= i) lo = i;
+    else break;
+  }
+  return a[want];
+}
+
+/** A checked search query with its defaults filled in. */
+interface CheckedSearch {
+  q: string;
+  limit: number;
+  lat?: number;
+  lon?: number;
+  radius?: number;
+  type?: string;
+}
+
+/** Checks a search query, throwing `InvalidQueryError` naming the first bad argument. */
+export function checkSearch(s: SearchQuery): CheckedSearch {
+  if (s === null || typeof s !== 'object') throw new InvalidQueryError('query', 'must be an object');
+  if (typeof s.q !== 'string' || !s.q.trim()) throw new InvalidQueryError('q', `is required: the words to search for, got ${show(s.q)}`);
+  if (s.q.length > MAX_QUERY_LENGTH) throw new InvalidQueryError('q', `must be at most ${MAX_QUERY_LENGTH} characters, got ${s.q.length}`);
+  const limit = positiveInt('limit', s.limit, 10);
+  const out: CheckedSearch = { q: s.q, limit };
+  if (s.lat !== undefined || s.lon !== undefined) {
+    // one without the other is a mistake, not a point
+    if (s.lat === undefined) throw new InvalidQueryError('lat', 'is required with lon');
+    if (s.lon === undefined) throw new InvalidQueryError('lon', 'is required with lat');
+    coord('lat', s.lat, 90);
+    coord('lon', s.lon, 180);
+    out.lat = s.lat;
+    out.lon = s.lon;
+  }
+  if (s.radius !== undefined) {
+    out.radius = positiveInt('radius', s.radius, 0);
+    if (out.lat === undefined) throw new InvalidQueryError('radius', 'needs lat and lon (the centre of the circle)');
+  }
+  if (s.type !== undefined) {
+    if (typeof s.type !== 'string' || !s.type.trim()) throw new InvalidQueryError('type', `must be a place type such as "cafe" or a merged type such as "eat", got ${show(s.type)}`);
+    out.type = s.type.trim().toLowerCase();
+  }
+  return out;
+}
+
+/** The member types a query type stands for: a merged type's members, else itself. */
+export function membersOf(type: string): readonly string[] {
+  return Object.hasOwn(MERGED_TYPES, type) ? MERGED_TYPES[type] : [type];
+}
+
+/**
+ * The string index of the first of row `r`'s types that is one of `members`, or -1.
+ * A row's types are its feature types, or (for a locality, street or building, which
+ * has none) its own type: `type=neighbourhood` finds localities.
+ */
+export function matchedType(t: PlaceTable, r: number, members: readonly string[]): number {
+  const s = t.typeStart[r], e = t.typeStart[r + 1];
+  if (s === e) return t.primary[r] !== 0 && members.includes(t.strings[t.primary[r]]) ? t.primary[r] : -1;
+  for (let k = s; k < e; k++) if (members.includes(t.strings[t.typeList[k]])) return t.typeList[k];
+  return -1;
+}

@@ -1,0 +1,238 @@
+import SearchableMap from 'minisearch/SearchableMap';
+import type { PlaceTable } from '../load/places.js';
+import { fold, letters } from './fold.js';
+
+/** The tags a row is found by, in the order a name is chosen. */
+export const NAME_FIELDS: readonly string[] = ['name', 'name:en', 'name:ne', 'alt_name', 'old_name'];
+
+/** Words this long (in letters) or longer may carry one typo. */
+export const TYPO_LETTERS = 5;
+
+// Words are split at spaces, punctuation and symbols (`&`, `+`): MiniSearch's default
+// plus tabs and symbols. Devanagari letters and signs are letters and marks, so they stay whole.
+const BREAK = /[\s\p{Z}\p{P}\p{S}]+/u;
+
+/** The folded words of a text, as the index sees them. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const w of text.split(BREAK)) {
+    const f = fold(w);
+    if (f) out.push(f);
+  }
+  return out;
+}
+
+/** The rows whose names match a query, and how well, in parallel arrays. */
+export interface Hits {
+  rows: number[];
+  /** Text relevance: BM25+ of the row's best-matching name, higher is better. */
+  scores: number[];
+}
+
+// BM25+ as MiniSearch scores it (its defaults): k saturates repeats of a word, b
+// weighs the length of a name against the average, d is the floor of a match.
+const K = 1.2, B = 0.7, D = 0.5;
+// A word matched whole counts 1; completed from a prefix, MiniSearch's 0.375; corrected
+// from a typo, 0.1: completing what was typed (`thame` → Thamel) must outrank
+// correcting it into another word (`thame` → Theme), which MiniSearch's 0.45 lets a
+// rare word do.
+const PREFIX = 0.375, TYPO = 0.1;
+// A former name still finds the place, but below one that bears the name today.
+const OLD_NAME = NAME_FIELDS.indexOf('old_name');
+const OLD_BOOST = 0.5;
+
+/**
+ * The full-text index of a table's named rows (places, localities, streets,
+ * buildings: every row with a name), built once at load.
+ *
+ * Each distinct name of a row (`name`, `name:en`, `name:ne`, `alt_name`,
+ * `old_name`, compared folded) is a document of its own, and a row scores as its
+ * best-matching name: one document per row with a field per tag would add the
+ * fields' scores, and a place whose `name:en` repeats its `name` would outrank an
+ * equally good match named in one language only.
+ *
+ * The words live in MiniSearch's radix tree (`SearchableMap`), which finds the
+ * words a prefix completes and those one typo away; each word's documents are a
+ * run of flat arrays, scored BM25+ as MiniSearch does into a reused accumulator.
+ * MiniSearch's own `search` builds an object per matching document and word, and
+ * spent about a microsecond per match on the fixture: a one-letter query took over
+ * a millisecond.
+ */
+export class Words {
+  /** Number of indexed rows. */
+  readonly rows: number;
+  /** Number of indexed names (documents). */
+  readonly names: number;
+  /** Distinct words. */
+  readonly size: number;
+  private readonly dict = new SearchableMap<number>();
+  /** Per document: its row, its length in words, whether it is an `old_name`. */
+  private readonly docRow: Uint32Array;
+  /** The first document of the same row. */
+  private readonly docHead: Uint32Array;
+  private readonly docLen: Uint16Array;
+  private readonly docOld: Uint8Array;
+  private readonly avgLen: number;
+  /** `start[w]..start[w+1]` are word w's documents in `doc`, with the word's count in each in `tf`. */
+  private readonly start: Uint32Array;
+  private readonly doc: Uint32Array;
+  private readonly tf: Uint8Array;
+  // per-query scratch, by document; `seen` holds the query that last touched it
+  private readonly score: Float64Array;
+  private readonly count: Uint16Array;
+  private readonly lastTerm: Int16Array;
+  private readonly seen: Uint32Array;
+  private readonly headSeen: Uint32Array;
+  private readonly headAt: Int32Array;
+  private epoch = 0;
+
+  constructor(t: PlaceTable) {
+    const field = new Map<string, number>(NAME_FIELDS.map((f, i) => [f, i]));
+    const docRow: number[] = [], docHead: number[] = [], docLen: number[] = [], docOld: number[] = [];
+    const pWord: number[] = [], pDoc: number[] = [], pTf: number[] = [];
+    const values: string[] = new Array(NAME_FIELDS.length);
+    const names: string[] = [];
+    const terms: string[] = [], counts: number[] = [];
+    let rows = 0, total = 0, nWords = 0;
+    for (let r = 0; r < t.size; r++) {
+      if (t.strings[t.name[r]] === '') continue;
+      values.fill('');
+      for (let k = t.tagStart[r]; k < t.tagStart[r + 1]; k++) {
+        const f = field.get(t.strings[t.tagKV[2 * k]]);
+        if (f !== undefined) values[f] = t.strings[t.tagKV[2 * k + 1]];
+      }
+      names.length = 0;
+      const head = docRow.length;
+      for (let f = 0; f < NAME_FIELDS.length; f++) {
+        const ws = words(values[f]);
+        const key = ws.join(' ');
+        if (!ws.length || names.includes(key)) continue;
+        names.push(key);
+        // the name's distinct words and how often each occurs
+        terms.length = counts.length = 0;
+        for (const w of ws) {
+          const i = terms.indexOf(w);
+          if (i >= 0) counts[i]++;
+          else { terms.push(w); counts.push(1); }
+        }
+        const d = docRow.length;
+        docRow.push(r);
+        docHead.push(head);
+        docLen.push(Math.min(ws.length, 0xffff));
+        docOld.push(f === OLD_NAME ? 1 : 0);
+        total += ws.length;
+        terms.forEach((w, i) => {
+          let id = this.dict.get(w);
+          // (not dict.size: SearchableMap recounts itself after every set)
+          if (id === undefined) this.dict.set(w, (id = nWords++));
+          pWord.push(id);
+          pDoc.push(d);
+          pTf.push(Math.min(counts[i], 255));
+        });
+      }
+      rows++;
+    }
+    const nDocs = docRow.length;
+    // postings grouped by word (a counting sort), documents ascending within a word
+    const start = new Uint32Array(nWords + 1);
+    for (const w of pWord) start[w + 1]++;
+    for (let w = 0; w < nWords; w++) start[w + 1] += start[w];
+    const fill = start.slice(0, nWords);
+    const doc = new Uint32Array(pWord.length);
+    const tf = new Uint8Array(pWord.length);
+    for (let i = 0; i < pWord.length; i++) {
+      const at = fill[pWord[i]]++;
+      doc[at] = pDoc[i];
+      tf[at] = pTf[i];
+    }
+    this.rows = rows;
+    this.names = nDocs;
+    this.size = nWords;
+    this.docRow = Uint32Array.from(docRow);
+    this.docHead = Uint32Array.from(docHead);
+    this.docLen = Uint16Array.from(docLen);
+    this.docOld = Uint8Array.from(docOld);
+    this.avgLen = nDocs ? total / nDocs : 1;
+    this.start = start;
+    this.doc = doc;
+    this.tf = tf;
+    this.score = new Float64Array(nDocs);
+    this.count = new Uint16Array(nDocs);
+    this.lastTerm = new Int16Array(nDocs);
+    this.seen = new Uint32Array(nDocs);
+    this.headSeen = new Uint32Array(nDocs);
+    this.headAt = new Int32Array(nDocs);
+  }
+
+  /**
+   * The rows whose names match `q`, in no particular order: every word of the query
+   * must match a word of one name of the row, whole, as a prefix, or (when it has
+   * `TYPO_LETTERS` letters or more) whole with one typo; when no name matches them
+   * all, the rows matching any word, ranked by how many they match. `accept` filters
+   * rows.
+   */
+  match(q: string, accept?: (row: number) => boolean): Hits {
+    const terms = words(q).slice(0, 0x7fff);
+    if (!terms.length || !this.names) return { rows: [], scores: [] };
+    if (++this.epoch === 0xffffffff) { this.seen.fill(0); this.headSeen.fill(0); this.epoch = 1; }
+    const touched: number[] = [];
+    terms.forEach((term, i) => {
+      const exact = this.dict.get(term);
+      if (exact !== undefined) this.add(exact, 1, i, touched);
+      for (const [w, id] of this.dict.atPrefix(term)) {
+        if (w.length > term.length) this.add(id, (PREFIX * w.length) / (w.length + 0.3 * (w.length - term.length)), i, touched);
+      }
+      if (letters(term) >= TYPO_LETTERS) {
+        for (const [w, [id, distance]] of this.dict.fuzzyGet(term, 1)) {
+          // an exact word and a completion were scored above
+          if (distance > 0 && !w.startsWith(term)) this.add(id, (TYPO * w.length) / (w.length + distance), i, touched);
+        }
+      }
+    });
+    const { count, score, docRow, docHead, headSeen, headAt, epoch } = this;
+    let need = terms.length;
+    if (!touched.some((d) => count[d] === need)) need = 1;
+    const hits: Hits = { rows: [], scores: [] };
+    for (const d of touched) {
+      if (count[d] < need) continue;
+      // as MiniSearch: a document matching more of the query's words scores that many times more
+      const s = score[d] * count[d];
+      // a row's names are consecutive documents: the row is kept once, under its first, at its best
+      const h = docHead[d];
+      if (headSeen[h] === epoch) {
+        const at = headAt[h];
+        if (at >= 0 && s > hits.scores[at]) hits.scores[at] = s;
+        continue;
+      }
+      headSeen[h] = epoch;
+      if (accept && !accept(docRow[d])) { headAt[h] = -1; continue; }
+      headAt[h] = hits.rows.length;
+      hits.rows.push(docRow[d]);
+      hits.scores.push(s);
+    }
+    return hits;
+  }
+
+  // Adds word `id`'s documents, at `weight`, as matches of the query's word `i`.
+  private add(id: number, weight: number, i: number, touched: number[]): void {
+    const { start, doc, tf, docLen, docOld, score, count, lastTerm, seen, epoch } = this;
+    const df = start[id + 1] - start[id];
+    const idf = Math.log(1 + (this.names - df + 0.5) / (df + 0.5));
+    const norm = K * (1 - B);
+    const perLen = (K * B) / this.avgLen;
+    for (let k = start[id]; k < start[id + 1]; k++) {
+      const d = doc[k];
+      if (seen[d] !== epoch) {
+        seen[d] = epoch;
+        score[d] = 0;
+        count[d] = 0;
+        lastTerm[d] = -1;
+        touched.push(d);
+      }
+      const f = tf[k];
+      const s = weight * idf * (D + (f * (K + 1)) / (f + norm + perLen * docLen[d]));
+      score[d] += docOld[d] ? s * OLD_BOOST : s;
+      if (lastTerm[d] !== i) { lastTerm[d] = i; count[d]++; }
+    }
+  }
+}
