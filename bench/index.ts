@@ -8,34 +8,47 @@
 //   4. Memory     bytes per place, counted and as heap delta
 //   5. HTTP       bench/http.ts's run(), when that file exists
 //
-// Needs `node --expose-gc` (npm run bench passes it). Without the generated files
-// (`npm run bench:data`) only the fixture parts run.
+// Every index is loaded in a child process (bench/load-child.ts) under a memory and
+// time watchdog; a big file is loaded once, and its child runs sections 2–4 on it.
+// Without the generated files (`npm run bench:data`) only the fixture parts run.
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { machine, printMachine } from './machine.js';
-import { FIXTURE, GENERATED, MAKE_DATA, generated, hasGc, type Dataset } from './datasets.js';
-import { loadSection, progress, type Check, type LoadPlan } from './load.js';
-import { nearbySection, type NearbyRow } from './nearby.js';
+import { FIXTURE, GENERATED, MAKE_DATA, generated, type Dataset } from './datasets.js';
+import { baselineLoads, loadSection, osmiumVersion, ourRow, timeOurLoads, type LoadRow } from './load.js';
+import { nearbySection, type ClassFailure, type NearbyRow } from './nearby.js';
 import { scalingSection, type ScalingRow } from './scaling.js';
 import { memorySection, type MemoryRow } from './memory.js';
 import { runChild, MAX_RSS } from './child.js';
 import { CLASS_NAMES } from './queries.js';
-import type { DatasetLine } from './dataset-child.js';
-import { printTable, verdict } from './table.js';
+import { progress } from './progress.js';
+import { printChecks, type Check } from './table.js';
+import type { ChildLine, ChildResult } from './load-child.js';
 
 const RESULTS = fileURLToPath(new URL('results/latest.json', import.meta.url));
 const HTTP = fileURLToPath(new URL('http.ts', import.meta.url));
-/** Limits of a file's sections 2–4 child: its whole run, and the silence of one step (a load, a query class). */
+/** Limits of a file's child: its whole run, and the silence of one step (the load, one query class). */
 const CHILD_TIMEOUT = 240_000;
 const CHILD_STALL = 90_000;
+
+/** What one file's child measured. */
+interface Measured {
+  load?: ChildResult;
+  nearby: NearbyRow[];
+  scaling: ScalingRow[];
+  memory: MemoryRow[];
+  /** Query classes that did not finish, with why. */
+  failures: ClassFailure[];
+  /** The child failing outside a query class (its load, say). */
+  error?: string;
+}
 
 async function main(): Promise<void> {
   const started = performance.now();
   const m = machine();
   printMachine(m);
-  if (!hasGc) console.log('\nWARNING: run with node --expose-gc (npm run bench does): heap figures are unreliable without it.');
 
   const files = new Map<string, Dataset>();
   const missing: string[] = [];
@@ -47,105 +60,108 @@ async function main(): Promise<void> {
   if (missing.length) {
     console.log(`\nNepal-scale data missing, running the fixture-only parts:\n  ${missing.join('\n  ')}\nMake it with:\n  ${MAKE_DATA}`);
   }
-  const nepal = files.get('nepal');
+  const osmium = osmiumVersion();
   const errors: string[] = [];
-
-  // 1. Load: osm-read only where it finishes in seconds; on the big file, a sample of its blobs
-  const plans: LoadPlan[] = [{ dataset: FIXTURE, runs: 3, osmRead: true }];
-  const oneM = files.get('places-1m');
-  if (oneM) plans.push({ dataset: oneM, runs: 1, osmRead: true });
-  if (nepal) plans.push({ dataset: nepal, runs: 1, osmRead: 8 });
-  const loadResult = await loadSection(plans);
-
-  // 2–4: each file in its own child, under the watchdog, one big index at a time
-  const nearbyRows: NearbyRow[] = [];
-  const nearbyFailures: string[] = [];
-  const scalingRows: ScalingRow[] = [];
-  const memoryRows: MemoryRow[] = [];
-  const collect = (l: DatasetLine) => {
-    if (l.part === 'nearby') nearbyRows.push(l.row);
-    else if (l.part === 'scaling') scalingRows.push(l.row);
-    else if (l.part === 'memory') memoryRows.push(l.row);
+  const loads: LoadRow[] = [];
+  const all: Measured = { nearby: [], scaling: [], memory: [], failures: [] };
+  const measure = async (d: Dataset, parts: string[]): Promise<LoadRow | undefined> => {
+    const got = await inChild(d, parts);
+    all.nearby.push(...got.nearby);
+    all.scaling.push(...got.scaling);
+    all.memory.push(...got.memory);
+    all.failures.push(...got.failures);
+    if (got.error) errors.push(`${d.name}: ${got.error}`);
+    return got.load && ourRow(d, got.load);
   };
-  nearbyFailures.push(...await inChild('fixture', ['memory', 'nearby'], collect, errors));
-  if (nepal) nearbyFailures.push(...await inChild('nepal', ['memory', 'scaling', 'nearby'], collect, errors));
-  const nearbyChecks = nearbyRows.length || nearbyFailures.length ? nearbySection(nearbyRows, nearbyFailures, nepal ? ['fixture', 'nepal'] : ['fixture']) : [];
 
-  for (const name of ['places-10k', 'places-100k', 'places-1m'] as const) {
-    if (files.has(name)) await inChild(name, ['memory', 'scaling'], collect, errors);
+  // the fixture loads in a blink: time three fresh loads, then measure on a fourth
+  const fixtureLoad = await timeOurLoads(FIXTURE, 3).catch((err: Error) => { errors.push(`fixture: ${err.message}`); return undefined; });
+  if (fixtureLoad) loads.push(fixtureLoad);
+  loads.push(...await baselineLoads(FIXTURE, fixtureLoad, 3, true, osmium !== null, errors));
+  await measure(FIXTURE, ['memory', 'nearby']);
+
+  // a big file loads once: its child reports the load, then runs its sections
+  const plan: [string, string[], boolean | number][] = [
+    ['nepal', ['memory', 'scaling', 'nearby'], 8], // osm-read on every 8th blob: the whole file would take ~45 s
+    ['places-10k', ['memory', 'scaling'], false],
+    ['places-100k', ['memory', 'scaling'], false],
+    ['places-1m', ['memory', 'scaling'], true],
+  ];
+  for (const [name, parts, osmRead] of plan) {
+    const d = files.get(name);
+    if (!d) continue;
+    const ours = await measure(d, parts);
+    if (osmRead === false) continue;
+    if (ours) loads.push(ours);
+    loads.push(...await baselineLoads(d, ours, 1, osmRead, osmium !== null, errors));
   }
-  const scaling = scalingRows.length ? scalingSection(scalingRows) : [];
-  if (!scalingRows.length) console.log(`\n## 3. Scaling\n\n  skipped: needs the generated files (${MAKE_DATA})`);
-  if (memoryRows.length) memorySection(memoryRows);
+
+  const checks: Check[] = [...loadSection(loads, osmium, errors.filter((e) => / (osm-read|osmium) failed/.test(e)))];
+  const attempted = files.has('nepal') ? ['fixture', 'nepal'] : ['fixture'];
+  checks.push(...nearbySection(all.nearby, all.failures, attempted));
+  const scaling = all.scaling.length ? scalingSection(all.scaling) : [];
+  if (!all.scaling.length) console.log(`\n## 3. Scaling\n\n  skipped: needs the generated files (${MAKE_DATA})`);
+  if (all.memory.length) memorySection(all.memory);
 
   // 5. HTTP: another module's section; its failure is reported, not fatal
   let http: unknown = null;
   if (existsSync(HTTP)) {
     progress('http: bench/http.ts run()');
+    console.log('\n## 5. HTTP\n');
     try {
       const mod = (await import(pathToFileURL(HTTP).href)) as { run?: () => Promise<unknown> };
       if (typeof mod.run !== 'function') throw new Error('bench/http.ts exports no run()');
-      console.log('\n## 5. HTTP\n');
       http = await mod.run();
     } catch (err) {
       const msg = (err as Error).stack ?? String(err);
       errors.push(`http: ${msg}`);
-      console.log(`\n## 5. HTTP\n\n  FAILED: ${msg.split('\n')[0]}`);
+      console.log(`  FAILED: ${msg.split('\n')[0]}`);
       http = { error: msg };
     }
   } else {
     console.log('\n## 5. HTTP\n\n  skipped: bench/http.ts does not exist');
   }
 
-  const checks: Check[] = [...loadResult.checks, ...nearbyChecks];
   const seconds = (performance.now() - started) / 1000;
-  printTable('Targets', ['target', 'result', 'measured'], checks.map((c) => [c.target, verdict(c.pass), c.value]),
-    [`${checks.filter((c) => c.pass).length}/${checks.length} targets met. Whole run: ${seconds.toFixed(0)} s.`,
-      ...[...loadResult.errors, ...errors].map((e) => `ERROR ${e.split('\n')[0]}`)]);
+  printChecks('Targets', checks, [
+    `${checks.filter((c) => c.pass).length}/${checks.length} targets met. Whole run: ${seconds.toFixed(0)} s.`,
+    ...errors.map((e) => `ERROR ${e.split('\n')[0]}`),
+  ]);
 
   mkdirSync(fileURLToPath(new URL('results/', import.meta.url)), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify({
-    machine: m, seconds, missing, errors: [...loadResult.errors, ...errors],
-    load: loadResult, nearby: nearbyRows, scaling, memory: memoryRows, http, nearbyFailures, checks,
+    machine: m, seconds, missing, errors, load: loads, nearby: all.nearby, nearbyFailures: all.failures,
+    scaling, memory: all.memory, http, checks,
   }, null, 1) + '\n');
   console.log(`\nResults: ${RESULTS}`);
 }
 
 /**
- * Runs sections 2–4's parts on one file in a child. A nearby class that never ends
- * (the child is killed at the memory or time limit) is reported and skipped, and the
- * child restarted once for the classes after it. Returns those failures.
+ * Loads a file in a child and runs `parts` on it there. A query class that never ends
+ * (the child is killed at the memory, time or silence limit) is reported with the
+ * classes it kept from running; the rest of the child's results are kept.
  */
-async function inChild(name: string, parts: string[], collect: (l: DatasetLine) => void, errors: string[]): Promise<string[]> {
-  const failures: string[] = [];
-  let remaining = parts.includes('nearby') ? [...CLASS_NAMES] : [];
-  let todo = parts;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    let running: string | undefined;
-    const run = await runChild('dataset-child.ts', [name, todo.join(','), ...(todo.includes('nearby') ? remaining : [])],
-      { maxRss: MAX_RSS, timeout: CHILD_TIMEOUT, stall: CHILD_STALL }, (v) => {
-        const l = v as DatasetLine;
-        if (l.part === 'begin') running = l.class;
-        if (l.part === 'nearby') {
-          running = undefined;
-          remaining = remaining.filter((c) => c !== l.row.class);
-        }
-        collect(l);
-      }, true);
-    if (!run.failed) break;
-    if (!running) {
-      errors.push(`${name} (${todo.join(', ')}): ${run.failed}`);
-      progress(`FAILED ${name}: ${run.failed}`);
-      break;
-    }
-    const failed = running;
-    failures.push(`${name} ${failed}: ${run.failed}`);
-    progress(`FAILED ${name} nearby ${failed}: ${run.failed}`);
-    remaining = remaining.filter((c) => c !== failed);
-    if (!remaining.length) break;
-    todo = ['nearby'];
-  }
-  return failures;
+async function inChild(d: Dataset, parts: string[]): Promise<Measured> {
+  const got: Measured = { nearby: [], scaling: [], memory: [], failures: [] };
+  let running: string | undefined;
+  const done = new Set<string>();
+  const run = await runChild('load-child.ts', [d.path, d.name, parts.join(',')], { maxRss: MAX_RSS, timeout: CHILD_TIMEOUT, stall: CHILD_STALL }, (v) => {
+    const l = v as ChildLine;
+    if (l.part === 'load') got.load = l.result;
+    else if (l.part === 'begin') running = l.class;
+    else if (l.part === 'nearby') {
+      running = undefined;
+      done.add(l.row.class);
+      got.nearby.push(l.row);
+    } else if (l.part === 'scaling') got.scaling.push(l.row);
+    else if (l.part === 'memory') got.memory.push(l.row);
+  }, true);
+  if (!run.failed) return got;
+  progress(`FAILED ${d.name}${running ? ` nearby ${running}` : ''}: ${run.failed}`);
+  if (!running) return { ...got, error: `${parts.join(', ')}: ${run.failed}` };
+  const stuck = running;
+  got.failures.push({ dataset: d.name, class: stuck, reason: run.failed, notRun: CLASS_NAMES.filter((c) => c !== stuck && !done.has(c)) });
+  return got;
 }
 
 main().catch((err: unknown) => {

@@ -1,6 +1,6 @@
-// Section 1, load: each file loaded by the engine in a fresh child process (so peak
-// RSS is that load's own), beside osm-read parsing the same file with no index, and
-// the native `osmium fileinfo -e` reading it.
+// Section 1, load: the engine loading a file in a fresh child process (so peak RSS is
+// that load's own), beside osm-read parsing the same file with no index, and the
+// native `osmium fileinfo -e` reading it.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,21 +9,17 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Bench } from 'tinybench';
 import { scanFrames } from '../src/load/frames.js';
-import type { ChildResult } from './load-child.js';
+import type { ChildLine, ChildResult } from './load-child.js';
 import { runChild, MAX_RSS } from './child.js';
 import type { Dataset } from './datasets.js';
-import { printTable, num, ratio, verdict, mb, type Cell } from './table.js';
+import { progress } from './progress.js';
+import { printTable, printChecks, num, ratio, mb, type Cell, type Check } from './table.js';
 
 /** Wall-time limit of one load in a child. */
 const LOAD_TIMEOUT = 180_000;
 
-/** What to read and how: `osmRead` false skips osm-read; a number reads only every n-th blob. */
-export interface LoadPlan {
-  dataset: Dataset;
-  /** Timed runs (each in its own process); the table shows the median. */
-  runs: number;
-  osmRead: boolean | number;
-}
+/** The name of our reader in the table. */
+export const OURS = 'nepal-places';
 
 /** One reader on one file. */
 export interface LoadRow {
@@ -40,112 +36,102 @@ export interface LoadRow {
   heapPerPlace?: number;
   buffersPerPlace?: number;
   workers?: number;
-  /** Ours ÷ this reader, MB/s (baseline rows only). */
+  /** Our MB/s ÷ this reader's (baseline rows only). */
   oursOver?: number;
   note?: string;
 }
 
-/** A target of the issue, checked on this run's numbers. */
-export interface Check {
-  target: string;
-  value: string;
-  pass: boolean;
-}
-
-/** The load section's numbers. */
-export interface LoadResult {
-  rows: LoadRow[];
-  checks: Check[];
-  osmium: string | null;
-  errors: string[];
-}
-
-/** Runs the load section on the planned files and prints its table. */
-export async function loadSection(plans: LoadPlan[]): Promise<LoadResult> {
-  const osmium = osmiumVersion();
-  const rows: LoadRow[] = [];
-  const errors: string[] = [];
-  const checks: Check[] = [];
-  const tmp = mkdtempSync(join(tmpdir(), 'nepal-places-bench-'));
+/** The installed osmium's version line, or null. */
+export function osmiumVersion(): string | null {
   try {
-    for (const plan of plans) {
-      const d = plan.dataset;
-      progress(`load: ${d.name} (${mb(d.bytes)} MB)`);
-      let ours: LoadRow | undefined;
-      try {
-        ours = await timeChildren(d, plan.runs, d.path, false, 'nepal-places');
-        rows.push(ours);
-      } catch (err) {
-        errors.push(`${d.name}: loadPbf failed: ${(err as Error).message}`);
-      }
-      if (plan.osmRead !== false) {
-        try {
-          let file = d.path, note: string | undefined;
-          if (typeof plan.osmRead === 'number') {
-            const s = sampleBlobs(d.path, plan.osmRead, join(tmp, `${d.name}.sample.osm.pbf`));
-            file = s.path;
-            note = `time-boxed: every ${plan.osmRead}th blob (${s.blobs} of ${s.total} blobs, ${mb(s.bytes)} MB)`;
-          }
-          const r = await timeChildren(d, plan.runs, file, true, 'osm-read (no index)');
-          r.note = note;
-          if (ours) r.oursOver = ours.mbPerS / r.mbPerS;
-          rows.push(r);
-        } catch (err) {
-          errors.push(`${d.name}: osm-read failed: ${(err as Error).message}`);
-        }
-      }
-      if (osmium) {
-        try {
-          const r = await timeOsmium(d, plan.runs);
-          if (ours) r.oursOver = ours.mbPerS / r.mbPerS;
-          rows.push(r);
-        } catch (err) {
-          errors.push(`${d.name}: osmium failed: ${(err as Error).message}`);
-        }
-      }
-      if (ours) {
-        const base = rows.filter((r) => r.file === d.name);
-        const osmRead = base.find((r) => r.reader.startsWith('osm-read'));
-        const native = base.find((r) => r.reader.startsWith('osmium'));
-        if (osmRead?.oursOver !== undefined) {
-          checks.push({ target: `${d.name}: MB/s >= 10x osm-read`, value: `${num(ours.mbPerS)} vs ${num(osmRead.mbPerS)} MB/s = ${ratio(osmRead.oursOver)}`, pass: osmRead.oursOver >= 10 });
-        }
-        if (native?.oursOver !== undefined) {
-          checks.push({ target: `${d.name}: within 3x of osmium (ours/osmium >= 0.33)`, value: `${num(ours.mbPerS)} vs ${num(native.mbPerS)} MB/s = ${ratio(native.oursOver)}`, pass: native.oursOver >= 1 / 3 });
-        }
-        if (d.name === 'nepal' && ours.maxRss !== undefined) {
-          checks.push({ target: 'nepal: peak RSS < 2 GB', value: `${mb(ours.maxRss)} MB`, pass: ours.maxRss < 2e9 });
-        }
-      }
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
+    return execFileSync('osmium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
+  } catch {
+    return null;
   }
+}
 
+/** Our loader on a file, `runs` times, each in a fresh process, timed by tinybench (the child's own wall time is the sample). */
+export async function timeOurLoads(d: Dataset, runs: number): Promise<LoadRow> {
+  progress(`load: ${d.name} (${mb(d.bytes)} MB) x${runs}`);
+  return timeChildren(d, runs, d.path, false, OURS);
+}
+
+/** Our row from one load made elsewhere (the child that went on to sections 2–4). */
+export function ourRow(d: Dataset, r: ChildResult): LoadRow {
+  return row(d, OURS, r, 1, r.ms, r.maxRss);
+}
+
+/**
+ * osm-read and osmium on the same file as `ours`. `osmRead`: false skips it; a number n
+ * reads only every n-th blob (a time box for the big file, said so in the table).
+ */
+export async function baselineLoads(d: Dataset, ours: LoadRow | undefined, runs: number, osmRead: boolean | number,
+  osmium: boolean, errors: string[]): Promise<LoadRow[]> {
+  const rows: LoadRow[] = [];
+  if (osmRead !== false) {
+    const tmp = mkdtempSync(join(tmpdir(), 'nepal-places-bench-'));
+    try {
+      progress(`load: ${d.name} with osm-read`);
+      let file = d.path, note: string | undefined;
+      if (typeof osmRead === 'number') {
+        const s = sampleBlobs(d.path, osmRead, join(tmp, `${d.name}.sample.osm.pbf`));
+        file = s.path;
+        note = `time-boxed: every ${osmRead}th blob (${s.blobs} of ${s.total} blobs, ${mb(s.bytes)} MB of ${mb(d.bytes)}), MB/s on those bytes`;
+      }
+      const r = await timeChildren(d, runs, file, true, 'osm-read (no index)');
+      r.note = note;
+      if (ours) r.oursOver = ours.mbPerS / r.mbPerS;
+      rows.push(r);
+    } catch (err) {
+      errors.push(`${d.name}: osm-read failed: ${(err as Error).message}`);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  if (osmium) {
+    try {
+      progress(`load: ${d.name} with osmium`);
+      const r = await timeOsmium(d, runs);
+      if (ours) r.oursOver = ours.mbPerS / r.mbPerS;
+      rows.push(r);
+    } catch (err) {
+      errors.push(`${d.name}: osmium failed: ${(err as Error).message}`);
+    }
+  }
+  return rows;
+}
+
+/** Prints the load table and checks the targets on it. */
+export function loadSection(rows: LoadRow[], osmium: string | null, errors: string[]): Check[] {
   const notes = [
-    'wall: median of the runs, the read alone (process start excluded for Node; included for osmium, a few ms).',
-    'objects/s: (nodes + ways + relations) / wall. Peak RSS: the child process\'s maxRSS (Node, tsx and the code included).',
-    'heap B/place, buffers B/place: heapUsed and arrayBuffers kept after the load, after gc, per place.',
+    'wall: the read alone (median when runs > 1); process start excluded for Node, included for osmium (a few ms).',
+    'objects/s: (nodes + ways + relations) / wall. peak RSS: the child process\'s maxRSS at the end of the load',
+    '  (Node, tsx and the code included). heap, buffers B/place: heapUsed and arrayBuffers the load kept, after gc.',
     'ours/x: our MB/s divided by that reader\'s on the same file.',
   ];
-  if (!osmium) notes.push('osmium: not installed (apt-get install osmium-tool), its rows are skipped.');
+  notes.push(osmium ? `osmium: ${osmium}` : 'osmium: not installed (apt-get install osmium-tool), its rows are skipped.');
   printTable('1. Load', ['file', 'reader', 'MB', 'runs', 'wall s', 'MB/s', 'Mobj/s', 'peak RSS MB', 'places', 'heap B/place', 'buffers B/place', 'threads', 'ours/x'],
     rows.map((r): Cell[] => [r.file, r.reader, mb(r.bytes), r.runs, r.ms / 1000, r.mbPerS, r.objectsPerS / 1e6,
       r.maxRss !== undefined ? mb(r.maxRss) : undefined, r.places, r.heapPerPlace, r.buffersPerPlace, r.workers, ratio(r.oursOver)]),
     [...notes, ...rows.filter((r) => r.note).map((r) => `${r.file} ${r.reader}: ${r.note}`), ...errors.map((e) => `ERROR ${e}`)]);
+
+  const checks: Check[] = [];
+  for (const ours of rows.filter((r) => r.reader === OURS)) {
+    const base = rows.filter((r) => r.file === ours.file);
+    const osmRead = base.find((r) => r.reader.startsWith('osm-read'));
+    const native = base.find((r) => r.reader.startsWith('osmium'));
+    if (osmRead?.oursOver !== undefined) {
+      checks.push({ target: `${ours.file}: MB/s >= 10x osm-read`, value: `${num(ours.mbPerS)} vs ${num(osmRead.mbPerS)} MB/s = ${ratio(osmRead.oursOver)}`, pass: osmRead.oursOver >= 10 });
+    }
+    if (native?.oursOver !== undefined) {
+      checks.push({ target: `${ours.file}: within 3x of osmium (ours/osmium >= 0.33)`, value: `${num(ours.mbPerS)} vs ${num(native.mbPerS)} MB/s = ${ratio(native.oursOver)}`, pass: native.oursOver >= 1 / 3 });
+    }
+    if (ours.file === 'nepal' && ours.maxRss !== undefined) {
+      checks.push({ target: 'nepal: peak RSS < 2 GB', value: `${mb(ours.maxRss)} MB`, pass: ours.maxRss < 2e9 });
+    }
+  }
   printChecks('1. Load targets', checks);
-  return { rows, checks, osmium, errors };
-}
-
-/** Prints the PASS/FAIL lines of a section's targets. */
-export function printChecks(title: string, checks: Check[]): void {
-  if (!checks.length) return;
-  printTable(title, ['target', 'result', 'measured'], checks.map((c) => [c.target, verdict(c.pass), c.value]));
-}
-
-/** Writes a progress line on stderr (the tables go to stdout). */
-export function progress(msg: string): void {
-  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+  return checks;
 }
 
 // Runs the child `runs` times under tinybench, each run's own wall time as the sample.
@@ -159,25 +145,27 @@ async function timeChildren(d: Dataset, runs: number, file: string, osmRead: boo
     return { overriddenDuration: last.ms };
   });
   await bench.run();
-  const ms = median(bench.tasks[0]);
-  const r = last!;
-  const objects = r.nodes + r.ways + r.relations;
+  return row(d, reader, last!, runs, median(bench.tasks[0]), peak);
+}
+
+function row(d: Dataset, reader: string, r: ChildResult, runs: number, ms: number, maxRss: number): LoadRow {
+  const engine = r.reader === 'engine';
   return {
-    file: d.name, reader, bytes: r.bytes, runs, ms, mbPerS: r.bytes / 1e6 / (ms / 1000), objectsPerS: objects / (ms / 1000),
-    maxRss: peak,
-    places: osmRead ? undefined : r.places,
-    heapPerPlace: osmRead || !r.places ? undefined : r.heapUsed / r.places,
-    buffersPerPlace: osmRead || !r.places ? undefined : r.arrayBuffers / r.places,
-    workers: osmRead ? undefined : r.workers,
+    file: d.name, reader, bytes: r.bytes, runs, ms, mbPerS: r.bytes / 1e6 / (ms / 1000),
+    objectsPerS: (r.nodes + r.ways + r.relations) / (ms / 1000), maxRss,
+    places: engine ? r.places : undefined,
+    heapPerPlace: engine && r.places ? r.heapUsed / r.places : undefined,
+    buffersPerPlace: engine && r.places ? r.arrayBuffers / r.places : undefined,
+    workers: engine ? r.workers : undefined,
   };
 }
 
 async function child(file: string, osmRead: boolean): Promise<ChildResult> {
   const run = await runChild('load-child.ts', [...(osmRead ? ['--osm-read'] : []), file], { maxRss: MAX_RSS, timeout: LOAD_TIMEOUT });
   if (run.failed) throw new Error(run.failed);
-  const last = run.lines.pop();
-  if (!last) throw new Error('the child printed no result');
-  return last as ChildResult;
+  const line = run.lines[0] as ChildLine | undefined;
+  if (line?.part !== 'load') throw new Error('the child printed no result');
+  return line.result;
 }
 
 async function timeOsmium(d: Dataset, runs: number): Promise<LoadRow> {
@@ -204,14 +192,6 @@ function median(task: Bench['tasks'][number] | undefined): number {
     throw new Error(r && r.state === 'errored' ? r.error.message : `task ${r?.state ?? 'missing'}`);
   }
   return r.latency.p50;
-}
-
-function osmiumVersion(): string | null {
-  try {
-    return execFileSync('osmium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
-  } catch {
-    return null;
-  }
 }
 
 /**

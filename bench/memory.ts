@@ -2,7 +2,7 @@
 // arrays and strings), without tags and geometry and with them, beside the heap the
 // load actually kept.
 
-import type { Loaded } from './datasets.js';
+import type { PlaceIndex } from '../src/index.js';
 import { printTable, mb, type Cell } from './table.js';
 
 /** The table's arrays that carry tags and geometry; every other typed array is the core. */
@@ -25,9 +25,8 @@ export interface MemoryRow {
   heapDelta: number;
 }
 
-/** Counts what an index holds. */
-export function measureMemory(dataset: string, loaded: Loaded): MemoryRow {
-  const { index } = loaded;
+/** Counts what an index holds; `heapDelta` is what its load kept (see load-child.ts). */
+export function measureMemory(dataset: string, index: PlaceIndex, heapDelta: number): MemoryRow {
   const seen = new Set<ArrayBufferLike>();
   // a buffer's whole allocation, once: a view may be a trimmed window of a larger buffer
   const bytes = (a: ArrayBufferView | ArrayBufferLike): number => {
@@ -51,7 +50,7 @@ export function measureMemory(dataset: string, loaded: Loaded): MemoryRow {
   return {
     dataset, places: index.size, trees, core, tagsGeometry,
     strings: stringBytes(strings), stringCount: strings.length,
-    heapDelta: loaded.heapDelta + loaded.bufferDelta,
+    heapDelta,
   };
 }
 
@@ -71,7 +70,7 @@ function stringBytes(strings: string[]): number {
 export function memorySection(rows: MemoryRow[]): void {
   const per = (x: number, r: MemoryRow) => (r.places ? x / r.places : undefined);
   printTable('4. Memory (bytes per place)', ['dataset', 'places', 'trees', 'core arrays', 'without tags+geom', 'tags+geom arrays', 'strings', 'with tags+geom', 'heap delta', 'with, MB', 'heap delta MB'],
-    rows.map((r): Cell[] => {
+    [...rows].sort((a, b) => a.places - b.places).map((r): Cell[] => {
       const without = r.trees + r.core, all = without + r.tagsGeometry + r.strings;
       return [r.dataset, r.places, per(r.trees, r), per(r.core, r), per(without, r), per(r.tagsGeometry, r), per(r.strings, r),
         per(all, r), per(r.heapDelta, r), mb(all), mb(r.heapDelta)];
@@ -82,6 +81,6 @@ export function memorySection(rows: MemoryRow[]): void {
       'without tags+geom = trees + core arrays. with tags+geom adds the tag and geometry arrays and the string table.',
       'Typed arrays count their whole buffer (unused capacity included). strings: estimated as V8 stores them',
       '  (16 B header + 1 or 2 B a character, 8 B array slot). Parsed opening_hours objects are not counted.',
-      'heap delta: heapUsed + arrayBuffers kept by the load in this process, after gc: what the index really costs.',
+      'heap delta: heapUsed + arrayBuffers kept by the load in its process, after gc: what the index really costs.',
     ]);
 }

@@ -5,11 +5,18 @@ import { nearby, type PlaceIndex } from '../src/index.js';
 import { Baselines } from './baselines.js';
 import { queryClasses, queryPoints, OPEN_PAIRS, LIMIT5_R50, RARE_CLASSES, MIXED, CLASS_NAMES, type QueryClass } from './queries.js';
 import { timeEach, type Timing } from './timing.js';
-import { printChecks, type Check } from './load.js';
-import { printTable, num, ratio, type Cell } from './table.js';
+import { printTable, printChecks, num, ratio, type Cell, type Check } from './table.js';
 
 /** How many queries of each class are checked against the linear scan (untimed). */
 const CHECKED = 32;
+
+/** A query class that did not finish on a dataset (its child was killed), and the classes it kept from running. */
+export interface ClassFailure {
+  dataset: string;
+  class: string;
+  reason: string;
+  notRun: string[];
+}
 
 /** One query class on one dataset. */
 export interface NearbyRow {
@@ -58,7 +65,7 @@ export function measureClass(dataset: string, index: PlaceIndex, base: Baselines
  * Prints the nearby table (and the classes that never finished) and checks the
  * targets on the `datasets` that were attempted.
  */
-export function nearbySection(rows: NearbyRow[], failures: string[], datasets: string[]): Check[] {
+export function nearbySection(rows: NearbyRow[], failures: ClassFailure[], datasets: string[]): Check[] {
   printTable('2. nearby()', ['dataset', 'class', 'type n', 'hits', 'p50 µs', 'p99 µs', 'q/s', 'bare p50', 'bare p99', 'linear p50', 'ours/bare', 'ours/linear', 'same'],
     rows.map((r): Cell[] => [r.dataset, r.class, r.typeCount, r.hits, r.ours.p50, r.ours.p99, r.ours.hz, r.bare.p50, r.bare.p99,
       r.linear.p50, ratio(r.oursOverBare), ratio(r.oursOverLinear), `${r.same}/${r.checked}`]),
@@ -71,14 +78,16 @@ export function nearbySection(rows: NearbyRow[], failures: string[], datasets: s
       '  linear: every place tested, then sorted. Both baselines return place rows, not records, and share the',
       '  engine\'s cached opening-hours states. type n: places of the type. hits: mean records per query.',
       `same: of the first ${CHECKED} queries, how many give exactly the linear scan's placeIds in its order.`,
-      ...failures.map((f) => `NOT MEASURED ${f}`),
+      ...failures.map((f) => `NOT MEASURED ${f.dataset} ${f.class}: ${f.reason}` + (f.notRun.length ? `; not run after it: ${f.notRun.join(', ')}` : '')),
     ]);
   const checks: Check[] = [];
   const get = (d: string, c: string) => rows.find((r) => r.dataset === d && r.class === c);
   // a target whose classes were not measured fails, saying so
   const missing = (d: string, cs: string[]) => cs.filter((c) => !get(d, c)).map((c) => `${d} ${c}`);
   const unmeasured = (target: string, which: string[]) => checks.push({ target, value: `not measured: ${which.join(', ')}`, pass: false });
-  for (const f of failures) checks.push({ target: `${f.split(':')[0]}: finishes`, value: f.slice(f.indexOf(':') + 2), pass: false });
+  for (const f of failures) {
+    checks.push({ target: `${f.dataset}: ${f.class} finishes`, value: f.reason + (f.notRun.length ? ` (${f.notRun.length} classes after it not run)` : ''), pass: false });
+  }
   for (const d of datasets) {
     const mine = rows.filter((r) => r.dataset === d);
     const over = mine.filter((r) => r.oursOverBare > 2).sort((a, b) => b.oursOverBare - a.oursOverBare);

@@ -44,3 +44,15 @@ export function mb(bytes: number): string {
 export function verdict(ok: boolean): string {
   return ok ? 'PASS' : 'FAIL';
 }
+
+/** A target of the issue, checked on this run's numbers. */
+export interface Check {
+  target: string;
+  value: string;
+  pass: boolean;
+}
+
+/** Prints the PASS/FAIL lines of a section's targets. */
+export function printChecks(title: string, checks: Check[], notes: string[] = []): void {
+  if (checks.length) printTable(title, ['target', 'result', 'measured'], checks.map((c) => [c.target, verdict(c.pass), c.value]), notes);
+}
