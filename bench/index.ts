@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   const attempted = files.has('nepal') ? ['fixture', 'nepal'] : ['fixture'];
   checks.push(...nearbySection(all.nearby, all.failures, attempted));
   const scaling = all.scaling.length ? scalingSection(all.scaling) : [];
-  if (!all.scaling.length) console.log(`\n## 3. Scaling\n\n  skipped: needs the generated files (${MAKE_DATA})`);
+  if (!all.scaling.length) console.log(`\n## 3. Scaling\n\n  skipped: needs the generated files, made by ${MAKE_DATA}`);
   if (all.memory.length) memorySection(all.memory);
 
   // 5. HTTP: another module's section; its failure is reported, not fatal
