@@ -43,7 +43,6 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
   };
 
   node(0, ids.length - 1, 0, 0, -Infinity, -Infinity, Infinity, Infinity);
-  const n = q.nodes;
   while (q.size) {
     const top = q.val[0];
     const key = q.key[0];
@@ -54,6 +53,7 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
       if (visit(ids[i], km, byScore ? -key : 0)) return;
       continue;
     }
+    const n = q.nodes; // read after every push: the node table may have grown
     const o = 8 * top;
     const l = n[o], r = n[o + 1], axis = n[o + 2], k = n[o + 3];
     const minX = n[o + 4], minY = n[o + 5], maxX = n[o + 6], maxY = n[o + 7];
