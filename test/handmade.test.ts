@@ -10,6 +10,9 @@ import type { NearbyPlace, PlaceIndex } from '../src/index.js';
 import { BIG_ID, TAGGED, gridPos, writeHandmade } from './support/handmade.js';
 import { readRaw, type RawData } from './support/raw.js';
 import { npt } from './support/hours.js';
+import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
+import { point, polygon } from '@turf/helpers';
+import nepalGeojson from 'nepal-geojson';
 
 // the middle of the grid: everything is within 5 km
 const MID = { lat: 27.702, lon: 85.35 };
@@ -104,8 +107,14 @@ describe('type of a merged type: the first member in tag order', () => {
 });
 
 describe('address: in the contract order, trimmed, repeats dropped', () => {
-  it('housenumber 12, street " Main ", city "Main" → "12, Main"', () => {
-    expect(one('cafe', 1, 0).address).toBe('12, Main');
+  it('housenumber 12, street " Main ", city "Main" (a repeat), then the district and province around the node', () => {
+    const r = one('cafe', 1, 0);
+    // the grid lies east of Kathmandu: nepal-geojson, read here with turf, says which district
+    const here = point([r.centroid.lon, r.centroid.lat]);
+    const d = nepalGeojson.districts().features.find((f) => booleanPointInPolygon(here, polygon(f.geometry.coordinates)))!;
+    expect(d.properties.DISTRICT).toBe('BHAKTAPUR');
+    expect(d.properties.PROVINCE).toBe(3);
+    expect(r.address).toBe('12, Main, Bhaktapur, Bagmati Province');
   });
 });
 

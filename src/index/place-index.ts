@@ -1,5 +1,6 @@
 import type { PlaceTable } from '../load/places.js';
 import type { TypeTree } from './type-trees.js';
+import type { Streets } from './streets.js';
 import type { LoadStats } from '../types.js';
 import { PlaceLookup } from './lookup.js';
 import { Landmarks } from './landmarks.js';
@@ -25,21 +26,23 @@ export class PlaceIndex {
   readonly words: Words;
   /** @internal Named places, localities and addressed buildings, for `reverse`. */
   readonly landmarks: Landmarks;
+  /** @internal The named streets, segment by segment, for the nearest street to a point. */
+  readonly streets: Streets;
 
-  constructor(table: PlaceTable, types: Map<string, TypeTree>, license: string, stats: LoadStats) {
+  constructor(table: PlaceTable, types: Map<string, TypeTree>, streets: Streets, license: string, stats: LoadStats) {
     this.table = table;
     this.types = types;
     this.lookup = new PlaceLookup(table);
     this.words = new Words(table);
     this.landmarks = new Landmarks(table);
+    this.streets = streets;
     this.license = license;
     this.stats = stats;
+    this.size = stats.points + stats.lineStrings + stats.polygons + stats.multiPolygons;
   }
 
-  /** Number of places. */
-  get size(): number {
-    return this.table.size;
-  }
+  /** Number of places (rows that `nearby` can answer with; the table also holds localities, streets and buildings). */
+  readonly size: number;
 
   /** The queryable types (plain and merged) and how many places each has. */
   typeCounts(): Record<string, number> {

@@ -1,6 +1,6 @@
 import { PbfReader as Pbf } from 'pbf';
 import { List } from './list.js';
-import { keyFlags, KEEP_NODE, KEEP_WAY } from '../place/feature.js';
+import { keyFlags, keepNode, keepWay } from '../place/feature.js';
 
 /** Tags of the kept objects of one kind: pairs of string-table indexes. */
 export interface TagRuns {
@@ -36,7 +36,8 @@ export interface Block {
   relTags: TagRuns;
 }
 
-const ALWAYS = -1; // relations are few: keep all their tags
+// relations are few: keep all their tags
+const always = () => true;
 
 class Runs {
   owner = new List(Uint32Array, 256);
@@ -225,7 +226,7 @@ class Decoder {
         f |= this.flags[this.str(k)];
         this.str(pbf.readVarint());
       }
-      if (!(f & KEEP_NODE)) continue;
+      if (!keepNode(f)) continue;
       const after = pbf.pos;
       pbf.pos = from;
       while ((k = pbf.readVarint()) !== 0) {
@@ -256,7 +257,7 @@ class Decoder {
     this.nodeId.push(id);
     this.nodeLat.push(this.lat(lat));
     this.nodeLon.push(this.lon(lon));
-    this.tags(this.nodeTags, i, KEEP_NODE);
+    this.tags(this.nodeTags, i, keepNode);
   }
 
   way(end: number): void {
@@ -281,7 +282,7 @@ class Decoder {
     const i = this.wayId.length;
     this.wayId.push(id);
     this.wayRefStart.push(this.wayRef.length);
-    this.tags(this.wayTags, i, KEEP_WAY);
+    this.tags(this.wayTags, i, keepWay);
   }
 
   relation(end: number): void {
@@ -316,7 +317,7 @@ class Decoder {
     const i = this.relId.length;
     this.relId.push(id);
     this.relMemStart.push(this.relMemRef.length);
-    this.tags(this.relTags, i, ALWAYS);
+    this.tags(this.relTags, i, always);
   }
 
   packed(list: List<Uint32Array>): void {
@@ -326,13 +327,13 @@ class Decoder {
   }
 
   // keep the scratch keys/vals as tags of object `i` when its keys ask for it
-  tags(runs: Runs, i: number, keep: number): void {
+  tags(runs: Runs, i: number, keep: (flags: number) => boolean): void {
     const n = this.keys.length;
     if (n !== this.vals.length) throw new Error('keys and values differ in length');
     if (n === 0) return;
     let f = 0;
     for (let j = 0; j < n; j++) f |= this.flags[this.keys.data[j]];
-    if (keep !== ALWAYS && !(f & keep)) return;
+    if (!keep(f)) return;
     for (let j = 0; j < n; j++) {
       runs.kv.push(this.keys.data[j]);
       runs.kv.push(this.vals.data[j]);

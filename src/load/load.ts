@@ -5,9 +5,13 @@ import { scanFrames, readHeader, type Header } from './frames.js';
 import { inflateBlob } from './blob.js';
 import { decodeFrames, defaultWorkers } from './decode.js';
 import { Osm } from './osm.js';
-import { buildPlaces, PlaceBuilder, POINT, LINE, POLYGON, MULTIPOLYGON, type PlaceTable, type Sizes } from './places.js';
+import { buildPlaces, PlaceBuilder, PLACE, POINT, LINE, POLYGON, MULTIPOLYGON, type PlaceTable, type Sizes } from './places.js';
 import { buildTypeTrees } from '../index/type-trees.js';
 import { PlaceIndex } from '../index/place-index.js';
+import { Streets } from '../index/streets.js';
+import { Localities } from '../address/localities.js';
+import { Admin, osmAdminAreas, nepalDistricts } from '../address/admin.js';
+import { assignAddresses } from '../address/assign.js';
 
 /** The license of OSM data, the default `license` of every record. */
 export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
@@ -90,6 +94,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     table = buildPlaces(osm, stats);
   }
   for (let p = 0; p < table.size; p++) {
+    if (table.what[p] !== PLACE) continue;
     const g = table.geom[p];
     if (g === POINT) stats.points++;
     else if (g === LINE) stats.lineStrings++;
@@ -99,7 +104,9 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   stats.schedules = table.schedules.size + table.schedules.bad;
   stats.badSchedules = table.schedules.bad;
   progress?.({ bytesRead: total, bytesTotal: total });
-  return new PlaceIndex(table, buildTypeTrees(table), options.license ?? OSM_LICENSE, stats);
+  const streets = new Streets(table);
+  assignAddresses(table, streets, new Localities(table), new Admin(osmAdminAreas(osm), await nepalDistricts()));
+  return new PlaceIndex(table, buildTypeTrees(table), streets, options.license ?? OSM_LICENSE, stats);
 }
 
 // central Kathmandu's kept objects per MiB of PBF, doubled

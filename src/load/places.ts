@@ -111,9 +111,10 @@ export class PlaceBuilder {
     const runs = blk.nodeTags;
     for (let i = 0; i < runs.owner.length; i++) {
       this.read(blk, bi, runs, i);
-      if (!isPlace(this.keys, 0)) continue;
+      const what = rowKind(this.keys, 0);
+      if (what < 0) continue;
       const n = runs.owner[i];
-      this.b.add(blk.nodeId[n], 0, PLACE, this.keys, this.vals, this.kv, POINT, [blk.nodeLon[n], blk.nodeLat[n]], [], [], 0);
+      this.b.add(blk.nodeId[n], 0, what, this.keys, this.vals, this.kv, POINT, [blk.nodeLon[n], blk.nodeLat[n]], [], [], 0);
     }
   }
 
@@ -123,16 +124,19 @@ export class PlaceBuilder {
     const runs = blk.wayTags;
     for (let i = 0; i < runs.owner.length; i++) {
       this.read(blk, bi, runs, i);
-      if (!isPlace(keys, 1)) continue;
+      const what = rowKind(keys, 1);
+      if (what < 0) continue;
+      // only places count in the stats: the other rows are kept for search and addresses
+      const place = what === PLACE;
       const w = runs.owner[i];
       const id = blk.wayId[w];
       const s = blk.wayRefStart[w], e = blk.wayRefStart[w + 1];
       coords.length = 0;
       let missing = 0;
       for (let k = s; k < e; k++) if (!osm.coord(blk.wayRef[k], coords)) missing++;
-      if (coords.length < 4) { stats.skippedWays++; continue; }
+      if (coords.length < 4) { if (place) stats.skippedWays++; continue; }
       const closed = e - s >= 4 && blk.wayRef[s] === blk.wayRef[e - 1];
-      if (missing) stats.partial++;
+      if (missing && place) stats.partial++;
       if (closed && isArea(keys, vals) && distinct(coords) >= 3) {
         if (missing && (coords[0] !== coords[coords.length - 2] || coords[1] !== coords[coords.length - 1])) {
           coords.push(coords[0], coords[1]); // re-close what the extract cut
@@ -140,12 +144,12 @@ export class PlaceBuilder {
         orient(coords, true);
         const c = new Centroid();
         c.ring(coords);
-        b.add(id, 1, PLACE, keys, vals, kv, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
+        b.add(id, 1, what, keys, vals, kv, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
         continue;
       }
       const c = new Centroid();
       c.line(coords);
-      b.add(id, 1, PLACE, keys, vals, kv, LINE, c.result(), [coords.length / 2], coords, 0);
+      b.add(id, 1, what, keys, vals, kv, LINE, c.result(), [coords.length / 2], coords, 0);
     }
   }
 
@@ -156,11 +160,13 @@ export class PlaceBuilder {
     for (let i = 0; i < runs.owner.length; i++) {
       this.read(blk, bi, runs, i);
       const t = keys.indexOf('type');
-      if (t < 0 || vals[t] !== 'multipolygon' || !isPlace(keys, 2)) continue;
+      const what = rowKind(keys, 2);
+      if (t < 0 || what < 0 || !(vals[t] === 'multipolygon' || (vals[t] === 'boundary' && what === LOCALITY))) continue;
+      const place = what === PLACE;
       const r = runs.owner[i];
       const mp = assembleMultipolygon(this.osm, blk, r);
-      if (!mp) { this.stats.skippedRelations++; continue; }
-      if (mp.partial) this.stats.partial++;
+      if (!mp) { if (place) this.stats.skippedRelations++; continue; }
+      if (mp.partial && place) this.stats.partial++;
       const shape: number[] = [mp.polygons.length];
       const flat: number[] = [];
       const c = new Centroid();
@@ -174,7 +180,7 @@ export class PlaceBuilder {
           area += k === 0 ? ringAreaM2(ring) : -ringAreaM2(ring);
         });
       }
-      this.b.add(blk.relId[r], 2, PLACE, keys, vals, this.kv, MULTIPOLYGON, c.result(), shape, flat, Math.max(0, area));
+      this.b.add(blk.relId[r], 2, what, keys, vals, this.kv, MULTIPOLYGON, c.result(), shape, flat, Math.max(0, area));
     }
   }
 
@@ -210,14 +216,14 @@ function distinct(r: number[]): number {
   return n;
 }
 
-interface Multipolygon {
+export interface Multipolygon {
   /** Each polygon: outer ring first, then holes; flat lon/lat rings, oriented. */
   polygons: number[][][];
   partial: boolean;
 }
 
 // Joins a relation's outer and inner member ways into oriented polygons.
-function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipolygon | undefined {
+export function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipolygon | undefined {
   const outer: Chain[] = [];
   const inner: Chain[] = [];
   let partial = false;
@@ -346,7 +352,8 @@ class Builder {
     for (const v of coords) this.coords.push(v);
     this.coordStart.push(this.coords.length);
     this.prom.push(prominence(keys, name !== '', areaM2));
-    const oh = keys.indexOf('opening_hours');
+    // opening hours are a place's: other rows are never "open"
+    const oh = what === PLACE ? keys.indexOf('opening_hours') : -1;
     this.hours.push(oh < 0 ? -1 : this.schedules.add(vals[oh]));
   }
 
@@ -384,4 +391,14 @@ function primaryOf(what: number, keys: string[], vals: string[]): string {
   const i = keys.indexOf(key);
   if (i < 0 || vals[i] === 'yes') return what === BUILDING ? 'building' : '';
   return vals[i];
+}
+
+/** What row an object makes (PLACE, LOCALITY, STREET, BUILDING), or -1 for none. */
+export function rowKind(keys: readonly string[], kind: number): number {
+  if (isPlace(keys, kind)) return PLACE;
+  const named = keys.includes('name') || keys.includes('name:en') || keys.includes('name:ne');
+  if (named && keys.includes('place')) return LOCALITY;
+  if (named && kind === 1 && keys.includes('highway')) return STREET;
+  if (keys.includes('addr:housenumber') || keys.includes('addr:housename') || (named && keys.includes('building'))) return BUILDING;
+  return -1;
 }

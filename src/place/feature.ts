@@ -31,16 +31,38 @@ export const MERGED_TYPES: Readonly<Record<string, readonly string[]>> = {
 
 /** Key flag: a feature key on any object. */
 export const FEATURE = 1;
-/** Key flag: a feature key on nodes only. */
+/** Key flag: a feature key on nodes only (`highway`; on ways it makes a street). */
 export const NODE_FEATURE = 2;
-/** Flags that make the decoder keep a node's tags. */
-export const KEEP_NODE = FEATURE | NODE_FEATURE;
-/** Flags that make the decoder keep a way's tags. */
-export const KEEP_WAY = FEATURE;
+/** Key flag: `place` (a locality). */
+export const PLACE_KEY = 4;
+/** Key flag: a name. */
+export const NAME = 8;
+/** Key flag: `building`. */
+export const BUILDING_KEY = 16;
+/** Key flag: a house number or street address. */
+export const ADDRESS = 32;
 
 const flagOf = new Map<string, number>();
 for (const k of FEATURE_KEYS) flagOf.set(k, FEATURE);
 for (const k of NODE_FEATURE_KEYS) flagOf.set(k, NODE_FEATURE);
+flagOf.set('place', PLACE_KEY);
+for (const k of ['name', 'name:en', 'name:ne']) flagOf.set(k, NAME);
+flagOf.set('building', BUILDING_KEY);
+for (const k of ['addr:housenumber', 'addr:housename']) flagOf.set(k, ADDRESS);
+
+/**
+ * Whether the decoder keeps a node's tags, from its keys' flags: places, and the
+ * rows kept for search, reverse geocoding and addresses (localities, addresses,
+ * named buildings). Everything else (most nodes) is only a coordinate.
+ */
+export function keepNode(f: number): boolean {
+  return (f & (FEATURE | NODE_FEATURE | PLACE_KEY | ADDRESS)) !== 0 || (f & (NAME | BUILDING_KEY)) === (NAME | BUILDING_KEY);
+}
+
+/** Whether the decoder keeps a way's tags: places, localities, addresses, named streets and named buildings. */
+export function keepWay(f: number): boolean {
+  return (f & (FEATURE | PLACE_KEY | ADDRESS)) !== 0 || ((f & NAME) !== 0 && (f & (NODE_FEATURE | BUILDING_KEY)) !== 0);
+}
 
 /** The flags of a tag key (0 for keys that make nothing a place). */
 export function keyFlags(key: string): number {

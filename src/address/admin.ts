@@ -1,0 +1,89 @@
+import type { Osm } from '../load/osm.js';
+import { assembleMultipolygon } from '../load/places.js';
+import { Areas, type Area } from '../geom/areas.js';
+
+/** Nepal's administrative levels in OSM: province, district, municipality. */
+export const PROVINCE = 4, DISTRICT = 6, MUNICIPALITY = 7;
+
+/** Province numbers of nepal-geojson, by the names the provinces took in 2022–23. */
+const PROVINCES = ['Koshi Province', 'Madhesh Province', 'Bagmati Province', 'Gandaki Province', 'Lumbini Province',
+  'Karnali Province', 'Sudurpashchim Province'];
+
+/**
+ * The province, district and municipality areas of the PBF's `boundary=administrative`
+ * relations that assemble completely (extracts cut at their edges lose the nodes of
+ * most boundary ways, and a partial ring would misplace points).
+ */
+export function osmAdminAreas(osm: Osm): Area[] {
+  const out: Area[] = [];
+  osm.blocks.forEach((blk) => {
+    const runs = blk.relTags;
+    for (let i = 0; i < runs.owner.length; i++) {
+      const tags = new Map<string, string>();
+      for (let j = runs.start[i]; j < runs.start[i + 1]; j++) tags.set(blk.strings[runs.kv[2 * j]], blk.strings[runs.kv[2 * j + 1]]);
+      const level = Number(tags.get('admin_level'));
+      if (tags.get('boundary') !== 'administrative' || ![PROVINCE, DISTRICT, MUNICIPALITY].includes(level)) continue;
+      const name = tags.get('name:en') || tags.get('name');
+      if (!name) continue;
+      const mp = assembleMultipolygon(osm, blk, runs.owner[i]);
+      if (!mp || mp.partial) continue;
+      out.push({ name, level, rings: mp.polygons.flat().map((r) => r.map((v) => v / 1e7)) });
+    }
+  });
+  return out;
+}
+
+let fallback: Promise<{ districts: Areas; province: string[] }> | undefined;
+
+/**
+ * Nepal's 77 districts and their provinces from the nepal-geojson package (MIT),
+ * for what the PBF cannot give; read once per process.
+ */
+export function nepalDistricts(): Promise<{ districts: Areas; province: string[] }> {
+  fallback ??= import('nepal-geojson').then(({ default: ng }) => {
+    const areas: Area[] = [];
+    const province: string[] = [];
+    for (const f of ng.districts().features) {
+      areas.push({ name: titleCase(f.properties.DISTRICT), level: DISTRICT, rings: f.geometry.coordinates.map((r) => r.flat()) });
+      province.push(PROVINCES[f.properties.PROVINCE - 1] ?? '');
+    }
+    return { districts: new Areas(areas), province };
+  });
+  return fallback;
+}
+
+function titleCase(s: string): string {
+  return s.toLowerCase().replace(/(^|[\s_-])(\p{L})/gu, (_, sep: string, c: string) => `${sep === '_' ? ' ' : sep}${c.toUpperCase()}`);
+}
+
+/**
+ * Municipality, district and province names at a point: from the PBF's boundaries
+ * where they assembled, else district and province from nepal-geojson.
+ */
+export class Admin {
+  private readonly osm: Areas;
+  private readonly layer: { districts: Areas; province: string[] } | undefined;
+
+  constructor(osmAreas: Area[], layer?: { districts: Areas; province: string[] }) {
+    this.osm = new Areas(osmAreas);
+    this.layer = layer;
+  }
+
+  /** `[municipality, district, province]`, each `''` where unknown. */
+  names(lon: number, lat: number): [string, string, string] {
+    const out: [string, string, string] = ['', '', ''];
+    for (const i of this.osm.at(lon, lat)) {
+      const a = this.osm.areas[i];
+      const k = a.level === MUNICIPALITY ? 0 : a.level === DISTRICT ? 1 : 2;
+      out[k] ||= a.name;
+    }
+    if ((!out[1] || !out[2]) && this.layer) {
+      const [d] = this.layer.districts.at(lon, lat);
+      if (d !== undefined) {
+        out[1] ||= this.layer.districts.areas[d].name;
+        out[2] ||= this.layer.province[d];
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,71 @@
+import type { PlaceTable } from '../load/places.js';
+import { STREET, LOCALITY } from '../load/places.js';
+import type { Streets } from '../index/streets.js';
+import type { Localities } from './localities.js';
+import type { Admin } from './admin.js';
+import { tagValue } from './tags.js';
+
+/** How far a street may be to name a place's address, and a locality. */
+export const STREET_KM = 0.1;
+export const LOCALITY_KM = 2;
+
+/**
+ * Gives every row of the table its address, most specific first, no empty parts,
+ * no repeats, joined with ", ":
+ *   house name and number and street from `addr:*`, else the nearest street within 100 m;
+ *   the locality: `addr:place`/`addr:suburb`, else the containing or nearest locality within 2 km;
+ *   municipality, district and province from the administrative areas, else `addr:city`,
+ *   `addr:district`, `addr:province`.
+ * Streets, localities and areas are named in English where OSM has `name:en`.
+ * Done once at load: queries only read the result.
+ */
+export function assignAddresses(t: PlaceTable, streets: Streets, localities: Localities, admin: Admin): void {
+  // addresses get their own dedup map: the table's strings are already unique
+  const ids = new Map<string, number>([['', 0]]);
+  const intern = (s: string): number => {
+    let i = ids.get(s);
+    if (i === undefined) { i = t.strings.length; t.strings.push(s); ids.set(s, i); }
+    return i;
+  };
+  const english = new Map<number, string>();
+  const label = (r: number): string => {
+    let s = english.get(r);
+    if (s === undefined) english.set(r, (s = tagValue(t, r, 'name:en') || t.strings[t.name[r]]));
+    return s;
+  };
+
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  const add = (v: string | undefined) => {
+    const s = v?.trim();
+    if (!s || seen.has(s.toLowerCase())) return;
+    seen.add(s.toLowerCase());
+    parts.push(s);
+  };
+  for (let r = 0; r < t.size; r++) {
+    parts.length = 0;
+    seen.clear();
+    const lon = t.lon[r] / 1e7, lat = t.lat[r] / 1e7;
+    const tag = (k: string) => tagValue(t, r, k);
+    add(tag('addr:housename'));
+    add(tag('addr:housenumber'));
+    // a street is not addressed by another street, nor a locality by another locality
+    const street = tag('addr:street');
+    if (street) add(street);
+    else if (t.what[r] !== STREET) {
+      const s = streets.nearest(lon, lat, STREET_KM);
+      if (s) add(label(s.row));
+    }
+    const place = tag('addr:place') || tag('addr:suburb');
+    if (place) add(place);
+    else if (t.what[r] !== LOCALITY) {
+      const l = localities.at(lon, lat, LOCALITY_KM);
+      if (l >= 0) add(label(l));
+    }
+    const [municipality, district, province] = admin.names(lon, lat);
+    add(municipality || tag('addr:city'));
+    add(district || tag('addr:district'));
+    add(province || tag('addr:province'));
+    t.address[r] = intern(parts.join(', '));
+  }
+}

@@ -1,0 +1,78 @@
+import KDBush from 'kdbush';
+import type { PlaceTable } from '../load/places.js';
+import { LOCALITY, POINT } from '../load/places.js';
+import { Areas, type Area } from '../geom/areas.js';
+import { nearestItem } from '../index/nearest.js';
+import { tagValue } from './tags.js';
+
+/** `place=*` values that name where something is, below a municipality. */
+export const LOCALITY_PLACES: ReadonlySet<string> = new Set([
+  'neighbourhood', 'quarter', 'suburb', 'locality', 'hamlet', 'village', 'town',
+]);
+
+const E7 = 1e7;
+
+/**
+ * The localities of a table (`place=neighbourhood|quarter|suburb|locality|hamlet|
+ * village|town`): the area that contains a point, else the nearest one (node or
+ * area centroid) within a distance.
+ */
+export class Localities {
+  private readonly rows: number[] = [];
+  private readonly points: KDBush | undefined;
+  /** placeId of each locality row, in `rows` order: the tie-break, the same whatever the file order. */
+  private readonly ids: Float64Array;
+  private readonly areas: Areas;
+  private readonly areaRows: number[] = [];
+
+  private readonly t: PlaceTable;
+
+  constructor(t: PlaceTable) {
+    this.t = t;
+    const areas: Area[] = [];
+    for (let r = 0; r < t.size; r++) {
+      if (t.what[r] !== LOCALITY || !LOCALITY_PLACES.has(tagValue(t, r, 'place') ?? '')) continue;
+      this.rows.push(r);
+      if (t.geom[r] !== POINT && t.geom[r] !== 1) {
+        const rings: number[][] = [];
+        const s = t.shape, c = t.coords;
+        // polygon: [rings, n…]; multipolygon: [polygons, rings, n…, …]
+        let k = t.shapeStart[r];
+        let at = t.coordStart[r];
+        const polys = t.geom[r] === 2 ? 1 : s[k++];
+        for (let p = 0; p < polys; p++) {
+          for (let n = s[k++]; n > 0; n--) {
+            const len = s[k++];
+            const ring: number[] = [];
+            for (let i = 0; i < len; i++, at += 2) ring.push(c[at] / E7, c[at + 1] / E7);
+            rings.push(ring);
+          }
+        }
+        areas.push({ name: '', level: 0, rings });
+        this.areaRows.push(r);
+      }
+    }
+    this.areas = new Areas(areas);
+    this.ids = Float64Array.from(this.rows, (r) => t.osmId[r] * 4 + t.kind[r]);
+    if (this.rows.length) {
+      const tree = new KDBush(this.rows.length, 16, Int32Array);
+      for (const r of this.rows) tree.add(t.lon[r], t.lat[r]);
+      this.points = tree.finish();
+    }
+  }
+
+  /** The locality row for a point: a containing area first (the lowest placeId), else the nearest within `maxKm`; -1 for none. */
+  at(lon: number, lat: number, maxKm: number): number {
+    let best = -1;
+    let bestId = Infinity;
+    for (const i of this.areas.at(lon, lat)) {
+      const r = this.areaRows[i];
+      const id = this.t.osmId[r] * 4 + this.t.kind[r];
+      if (id < bestId) { best = r; bestId = id; }
+    }
+    if (best >= 0 || !this.points) return best;
+    const i = nearestItem(this.points, lon, lat, maxKm, this.ids);
+    return i < 0 ? -1 : this.rows[i];
+  }
+
+}

@@ -1,0 +1,89 @@
+import Flatbush from 'flatbush';
+import type { PlaceTable } from '../load/places.js';
+import { STREET } from '../load/places.js';
+import { segmentKm, boxAround, KM_PER_DEGREE } from '../geom/local.js';
+
+const E7 = 1e7;
+// the first, small search of `nearest`, in km
+const FIRST_KM = 0.025;
+const TIE_KM = 1e-6;
+
+/**
+ * The named streets of a table, segment by segment in a Flatbush index, for the
+ * nearest street to a point (addresses, reverse geocoding). Distances are to the
+ * street's line, not its centroid: a long road is near all along its length.
+ */
+export class Streets {
+  private readonly t: PlaceTable;
+  private readonly tree: Flatbush | undefined;
+  /** Per segment: the table row, and the index in `t.coords` of its first point. */
+  private readonly row: Uint32Array;
+  private readonly at: Uint32Array;
+
+  constructor(t: PlaceTable) {
+    this.t = t;
+    let n = 0;
+    for (let r = 0; r < t.size; r++) if (t.what[r] === STREET) n += Math.max(0, (t.coordStart[r + 1] - t.coordStart[r]) / 2 - 1);
+    this.row = new Uint32Array(n);
+    this.at = new Uint32Array(n);
+    if (n === 0) { this.tree = undefined; return; }
+    const tree = new Flatbush(n);
+    const c = t.coords;
+    let k = 0;
+    for (let r = 0; r < t.size; r++) {
+      if (t.what[r] !== STREET) continue;
+      for (let i = t.coordStart[r]; i + 3 < t.coordStart[r + 1]; i += 2) {
+        tree.add(Math.min(c[i], c[i + 2]) / E7, Math.min(c[i + 1], c[i + 3]) / E7, Math.max(c[i], c[i + 2]) / E7, Math.max(c[i + 1], c[i + 3]) / E7);
+        this.row[k] = r;
+        this.at[k++] = i;
+      }
+    }
+    tree.finish();
+    this.tree = tree;
+  }
+
+  /**
+   * The street row nearest to a point within `maxKm`, and its distance; ties (a point
+   * nearest to a crossing) go to the lower placeId, whatever the file order.
+   */
+  nearest(lon: number, lat: number, maxKm: number): { row: number; km: number } | undefined {
+    // Most points lie a few metres from a street: a small box first holds few segments,
+    // and a street found inside it is the nearest (a nearer one would be in the box too).
+    if (maxKm > FIRST_KM) {
+      const near = this.within(lon, lat, FIRST_KM);
+      if (near) return near;
+    }
+    return this.within(lon, lat, maxKm);
+  }
+
+  private within(lon: number, lat: number, maxKm: number): { row: number; km: number } | undefined {
+    if (!this.tree) return undefined;
+    const [x0, y0, x1, y1] = boxAround(lon, lat, maxKm);
+    const t = this.t;
+    const c = t.coords;
+    let best = -1;
+    let bestKm = Infinity;
+    const k = Math.cos((lat * Math.PI) / 180);
+    const qx = lon * E7, qy = lat * E7;
+    const toKm = KM_PER_DEGREE / E7;
+    // the filter sees every candidate and keeps none: no result array to build
+    this.tree.search(x0, y0, x1, y1, (s) => {
+      const i = this.at[s];
+      // the segment's box is a lower bound: most candidates stop here once one is close
+      const ax = c[i], ay = c[i + 1], bx = c[i + 2], by = c[i + 3];
+      const dx = qx < Math.min(ax, bx) ? Math.min(ax, bx) - qx : qx > Math.max(ax, bx) ? qx - Math.max(ax, bx) : 0;
+      const dy = qy < Math.min(ay, by) ? Math.min(ay, by) - qy : qy > Math.max(ay, by) ? qy - Math.max(ay, by) : 0;
+      if (Math.hypot(dx * k, dy) * toKm > bestKm + TIE_KM) return false;
+      const r = this.row[s];
+      const km = segmentKm(lon, lat, k, ax / E7, ay / E7, bx / E7, by / E7);
+      // within a millimetre is a tie: floating point puts a crossing's streets a hair apart
+      if (km > maxKm || km > bestKm + TIE_KM) return false;
+      if (km < bestKm - TIE_KM || t.osmId[r] * 4 + t.kind[r] < t.osmId[best] * 4 + t.kind[best]) {
+        best = r;
+        bestKm = Math.min(km, bestKm);
+      }
+      return false;
+    });
+    return best < 0 ? undefined : { row: best, km: bestKm };
+  }
+}
