@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { InvalidQueryError } from '../errors.js';
-import { nearby as coreNearby, type PlaceIndex } from '../index.js';
+import { nearby as coreNearby, place, search as coreSearch, reverse, REVERSE_RADIUS, type PlaceIndex } from '../index.js';
 import type { NearbyPlace, NearbyQuery } from '../types.js';
 import { accessLine } from './access-log.js';
 import { envelope, toWire } from './envelope.js';
@@ -9,7 +9,7 @@ import { HttpError, quote } from './http-error.js';
 import { Keyring, type Grant, type Token } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { originAllowed } from './origins.js';
-import { parseNearbyParams } from './params.js';
+import { parseNearbyParams, parsePlaceParams, parseReverseParams, parseSearchParams } from './params.js';
 import { MemoryQuotaStore, type QuotaStore } from './quota.js';
 
 /** The search the app runs: `nearby()` of the core, or a stand-in (e.g. in tests). */
@@ -47,8 +47,8 @@ const EXPOSE = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-Aft
 
 /**
  * Builds API v1 over a loaded index as a Hono app (Web-standard `fetch`), to serve with `serve()`
- * or mount in another app. Routes under `basePath`:
- * `GET /search/nearby` (keyed) and `GET /openapi.json` (public).
+ * or mount in another app. Routes under `basePath`: `GET /search/nearby`, `GET /places`,
+ * `GET /search`, `GET /reverse` (keyed) and `GET /openapi.json` (public).
  * Every response, errors included, is an envelope `{timestamp, status, message, data}`.
  */
 export function createApp(options: AppOptions): Hono<Env> {
@@ -169,6 +169,33 @@ export function createApp(options: AppOptions): Hono<Env> {
       throw err;
     }
     return places.map(toWire);
+  });
+
+  // The core's InvalidQueryError is a bad request; anything else it throws is a fault.
+  const core = <T>(run: () => T): T => {
+    try {
+      return run();
+    } catch (err) {
+      if (err instanceof InvalidQueryError) throw new HttpError(400, err.message);
+      throw err;
+    }
+  };
+
+  keyed(`${basePath}/places`, async (search) => {
+    const id = parsePlaceParams(search);
+    const found = core(() => place(index, id, { at: new Date(now()) }));
+    if (!found) throw new HttpError(404, `Not found: no place with placeId ${id}`);
+    return [found];
+  });
+
+  keyed(`${basePath}/search`, async (search) => core(() => coreSearch(index, parseSearchParams(search, limits))));
+
+  keyed(`${basePath}/reverse`, async (search) => {
+    const query = parseReverseParams(search, limits);
+    query.at = new Date(now());
+    const found = core(() => reverse(index, query));
+    if (!found.length) throw new HttpError(404, `Not found: no place within ${query.radius ?? REVERSE_RADIUS} km of ${query.lat}, ${query.lon}`);
+    return found;
   });
 
   const openapiPath = `${basePath}/openapi.json`;

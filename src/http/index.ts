@@ -6,7 +6,10 @@ export { createApp, type AppOptions, type AppEnv, type NearbyFn } from './app.js
 export { serve, type Fetcher, type ServeOptions, type Running } from './server.js';
 export { envelope, toWire, SUCCESS, type Envelope, type WirePlace, type NonFinite } from './envelope.js';
 export { nptTimestamp, NPT_OFFSET_MS } from './timestamp.js';
-export { parseNearbyParams, NEARBY_PARAMS, type QueryLimits } from './params.js';
+export {
+  parseNearbyParams, parsePlaceParams, parseSearchParams, parseReverseParams,
+  NEARBY_PARAMS, PLACE_PARAMS, SEARCH_PARAMS, REVERSE_PARAMS, SEARCH_LIMIT, REVERSE_LIMIT, type QueryLimits,
+} from './params.js';
 export { HttpError } from './http-error.js';
 export { Keyring, parseTokens, loadTokens, generateKey, keyHint, KEY_PATTERN, TokenError, type Token, type Grant } from './keys.js';
 export { normalizeOrigin, originAllowed, type AllowedOrigins } from './origins.js';

@@ -1,3 +1,7 @@
+import { MAX_QUERY_LENGTH } from '../query/search.js';
+import { REVERSE_RADIUS } from '../query/reverse.js';
+import { SEARCH_LIMIT, REVERSE_LIMIT } from './params.js';
+
 /** What the OpenAPI document describes: the same settings the app runs with. */
 export interface OpenApiOptions {
   /** Base path of the API, ending in `/api/v1` (default `/api/v1`). */
@@ -7,6 +11,8 @@ export interface OpenApiOptions {
   /** Largest `radius` in km (default 100). */
   maxRadius?: number;
 }
+
+const PLACE_FIELDS = ['placeId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'open'];
 
 /** `info.version` of the document: the version of API v1's contract. */
 export const API_VERSION = '1.0.0';
@@ -34,6 +40,66 @@ const RATE_HEADERS = {
   'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
 };
 
+/** What differs between the keyed routes of the document. */
+interface KeyedRoute {
+  operationId: string;
+  summary: string;
+  description: string;
+  /** Names under `components/parameters`. */
+  parameters: string[];
+  /** The 200 response: description and envelope schema. */
+  ok: [string, string];
+  /** The 404 response's description, for routes that answer one. */
+  notFound?: string;
+}
+
+/** A keyed route: GET with the checks in order 401, 403, 429, 400 (then 404), and its CORS preflight. */
+function keyedPath(r: KeyedRoute) {
+  return {
+    get: {
+      operationId: r.operationId,
+      tags: ['search'],
+      summary: r.summary,
+      description: `${r.description} Checks run in this order: key (401), origin (403), quota (429), parameters (400)` +
+        `${r.notFound ? ', then 404' : ''}. Unknown or repeated parameters are refused (400).`,
+      security: [{ apiKey: [] }],
+      parameters: r.parameters.map((p) => ref('parameters', p)),
+      responses: {
+        200: {
+          description: r.ok[0],
+          headers: { ...RATE_HEADERS, 'X-Request-Id': ref('headers', 'X-Request-Id') },
+          content: json(ref('schemas', r.ok[1])),
+        },
+        400: errorResponse(400, 'A parameter is missing, malformed, out of range, unknown or repeated; the message names it.', RATE_HEADERS),
+        401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
+        403: errorResponse(403, "The key does not allow the request's `Origin`."),
+        ...(r.notFound ? { 404: errorResponse(404, r.notFound, RATE_HEADERS) } : {}),
+        405: ref('responses', 'MethodNotAllowed'),
+        429: errorResponse(429, "The key's quota for the current window is used up.", {
+          ...RATE_HEADERS,
+          'Retry-After': ref('headers', 'Retry-After'),
+        }),
+        500: ref('responses', 'InternalError'),
+      },
+    },
+    options: {
+      operationId: `${r.operationId}Preflight`,
+      tags: ['search'],
+      summary: 'CORS preflight',
+      description:
+        'With `Origin` and `Access-Control-Request-Method`: answers 200 with ' +
+        '`Access-Control-Allow-Origin` echoing the origin when the key allows it.',
+      parameters: [ref('parameters', 'key')],
+      responses: {
+        200: { description: 'Preflight accepted.', content: json(ref('schemas', 'EmptyEnvelope')) },
+        401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
+        403: errorResponse(403, "The key does not allow the request's `Origin`."),
+        405: ref('responses', 'MethodNotAllowed'),
+      },
+    },
+  };
+}
+
 /**
  * The OpenAPI 3.1 description of API v1 as served at `<basePath>/openapi.json`: every route,
  * parameter, status and response schema, with the limits the app was built with.
@@ -58,13 +124,25 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     properties: { type: { const: type }, coordinates },
   });
   const nonFinite = { type: 'string', enum: ['NaN', 'Infinity', '-Infinity'] };
+  const placeProperties = {
+    placeId: { type: 'integer', minimum: 0, description: '`osmId * 4 + kind` (kind 0 node, 1 way, 2 relation).' },
+    license: { type: 'string', minLength: 1 },
+    name: { type: 'string', description: '`name`, else `name:en`, else `name:ne`, else empty.' },
+    address: { type: 'string', description: 'The textual address, most specific part first, joined with `", "`.' },
+    type: { type: 'string', description: "The row's own type: its first feature type, else its `place`, `highway` or `building` value." },
+    centroid: ref('schemas', 'Centroid'),
+    tags: { type: 'array', items: { type: 'string', pattern: '\\|' }, description: 'Every tag as `key|value`.' },
+    geometry: ref('schemas', 'Geometry'),
+    score: { const: 'NaN', description: 'No score is computed for a lookup.' },
+    open: { type: 'boolean', description: 'Open now by `opening_hours`, in Nepal Time.' },
+  };
 
   return {
     openapi: '3.1.0',
     info: {
       title: 'nepal-places API',
       version: API_VERSION,
-      summary: 'Places near a point in Nepal, from OpenStreetMap data.',
+      summary: 'Places in Nepal, from OpenStreetMap data: near a point, by name, by placeId, at a point.',
       description:
         'Every response, errors included, is an envelope `{timestamp, status, message, data}`. ' +
         'Data © OpenStreetMap contributors, under the Open Database License (ODbL) 1.0.',
@@ -73,50 +151,44 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     servers: [{ url: basePath }],
     tags: [{ name: 'search' }, { name: 'meta' }],
     paths: {
-      '/search/nearby': {
-        get: {
-          operationId: 'searchNearby',
-          tags: ['search'],
-          summary: 'Places of a type near a point',
-          description:
-            'Places of `type` whose centroid lies within `radius` km of (`lat`, `lon`), best score first ' +
-            '(or nearest first with `sortBy=true`). Checks run in this order: key (401), origin (403), ' +
-            'quota (429), parameters (400). Unknown or repeated parameters are refused (400).',
-          security: [{ apiKey: [] }],
-          parameters: ['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'key'].map((p) => ref('parameters', p)),
-          responses: {
-            200: {
-              description: 'The places, at most `limit` of them (possibly none).',
-              headers: { ...RATE_HEADERS, 'X-Request-Id': ref('headers', 'X-Request-Id') },
-              content: json(ref('schemas', 'NearbyEnvelope')),
-            },
-            400: errorResponse(400, 'A parameter is missing, malformed, out of range, unknown or repeated; the message names it.', RATE_HEADERS),
-            401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
-            403: errorResponse(403, "The key does not allow the request's `Origin`."),
-            405: ref('responses', 'MethodNotAllowed'),
-            429: errorResponse(429, "The key's quota for the current window is used up.", {
-              ...RATE_HEADERS,
-              'Retry-After': ref('headers', 'Retry-After'),
-            }),
-            500: ref('responses', 'InternalError'),
-          },
-        },
-        options: {
-          operationId: 'searchNearbyPreflight',
-          tags: ['search'],
-          summary: 'CORS preflight',
-          description:
-            'With `Origin` and `Access-Control-Request-Method`: answers 200 with ' +
-            '`Access-Control-Allow-Origin` echoing the origin when the key allows it.',
-          parameters: [ref('parameters', 'key')],
-          responses: {
-            200: { description: 'Preflight accepted.', content: json(ref('schemas', 'EmptyEnvelope')) },
-            401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
-            403: errorResponse(403, "The key does not allow the request's `Origin`."),
-            405: ref('responses', 'MethodNotAllowed'),
-          },
-        },
-      },
+      '/search/nearby': keyedPath({
+        operationId: 'searchNearby',
+        summary: 'Places of a type near a point',
+        description:
+          'Places of `type` whose centroid lies within `radius` km of (`lat`, `lon`), best score first ' +
+          '(or nearest first with `sortBy=true`).',
+        parameters: ['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'key'],
+        ok: ['The places, at most `limit` of them (possibly none).', 'NearbyEnvelope'],
+      }),
+      '/places': keyedPath({
+        operationId: 'place',
+        summary: 'One place by its placeId',
+        description: 'The place, locality, street or building with this `placeId` (as a search or nearby record gave it), in a one-element `data`.',
+        parameters: ['placeId', 'key'],
+        ok: ['The place.', 'PlaceEnvelope'],
+        notFound: 'No place has this placeId.',
+      }),
+      '/search': keyedPath({
+        operationId: 'search',
+        summary: 'Keyword search, as a search box suggests',
+        description:
+          'Places, localities, streets and buildings whose names (`name`, `name:en`, `name:ne`, `alt_name`, `old_name`) match ' +
+          'every word of `q`, each word as a prefix, case- and accent-insensitively, with one typo allowed in words of five ' +
+          'letters or more. Ranked by text relevance, then prominence, then (with `lat`/`lon`) nearness; `radius` filters ' +
+          'by distance, `type` by type.',
+        parameters: ['q', 'searchLimit', 'searchLat', 'searchLon', 'searchRadius', 'searchType', 'key'],
+        ok: ['The suggestions, at most `limit` of them (possibly none).', 'SuggestionEnvelope'],
+      }),
+      '/reverse': keyedPath({
+        operationId: 'reverse',
+        summary: 'What is at a point',
+        description:
+          'The named places, localities and addressed buildings nearest to (`lat`, `lon`) within `radius` km, one that ' +
+          'contains the point first; a named street only when none is within reach.',
+        parameters: ['lat', 'lon', 'reverseRadius', 'reverseLimit', 'key'],
+        ok: ['The places, nearest first, at most `limit` of them.', 'ReverseEnvelope'],
+        notFound: 'Nothing within `radius` km of the point.',
+      }),
       '/openapi.json': {
         get: {
           operationId: 'openapi',
@@ -164,6 +236,42 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
           name: 'isOpen', in: 'query', description: '`true`: only places open now (Nepal Time) by their `opening_hours`. `true`/`false`, any case.',
           schema: { type: 'boolean', default: false },
         },
+        placeId: {
+          name: 'placeId', in: 'query', required: true, description: 'The `placeId` of a record: `osmId * 4 + kind` (kind 0 node, 1 way, 2 relation), plain digits.',
+          schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+        },
+        q: {
+          name: 'q', in: 'query', required: true, description: 'What the user typed: words, the last one possibly unfinished. Not blank.',
+          schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH },
+        },
+        searchLimit: {
+          name: 'limit', in: 'query', description: 'How many suggestions at most.',
+          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: SEARCH_LIMIT },
+        },
+        searchLat: {
+          name: 'lat', in: 'query', description: 'With `lon`: nearer places rank first among equally good matches (a bias, not a filter).',
+          schema: { type: 'number', minimum: -90, maximum: 90 },
+        },
+        searchLon: {
+          name: 'lon', in: 'query', description: 'With `lat`: see `lat`.',
+          schema: { type: 'number', minimum: -180, maximum: 180 },
+        },
+        searchRadius: {
+          name: 'radius', in: 'query', description: 'With `lat`/`lon`: only places whose centroid lies within this many whole kilometres.',
+          schema: { type: 'integer', minimum: 1, maximum: maxRadius },
+        },
+        searchType: {
+          name: 'type', in: 'query', description: 'Only places of this type (`cafe`, `residential`, `neighbourhood`, …) or merged type (`eat`, …). Case-insensitive.',
+          schema: { type: 'string', minLength: 1 },
+        },
+        reverseRadius: {
+          name: 'radius', in: 'query', description: 'How far to look, in km; fractions are fine.',
+          schema: { type: 'number', exclusiveMinimum: 0, maximum: maxRadius, default: REVERSE_RADIUS },
+        },
+        reverseLimit: {
+          name: 'limit', in: 'query', description: 'How many places at most.',
+          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: REVERSE_LIMIT },
+        },
         key: {
           name: 'key', in: 'query', required: true, description: 'Your API key.',
           schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' },
@@ -209,6 +317,30 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
             data: { type: 'array', items: ref('schemas', 'NearbyPlace'), maxItems: maxLimit },
           },
         },
+        PlaceEnvelope: {
+          allOf: [ref('schemas', 'Envelope')],
+          properties: {
+            status: { const: 200 },
+            message: { const: 'Success' },
+            data: { type: 'array', items: ref('schemas', 'Place'), minItems: 1, maxItems: 1 },
+          },
+        },
+        SuggestionEnvelope: {
+          allOf: [ref('schemas', 'Envelope')],
+          properties: {
+            status: { const: 200 },
+            message: { const: 'Success' },
+            data: { type: 'array', items: ref('schemas', 'Suggestion'), maxItems: maxLimit },
+          },
+        },
+        ReverseEnvelope: {
+          allOf: [ref('schemas', 'Envelope')],
+          properties: {
+            status: { const: 200 },
+            message: { const: 'Success' },
+            data: { type: 'array', items: ref('schemas', 'ReversePlace'), minItems: 1, maxItems: maxLimit },
+          },
+        },
         EmptyEnvelope: {
           allOf: [ref('schemas', 'Envelope')],
           properties: { status: { const: 200 }, message: { const: 'Success' }, data: { maxItems: 0 } },
@@ -238,6 +370,39 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
             score: { anyOf: [{ type: 'number' }, nonFinite], description: 'Higher is better; a score that is not a number is the string `"NaN"`.' },
             radialDistanceInKm: { anyOf: [{ type: 'number', minimum: 0 }, nonFinite] },
             open: { type: 'boolean', description: 'Open now by `opening_hours`, in Nepal Time.' },
+          },
+        },
+        Place: {
+          type: 'object',
+          description: 'A place, locality, street or building: the fields of `NearbyPlace` without `osmId` and `radialDistanceInKm`.',
+          required: PLACE_FIELDS,
+          additionalProperties: false,
+          properties: placeProperties,
+        },
+        ReversePlace: {
+          type: 'object',
+          description: 'A `Place` and its distance from the query point.',
+          required: [...PLACE_FIELDS, 'radialDistanceInKm'],
+          additionalProperties: false,
+          properties: {
+            ...placeProperties,
+            radialDistanceInKm: {
+              type: 'number', minimum: 0,
+              description: 'Haversine km from the query point to the centroid (more than `radius` for an area the point lies in, or a long street).',
+            },
+          },
+        },
+        Suggestion: {
+          type: 'object',
+          description: 'What a search box lists: no coordinates, geometry or tags (ask `/places` for those).',
+          required: ['placeId', 'name', 'address', 'type', 'score'],
+          additionalProperties: false,
+          properties: {
+            placeId: { type: 'integer', minimum: 0 },
+            name: { type: 'string' },
+            address: { type: 'string' },
+            type: { type: 'string', description: "The row's own type, or with `type` the type that matched (a member, for a merged type)." },
+            score: { type: 'number', exclusiveMinimum: 0, description: 'Text relevance (BM25+ over the names), higher is better.' },
           },
         },
         Centroid: {

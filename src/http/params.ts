@@ -1,4 +1,5 @@
-import type { NearbyQuery } from '../types.js';
+import type { NearbyQuery, ReverseQuery, SearchQuery } from '../types.js';
+import { MAX_QUERY_LENGTH } from '../query/search.js';
 import { HttpError, quote } from './http-error.js';
 
 /** The largest `limit` and `radius` (km) a request may ask for. */
@@ -24,14 +25,7 @@ const BOOLEAN = /^(?:true|false)$/i;
  * @throws {HttpError} 400, with a message naming the parameter
  */
 export function parseNearbyParams(search: URLSearchParams, limits: QueryLimits): NearbyQuery {
-  const seen = new Set<string>();
-  for (const name of search.keys()) {
-    if (!(NEARBY_PARAMS as readonly string[]).includes(name)) {
-      throw bad(name || '(empty name)', `unknown parameter; expected one of ${NEARBY_PARAMS.join(', ')}`);
-    }
-    if (seen.has(name)) throw bad(name, 'given more than once');
-    seen.add(name);
-  }
+  known(search, NEARBY_PARAMS);
 
   const type = search.get('type');
   if (type === null) throw bad('type', 'missing (a place type such as cafe, or a merged type such as eat)');
@@ -51,6 +45,93 @@ export function parseNearbyParams(search: URLSearchParams, limits: QueryLimits):
   const isOpen = flag(search, 'isOpen');
   if (isOpen !== undefined) query.isOpen = isOpen;
   return query;
+}
+
+/** The query parameters of `GET /places`. */
+export const PLACE_PARAMS = ['key', 'placeId'] as const;
+/** The query parameters of `GET /search`. */
+export const SEARCH_PARAMS = ['key', 'q', 'limit', 'lat', 'lon', 'radius', 'type'] as const;
+/** The query parameters of `GET /reverse`. */
+export const REVERSE_PARAMS = ['key', 'lat', 'lon', 'radius', 'limit'] as const;
+
+/** Default `limit` of `GET /search` and of `GET /reverse`. */
+export const SEARCH_LIMIT = 10, REVERSE_LIMIT = 1;
+
+const PLACE_ID = /^\d{1,16}$/;
+
+/**
+ * Reads the placeId of `GET /places`: a whole number from 0 in plain digits, exact in a double.
+ * @throws {HttpError} 400, naming the parameter
+ */
+export function parsePlaceParams(search: URLSearchParams): number {
+  known(search, PLACE_PARAMS);
+  const s = search.get('placeId');
+  if (s === null) throw bad('placeId', 'missing (the placeId of a record, osmId * 4 + kind)');
+  const n = PLACE_ID.test(s) ? Number(s) : NaN;
+  if (!Number.isSafeInteger(n)) throw bad('placeId', `must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${quote(s)}`);
+  return n;
+}
+
+/**
+ * Reads the query of `GET /search`: `q` required and not blank, at most `MAX_QUERY_LENGTH`
+ * characters; `lat` and `lon` together or not at all; `radius` (whole km) only with them.
+ * @throws {HttpError} 400, naming the parameter
+ */
+export function parseSearchParams(search: URLSearchParams, limits: QueryLimits): SearchQuery {
+  known(search, SEARCH_PARAMS);
+  const q = search.get('q');
+  if (q === null) throw bad('q', 'missing (the words to search for)');
+  if (q.trim() === '') throw bad('q', 'must not be blank');
+  if (q.length > MAX_QUERY_LENGTH) throw bad('q', `must be at most ${MAX_QUERY_LENGTH} characters, got ${q.length}`);
+  const query: SearchQuery = { q, limit: count(search, 'limit', limits.maxLimit, '') ?? SEARCH_LIMIT };
+  if (search.has('lat') || search.has('lon')) {
+    if (!search.has('lat')) throw bad('lat', 'missing (lat and lon go together)');
+    if (!search.has('lon')) throw bad('lon', 'missing (lat and lon go together)');
+    query.lat = coordinate(search, 'lat', 90);
+    query.lon = coordinate(search, 'lon', 180);
+  }
+  const radius = count(search, 'radius', limits.maxRadius, ' km');
+  if (radius !== undefined) {
+    if (query.lat === undefined) throw bad('radius', 'needs lat and lon (the centre of the circle)');
+    query.radius = radius;
+  }
+  const type = search.get('type');
+  if (type !== null) {
+    if (type.trim() === '') throw bad('type', 'must not be empty');
+    query.type = type;
+  }
+  return query;
+}
+
+/**
+ * Reads the query of `GET /reverse`: `lat` and `lon` required, `radius` a positive number of km
+ * (fractions welcome) up to the maximum, `limit` a whole number.
+ * @throws {HttpError} 400, naming the parameter
+ */
+export function parseReverseParams(search: URLSearchParams, limits: QueryLimits): ReverseQuery {
+  known(search, REVERSE_PARAMS);
+  const query: ReverseQuery = {
+    lat: coordinate(search, 'lat', 90),
+    lon: coordinate(search, 'lon', 180),
+    limit: count(search, 'limit', limits.maxLimit, '') ?? REVERSE_LIMIT,
+  };
+  const s = search.get('radius');
+  if (s !== null) {
+    const n = DECIMAL.test(s) ? Number(s) : NaN;
+    if (!(n > 0 && n <= limits.maxRadius)) throw bad('radius', `must be a number of km above 0 and at most ${limits.maxRadius}, got ${quote(s)}`);
+    query.radius = n;
+  }
+  return query;
+}
+
+// Every parameter at most once, and none unknown (a misspelt one would otherwise be silently ignored).
+function known(search: URLSearchParams, allowed: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const name of search.keys()) {
+    if (!allowed.includes(name)) throw bad(name || '(empty name)', `unknown parameter; expected one of ${allowed.join(', ')}`);
+    if (seen.has(name)) throw bad(name, 'given more than once');
+    seen.add(name);
+  }
 }
 
 function bad(param: string, message: string): HttpError {
