@@ -157,7 +157,7 @@ describe('403: a valid key that does not allow the Origin', () => {
 });
 
 describe('404 and 405: unknown path, wrong method', () => {
-  it.each(['/', '/api/v1', '/api/v1/search', '/api/v1/search/nearby/', '/api/v2/search/nearby', '/API/V1/search/nearby'])('404 %s', async (path) => {
+  it.each(['/', '/api/v1', '/api/v1/place', '/api/v1/search/nearby/', '/api/v2/search/nearby', '/API/V1/search/nearby'])('404 %s', async (path) => {
     const r = await server.request(`${path}?key=${open.key}`);
     expect(r.status).toBe(404);
     expect(r.body).toMatchObject({ status: 404, data: [] });
