@@ -1,6 +1,4 @@
 import type { PlaceIndex } from '../index/place-index.js';
-import type { PlaceTable } from '../load/places.js';
-import { STREET } from '../load/places.js';
 import type { ReversePlace, ReverseQuery } from '../types.js';
 import { InvalidQueryError } from '../errors.js';
 import { around } from '../index/around.js';
@@ -56,7 +54,7 @@ export function reverse(index: PlaceIndex, query: ReverseQuery): ReversePlace[] 
 
   const ranked = [...found].map(([row, [reach, m2, km]]) => ({ row, reach, m2, km, id: placeId(t, row) }));
   if (!ranked.length) {
-    const street = nearestStreet(index, lon, lat, q.radius);
+    const street = index.streets.nearest(lon, lat, q.radius);
     if (street) ranked.push({ row: street.row, reach: street.km, m2: 0, km: kmTo(lon, lat, t.lon[street.row], t.lat[street.row]), id: placeId(t, street.row) });
   }
   ranked.sort((a, b) => a.reach - b.reach || a.m2 - b.m2 || a.id - b.id);
@@ -87,36 +85,4 @@ export function checkReverse(q: ReverseQuery): CheckedReverse {
   }
   const limit = positiveInt('limit', q.limit, 1);
   return { lat: q.lat, lon: q.lon, radius, limit, at: instant(q.at) };
-}
-
-/** The nearest street of `nearestStreet`: its row and the distance to its line. */
-interface StreetHit {
-  row: number;
-  km: number;
-}
-
-// The index's street finder when it has one; until then a scan of the street rows.
-function nearestStreet(index: PlaceIndex, lon: number, lat: number, maxKm: number): StreetHit | undefined {
-  const streets = (index as { streets?: { nearest(lon: number, lat: number, maxKm: number): StreetHit | undefined } }).streets;
-  return streets ? streets.nearest(lon, lat, maxKm) : scanStreets(index.table, lon, lat, maxKm);
-}
-
-const KM_PER_DEGREE = (6371.0088 * Math.PI) / 180;
-
-function scanStreets(t: PlaceTable, lon: number, lat: number, maxKm: number): StreetHit | undefined {
-  const k = Math.cos((lat * Math.PI) / 180);
-  let best: StreetHit | undefined;
-  for (let r = 0; r < t.size; r++) {
-    if (t.what[r] !== STREET) continue;
-    const c = t.coords;
-    for (let i = t.coordStart[r]; i + 3 < t.coordStart[r + 1]; i += 2) {
-      // point to segment on a local equirectangular plane at the query point
-      const x1 = (c[i] / 1e7 - lon) * k, y1 = c[i + 1] / 1e7 - lat, x2 = (c[i + 2] / 1e7 - lon) * k, y2 = c[i + 3] / 1e7 - lat;
-      const dx = x2 - x1, dy = y2 - y1, len2 = dx * dx + dy * dy;
-      const f = len2 > 0 ? Math.min(1, Math.max(0, -(x1 * dx + y1 * dy) / len2)) : 0;
-      const km = Math.hypot(x1 + f * dx, y1 + f * dy) * KM_PER_DEGREE;
-      if (km <= maxKm && (!best || km < best.km)) best = { row: r, km };
-    }
-  }
-  return best;
 }
