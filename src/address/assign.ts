@@ -34,10 +34,18 @@ export function assignAddresses(t: PlaceTable, streets: Streets, localities: Loc
     return s;
   };
 
+  // the addr:* keys as string indexes: a row's tags are read in one pass of integer compares
+  const KEYS = ['addr:housename', 'addr:housenumber', 'addr:street', 'addr:place', 'addr:suburb', 'addr:city',
+    'addr:district', 'addr:province'];
+  const slot = new Map<number, number>();
+  t.strings.forEach((s, i) => { const k = KEYS.indexOf(s); if (k >= 0) slot.set(i, k); });
+  const v: (string | undefined)[] = new Array(KEYS.length);
+  const [HOUSENAME, HOUSENUMBER, STREET_KEY, PLACE_KEY, SUBURB, CITY, DISTRICT, PROVINCE] = KEYS.map((_, i) => i);
+
   const parts: string[] = [];
   const seen = new Set<string>();
-  const add = (v: string | undefined) => {
-    const s = v?.trim();
+  const add = (value: string | undefined) => {
+    const s = value?.trim();
     if (!s || seen.has(s.toLowerCase())) return;
     seen.add(s.toLowerCase());
     parts.push(s);
@@ -45,27 +53,30 @@ export function assignAddresses(t: PlaceTable, streets: Streets, localities: Loc
   for (let r = 0; r < t.size; r++) {
     parts.length = 0;
     seen.clear();
+    v.fill(undefined);
+    for (let k = t.tagStart[r]; k < t.tagStart[r + 1]; k++) {
+      const at = slot.get(t.tagKV[2 * k]);
+      if (at !== undefined) v[at] ??= t.strings[t.tagKV[2 * k + 1]];
+    }
     const lon = t.lon[r] / 1e7, lat = t.lat[r] / 1e7;
-    const tag = (k: string) => tagValue(t, r, k);
-    add(tag('addr:housename'));
-    add(tag('addr:housenumber'));
+    add(v[HOUSENAME]);
+    add(v[HOUSENUMBER]);
     // a street is not addressed by another street, nor a locality by another locality
-    const street = tag('addr:street');
-    if (street) add(street);
+    if (v[STREET_KEY]) add(v[STREET_KEY]);
     else if (t.what[r] !== STREET) {
       const s = streets.nearest(lon, lat, STREET_KM);
       if (s) add(label(s.row));
     }
-    const place = tag('addr:place') || tag('addr:suburb');
+    const place = v[PLACE_KEY] || v[SUBURB];
     if (place) add(place);
     else if (t.what[r] !== LOCALITY) {
       const l = localities.at(lon, lat, LOCALITY_KM);
       if (l >= 0) add(label(l));
     }
     const [municipality, district, province] = admin.names(lon, lat);
-    add(municipality || tag('addr:city'));
-    add(district || tag('addr:district'));
-    add(province || tag('addr:province'));
+    add(municipality || v[CITY]);
+    add(district || v[DISTRICT]);
+    add(province || v[PROVINCE]);
     t.address[r] = intern(parts.join(', '));
   }
 }
