@@ -51,9 +51,10 @@ const OLD_BOOST = 0.5;
  * fields' scores, and a place whose `name:en` repeats its `name` would outrank an
  * equally good match named in one language only.
  *
- * The words live in MiniSearch's radix tree (`SearchableMap`), which finds the
- * words a prefix completes and those one typo away; each word's documents are a
- * run of flat arrays, scored BM25+ as MiniSearch does into a reused accumulator.
+ * The words live in MiniSearch's radix tree (`SearchableMap`), which finds those
+ * one typo away, and in a sorted array, where the words a prefix completes are one
+ * run; each word's documents are a run of flat arrays, scored BM25+ as MiniSearch
+ * does into a reused accumulator.
  * MiniSearch's own `search` builds an object per matching document and word, and
  * spent about a microsecond per match on the fixture: a one-letter query took over
  * a millisecond.
@@ -66,6 +67,9 @@ export class Words {
   /** Distinct words. */
   readonly size: number;
   private readonly dict = new SearchableMap<number>();
+  /** The words in code-unit order, and their ids: a prefix's completions are one run of them. */
+  private readonly sorted: string[];
+  private readonly sortedId: Uint32Array;
   /** Per document: its row, its length in words, whether it is an `old_name`. */
   private readonly docRow: Uint32Array;
   /** The first document of the same row. */
@@ -148,6 +152,10 @@ export class Words {
     this.rows = rows;
     this.names = nDocs;
     this.size = nWords;
+    const all: [string, number][] = [...this.dict];
+    all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    this.sorted = all.map((e) => e[0]);
+    this.sortedId = Uint32Array.from(all, (e) => e[1]);
     this.docRow = Uint32Array.from(docRow);
     this.docHead = Uint32Array.from(docHead);
     this.docLen = Uint16Array.from(docLen);
@@ -179,8 +187,12 @@ export class Words {
     terms.forEach((term, i) => {
       const exact = this.dict.get(term);
       if (exact !== undefined) this.add(exact, 1, i, touched);
-      for (const [w, id] of this.dict.atPrefix(term)) {
-        if (w.length > term.length) this.add(id, (PREFIX * w.length) / (w.length + 0.3 * (w.length - term.length)), i, touched);
+      // the completions: MiniSearch's atPrefix walks the radix tree building every key, which
+      // cost more than the scoring for a one-letter prefix
+      const { sorted, sortedId } = this;
+      for (let k = lowerBound(sorted, term); k < sorted.length && sorted[k].startsWith(term); k++) {
+        const w = sorted[k];
+        if (w.length > term.length) this.add(sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - term.length)), i, touched);
       }
       if (letters(term) >= TYPO_LETTERS) {
         for (const [w, [id, distance]] of this.dict.fuzzyGet(term, 1)) {
@@ -235,4 +247,15 @@ export class Words {
       if (lastTerm[d] !== i) { lastTerm[d] = i; count[d]++; }
     }
   }
+}
+
+// The first index of a sorted array whose string is not below `s` (code-unit order).
+function lowerBound(a: string[], s: string): number {
+  let lo = 0, hi = a.length;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (a[m] < s) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
 }
