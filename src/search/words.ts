@@ -91,51 +91,63 @@ export class Words {
   private epoch = 0;
 
   constructor(t: PlaceTable) {
-    const field = new Map<string, number>(NAME_FIELDS.map((f, i) => [f, i]));
+    // the string index of each name key (-1 when no tag has it): tags are compared by index
+    const keyField = NAME_FIELDS.map((k) => t.strings.indexOf(k));
     const docRow: number[] = [], docHead: number[] = [], docLen: number[] = [], docOld: number[] = [];
     const pWord: number[] = [], pDoc: number[] = [], pTf: number[] = [];
-    const values: string[] = new Array(NAME_FIELDS.length);
+    const ids = new Map<string, number>();
+    // a tag value's words, by string index: names repeat (chains, copies), their words need finding once
+    const parsed = new Map<number, Name | null>();
+    const parse = (v: number): Name | null => {
+      let name = parsed.get(v);
+      if (name !== undefined) return name;
+      const ws = words(t.strings[v]);
+      name = null;
+      if (ws.length) {
+        name = { key: ws.join(' '), words: [], counts: [], length: ws.length };
+        for (const w of ws) {
+          let id = ids.get(w);
+          if (id === undefined) ids.set(w, (id = ids.size));
+          const i = name.words.indexOf(id);
+          if (i >= 0) name.counts[i]++;
+          else { name.words.push(id); name.counts.push(1); }
+        }
+      }
+      parsed.set(v, name);
+      return name;
+    };
+    const values: number[] = new Array(NAME_FIELDS.length);
     const names: string[] = [];
-    const terms: string[] = [], counts: number[] = [];
-    let rows = 0, total = 0, nWords = 0;
+    let rows = 0, total = 0;
     for (let r = 0; r < t.size; r++) {
       if (t.strings[t.name[r]] === '') continue;
-      values.fill('');
+      values.fill(-1);
       for (let k = t.tagStart[r]; k < t.tagStart[r + 1]; k++) {
-        const f = field.get(t.strings[t.tagKV[2 * k]]);
-        if (f !== undefined) values[f] = t.strings[t.tagKV[2 * k + 1]];
+        const f = keyField.indexOf(t.tagKV[2 * k]);
+        if (f >= 0) values[f] = t.tagKV[2 * k + 1];
       }
       names.length = 0;
       const head = docRow.length;
       for (let f = 0; f < NAME_FIELDS.length; f++) {
-        const ws = words(values[f]);
-        const key = ws.join(' ');
-        if (!ws.length || names.includes(key)) continue;
-        names.push(key);
-        // the name's distinct words and how often each occurs
-        terms.length = counts.length = 0;
-        for (const w of ws) {
-          const i = terms.indexOf(w);
-          if (i >= 0) counts[i]++;
-          else { terms.push(w); counts.push(1); }
-        }
+        const name = values[f] < 0 ? null : parse(values[f]);
+        if (!name || names.includes(name.key)) continue;
+        names.push(name.key);
         const d = docRow.length;
         docRow.push(r);
         docHead.push(head);
-        docLen.push(Math.min(ws.length, 0xffff));
+        docLen.push(Math.min(name.length, 0xffff));
         docOld.push(f === OLD_NAME ? 1 : 0);
-        total += ws.length;
-        terms.forEach((w, i) => {
-          let id = this.dict.get(w);
-          // (not dict.size: SearchableMap recounts itself after every set)
-          if (id === undefined) this.dict.set(w, (id = nWords++));
-          pWord.push(id);
+        total += name.length;
+        for (let i = 0; i < name.words.length; i++) {
+          pWord.push(name.words[i]);
           pDoc.push(d);
-          pTf.push(Math.min(counts[i], 255));
-        });
+          pTf.push(Math.min(name.counts[i], 255));
+        }
       }
       rows++;
     }
+    const nWords = ids.size;
+    for (const [w, id] of ids) this.dict.set(w, id);
     const nDocs = docRow.length;
     // postings grouped by word (a counting sort), documents ascending within a word
     const start = new Uint32Array(nWords + 1);
@@ -152,7 +164,7 @@ export class Words {
     this.rows = rows;
     this.names = nDocs;
     this.size = nWords;
-    const all: [string, number][] = [...this.dict];
+    const all: [string, number][] = [...ids];
     all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     this.sorted = all.map((e) => e[0]);
     this.sortedId = Uint32Array.from(all, (e) => e[1]);
@@ -258,4 +270,13 @@ function lowerBound(a: string[], s: string): number {
     else hi = m;
   }
   return lo;
+}
+
+/** A name as the index keeps it: its words (ids, distinct, with their counts) and length in words. */
+interface Name {
+  /** The folded words joined: equal keys are one name. */
+  key: string;
+  words: number[];
+  counts: number[];
+  length: number;
 }
