@@ -240,6 +240,26 @@ describe.each(ROUTES)('%s: keys, origins, quota, methods, in the order of nearby
   });
 });
 
+describe('500: a fault in the engine is an envelope, its cause in the log under the request id', () => {
+  it.each([
+    ['/places', 'lookup', { row: () => { throw new Error('boom in lookup'); } }],
+    ['/search', 'words', { match: () => { throw new Error('boom in words'); } }],
+    ['/reverse', 'landmarks', { containing: () => { throw new Error('boom in landmarks'); } }],
+  ] as const)('%s', async (route, field, broken) => {
+    // the loaded index with one part replaced by one that throws
+    const faulty = Object.create(index, { [field]: { value: broken } }) as PlaceIndex;
+    const s = await startServer({ index: faulty, tokens: [open], now: () => now });
+    try {
+      const r = await s.request(`/api/v1${route}?${GOOD[route]}&key=${open.key}`);
+      expectError(route, r, 500, /^Internal server error$/);
+      const rid = r.headers.get('x-request-id');
+      expect(s.lines.some((l) => l.startsWith(`${rid} error: Error: boom in ${field}`))).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('the OpenAPI document describes the three routes', () => {
   it.each([
     ['/places', PLACE_PARAMS, ['key', 'placeId'], ['200', '400', '401', '403', '404', '405', '429', '500']],

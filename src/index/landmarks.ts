@@ -14,6 +14,7 @@ import { inRing, ringAreaM2 } from '../geom/measure.js';
 export class Landmarks {
   /** KDBush over centroids (lon, lat in 1e-7 degrees); item `i` is row `rows[i]`. */
   readonly tree: KDBush;
+  /** The table row of each item of `tree`. */
   readonly rows: Uint32Array;
   private readonly t: PlaceTable;
   private readonly boxes: Flatbush | undefined;
