@@ -44,11 +44,15 @@ export function assignAddresses(t: PlaceTable, streets: Streets, localities: Loc
 
   const parts: string[] = [];
   const seen = new Set<string>();
+  // a tag value may itself be a list ("Kathmandu, Thamel"): its parts count one by one
   const add = (value: string | undefined) => {
-    const s = value?.trim();
-    if (!s || seen.has(s.toLowerCase())) return;
-    seen.add(s.toLowerCase());
-    parts.push(s);
+    if (!value) return;
+    for (const part of value.split(',')) {
+      const s = part.trim();
+      if (!s || seen.has(s.toLowerCase())) continue;
+      seen.add(s.toLowerCase());
+      parts.push(s);
+    }
   };
   for (let r = 0; r < t.size; r++) {
     parts.length = 0;

@@ -4,6 +4,7 @@ import type { SearchQuery, Suggestion } from '../types.js';
 import { InvalidQueryError } from '../errors.js';
 import { MERGED_TYPES } from '../place/feature.js';
 import { placeId } from './record.js';
+import { STREET } from '../load/places.js';
 import { coord, positiveInt, show } from './validate.js';
 import { kmTo } from './distance.js';
 
@@ -46,9 +47,18 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
     top.push({ row: r, score: scores[i], km: here ? kmTo(lon!, lat!, t.lon[r], t.lat[r]) : 0, id: placeId(t, r) });
   }
   top.sort((a, b) => b.score - a.score || t.prominence[b.row] - t.prominence[a.row] || a.km - b.km || a.id - b.id);
-  top.length = Math.min(top.length, q.limit);
+  // OSM cuts a street into many ways: a search box lists the street once (its best way)
+  const streets = new Set<string>();
+  const once = top.filter(({ row }) => {
+    if (t.what[row] !== STREET) return true;
+    const key = `${t.name[row]}|${t.address[row]}`;
+    if (streets.has(key)) return false;
+    streets.add(key);
+    return true;
+  });
+  once.length = Math.min(once.length, q.limit);
 
-  return top.map(({ row, score, id }) => ({
+  return once.map(({ row, score, id }) => ({
     placeId: id,
     name: t.strings[t.name[row]],
     address: t.strings[t.address[row]],

@@ -55,8 +55,10 @@ export function addressBook(raw: RawData) {
   return (lon: number, lat: number, tags: RawTag[], self: { street?: boolean; locality?: boolean } = {}): Expect => {
     const parts: string[] = [];
     const add = (v: string | undefined) => {
-      const s = v?.trim();
-      if (s && !parts.some((p) => p.toLowerCase() === s.toLowerCase())) parts.push(s);
+      for (const piece of (v ?? '').split(',')) {
+        const s = piece.trim();
+        if (s && !parts.some((p) => p.toLowerCase() === s.toLowerCase())) parts.push(s);
+      }
     };
     const here = point([lon, lat]);
     add(tag(tags, 'addr:housename'));
