@@ -7,6 +7,7 @@
 //   3. Scaling    one query at 10k, 100k, 1M places and Nepal-scale
 //   4. Memory     bytes per place, counted and as heap delta
 //   5. HTTP       bench/http.ts's run(), when that file exists
+//   6. Search     bench/search.ts's run(): search, place and reverse on the fixture
 //
 // Every index is loaded in a child process (bench/load-child.ts) under a memory and
 // time watchdog; a big file is loaded once, and its child runs sections 2–4 on it.
@@ -29,6 +30,7 @@ import type { ChildLine, ChildResult } from './load-child.js';
 
 const RESULTS = fileURLToPath(new URL('results/latest.json', import.meta.url));
 const HTTP = fileURLToPath(new URL('http.ts', import.meta.url));
+const SEARCH = fileURLToPath(new URL('search.ts', import.meta.url));
 /** Limits of a file's child: its whole run, and the silence of one step (the load, one query class). */
 const CHILD_TIMEOUT = 240_000;
 const CHILD_STALL = 90_000;
@@ -122,6 +124,21 @@ async function main(): Promise<void> {
     console.log('\n## 5. HTTP\n\n  skipped: bench/http.ts does not exist');
   }
 
+  // 6. Search: bench/search.ts's section (text index, place lookup, reverse), reported the same way
+  let searchResults: unknown = null;
+  progress('search: bench/search.ts run()');
+  console.log('\n## 6. Search, place and reverse\n');
+  try {
+    const mod = (await import(pathToFileURL(SEARCH).href)) as { run?: () => Promise<unknown> };
+    if (typeof mod.run !== 'function') throw new Error('bench/search.ts exports no run()');
+    searchResults = await mod.run();
+  } catch (err) {
+    const msg = (err as Error).stack ?? String(err);
+    errors.push(`search: ${msg}`);
+    console.log(`  FAILED: ${msg.split('\n')[0]}`);
+    searchResults = { error: msg };
+  }
+
   const seconds = (performance.now() - started) / 1000;
   printChecks('Targets', checks, [
     `${checks.filter((c) => c.pass).length}/${checks.length} targets met. Whole run: ${seconds.toFixed(0)} s.`,
@@ -131,7 +148,7 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL('results/', import.meta.url)), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify({
     machine: m, seconds, missing, errors, load: loads, nearby: all.nearby, nearbyFailures: all.failures,
-    scaling, memory: all.memory, http, checks,
+    scaling, memory: all.memory, http, search: searchResults, checks,
   }, null, 1) + '\n');
   console.log(`\nResults: ${RESULTS}`);
 }
