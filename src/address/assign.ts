@@ -43,20 +43,24 @@ export function assignAddresses(t: PlaceTable, streets: Streets, localities: Loc
   const [HOUSENAME, HOUSENUMBER, STREET_KEY, PLACE_KEY, SUBURB, CITY, DISTRICT, PROVINCE] = KEYS.map((_, i) => i);
 
   const parts: string[] = [];
-  const seen = new Set<string>();
+  const seen: string[] = []; // lower-cased parts: at most eight, a scan beats a Set
+  const one = (raw: string) => {
+    const s = raw.trim();
+    if (!s) return;
+    const low = s.toLowerCase();
+    if (seen.includes(low)) return;
+    seen.push(low);
+    parts.push(s);
+  };
   // a tag value may itself be a list ("Kathmandu, Thamel"): its parts count one by one
   const add = (value: string | undefined) => {
     if (!value) return;
-    for (const part of value.split(',')) {
-      const s = part.trim();
-      if (!s || seen.has(s.toLowerCase())) continue;
-      seen.add(s.toLowerCase());
-      parts.push(s);
-    }
+    if (value.indexOf(',') < 0) one(value);
+    else for (const part of value.split(',')) one(part);
   };
   for (let r = 0; r < t.size; r++) {
     parts.length = 0;
-    seen.clear();
+    seen.length = 0;
     v.fill(undefined);
     for (let k = t.tagStart[r]; k < t.tagStart[r + 1]; k++) {
       const at = slot.get(t.tagKV[2 * k]);
