@@ -35,6 +35,8 @@ export interface ChildResult {
   places: number;
   /** Decoder threads (engine only). */
   workers: number;
+  /** The engine's own phase timings (engine only). */
+  timings?: import('../src/index.js').LoadTimings;
   /** Peak resident set of the process up to the end of the load, bytes (`resourceUsage().maxRSS` is in KiB). */
   maxRss: number;
   /** Resident set before loading: the floor of Node, tsx and the engine's code. */
@@ -113,7 +115,7 @@ async function main(): Promise<void> {
     const s = index.stats;
     result = {
       reader: 'engine', file, bytes, ms, nodes: s.nodes, ways: s.ways, relations: s.relations,
-      places: index.size, workers: defaultWorkers(bytes),
+      places: index.size, workers: defaultWorkers(bytes), timings: index.timings,
     };
   }
   const maxRss = process.resourceUsage().maxRSS * 1024;

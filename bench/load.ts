@@ -2,6 +2,7 @@
 // that load's own), beside osm-read parsing the same file with no index, and the
 // native `osmium fileinfo -e` reading it.
 
+import type { LoadTimings } from '../src/index.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,8 @@ export interface LoadRow {
   heapPerPlace?: number;
   buffersPerPlace?: number;
   workers?: number;
+  /** The engine's phase timings of the last run. */
+  timings?: LoadTimings;
   /** Our MB/s ÷ this reader's (baseline rows only). */
   oursOver?: number;
   note?: string;
@@ -130,6 +133,21 @@ export function loadSection(rows: LoadRow[], osmium: string | null, errors: stri
       checks.push({ target: 'nepal: peak RSS < 2 GB', value: `${mb(ours.maxRss)} MB`, pass: ours.maxRss < 2e9 });
     }
   }
+  // where the engine's time goes: the parse-and-index core, then what issue 5 added to a load
+  const phased = rows.filter((r) => r.reader === OURS && r.timings);
+  if (phased.length) {
+    printTable('1. Load phases (engine, last run)', ['file', 'read s', 'decode+places s', 'type index s', 'addresses s', 'search+lookup s', 'core MB/s', 'core/osm-read'],
+      phased.map((r): Cell[] => {
+        const t = r.timings!;
+        const core = (t.read + t.decode + t.types) / 1000;
+        const osmRead = rows.find((x) => x.file === r.file && x.reader.startsWith('osm-read'));
+        const coreMb = r.bytes / 1e6 / core;
+        return [r.file, t.read / 1000, t.decode / 1000, t.types / 1000, t.addresses / 1000, t.search / 1000, coreMb,
+          osmRead ? ratio(coreMb / osmRead.mbPerS) : undefined];
+      }),
+      ['core: read + decode and build places (overlapped on threads) + per-type spatial indexes: what issue 3 measured.',
+        'addresses (nearest street, locality, admin areas) and search + lookup + reverse indexes come with issue 5.']);
+  }
   printChecks('1. Load targets', checks);
   return checks;
 }
@@ -157,6 +175,7 @@ function row(d: Dataset, reader: string, r: ChildResult, runs: number, ms: numbe
     heapPerPlace: engine && r.places ? r.heapUsed / r.places : undefined,
     buffersPerPlace: engine && r.places ? r.arrayBuffers / r.places : undefined,
     workers: engine ? r.workers : undefined,
+    timings: engine ? r.timings : undefined,
   };
 }
 

@@ -9,7 +9,7 @@ export { MERGED_TYPES, FEATURE_KEYS, NODE_FEATURE_KEYS } from './place/feature.j
 export { InvalidQueryError, PbfError } from './errors.js';
 export { DEFAULT_PBF } from './data.js';
 export type {
-  NearbyPlace, NearbyQuery, Centroid, Geometry, Position, LoadOptions, LoadProgress, LoadStats,
+  NearbyPlace, NearbyQuery, Centroid, Geometry, Position, LoadOptions, LoadProgress, LoadStats, LoadTimings,
 } from './types.js';
 export { place, type PlaceOptions } from './query/place.js';
 export { search, MAX_QUERY_LENGTH } from './query/search.js';

@@ -94,6 +94,19 @@ export interface LoadStats {
 }
 
 /**
+ * Wall milliseconds of a load's phases: reading the file; decoding it and building
+ * the places (overlapped); the per-type spatial indexes; the addresses; the lookup,
+ * text and reverse indexes.
+ */
+export interface LoadTimings {
+  read: number;
+  decode: number;
+  types: number;
+  addresses: number;
+  search: number;
+}
+
+/**
  * One record of `place()`: the fields of `NearbyPlace` without `osmId` (only `nearby`
  * returns it) and without `radialDistanceInKm` (there is no query point). No score
  * is computed: `score` is the string `"NaN"`.

@@ -1,7 +1,7 @@
 import type { PlaceTable } from '../load/places.js';
 import type { TypeTree } from './type-trees.js';
 import type { Streets } from './streets.js';
-import type { LoadStats } from '../types.js';
+import type { LoadStats, LoadTimings } from '../types.js';
 import { PlaceLookup } from './lookup.js';
 import { Landmarks } from './landmarks.js';
 import { Words } from '../search/words.js';
@@ -14,6 +14,8 @@ import { Words } from '../search/words.js';
 export class PlaceIndex {
   /** The `license` of every record. */
   readonly license: string;
+  /** How long the load's phases took, in wall milliseconds. */
+  timings: LoadTimings = { read: 0, decode: 0, types: 0, addresses: 0, search: 0 };
   /** What the load read, built and skipped. */
   readonly stats: LoadStats;
   /** @internal */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { PbfError } from '../errors.js';
-import type { LoadOptions, LoadStats } from '../types.js';
+import type { LoadOptions, LoadStats, LoadTimings } from '../types.js';
 import { scanFrames, readHeader, type Header } from './frames.js';
 import { inflateBlob } from './blob.js';
 import { decodeFrames, defaultWorkers } from './decode.js';
@@ -25,6 +25,13 @@ export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
  */
 export async function loadPbf(source: string | Uint8Array, options: LoadOptions = {}): Promise<PlaceIndex> {
   const file = typeof source === 'string' ? source : '<buffer>';
+  let clock = performance.now();
+  const lap = () => {
+    const now = performance.now();
+    const ms = now - clock;
+    clock = now;
+    return Math.round(ms);
+  };
   let buf: Uint8Array;
   if (typeof source === 'string') {
     try {
@@ -62,6 +69,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     nodes: 0, ways: 0, relations: 0, points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
     skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0,
   };
+  const ms: LoadTimings = { read: lap(), decode: 0, types: 0, addresses: 0, search: 0 };
 
   // Places are built from each block as it arrives, in file order, while the threads
   // decode the next ones. That holds while the file is sorted by type (nodes, ways,
@@ -103,10 +111,17 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   }
   stats.schedules = table.schedules.size + table.schedules.bad;
   stats.badSchedules = table.schedules.bad;
-  progress?.({ bytesRead: total, bytesTotal: total });
+  ms.decode = lap();
+  const types = buildTypeTrees(table);
+  ms.types = lap();
   const streets = new Streets(table);
   assignAddresses(table, streets, new Localities(table), new Admin(osmAdminAreas(osm), await nepalDistricts()));
-  return new PlaceIndex(table, buildTypeTrees(table), streets, options.license ?? OSM_LICENSE, stats);
+  ms.addresses = lap();
+  const index = new PlaceIndex(table, types, streets, options.license ?? OSM_LICENSE, stats);
+  ms.search = lap();
+  index.timings = ms;
+  progress?.({ bytesRead: total, bytesTotal: total });
+  return index;
 }
 
 // central Kathmandu's kept objects per MiB of PBF, doubled
