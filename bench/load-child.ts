@@ -10,7 +10,7 @@
 // named classes (all when none are named), with a `begin` line before each, so that a
 // parent that kills a stuck child knows which class was running and keeps the rest.
 
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { loadPbf, type PlaceIndex } from '../src/index.js';
@@ -95,6 +95,17 @@ function emit(line: ChildLine): void {
   process.stdout.write(JSON.stringify(line) + '\n');
 }
 
+/**
+ * The loader as users run it: the built `dist/` (what `npm install` makes), whose decoder
+ * threads start as plain JS; the TypeScript sources only when there is no build, where
+ * each thread first boots tsx (a second or so on a big file).
+ */
+async function engineLoader(): Promise<typeof loadPbf> {
+  const dist = new URL('../dist/index.js', import.meta.url);
+  if (!existsSync(dist)) return loadPbf;
+  return ((await import(dist.href)) as { loadPbf: typeof loadPbf }).loadPbf;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const osm = args[0] === '--osm-read';
@@ -110,7 +121,7 @@ async function main(): Promise<void> {
     const n = await osmReadCount(file);
     result = { reader: 'osm-read', file, bytes, ms: performance.now() - t0, ...n, places: 0, workers: 0 };
   } else {
-    index = await loadPbf(file);
+    index = await (await engineLoader())(file);
     const ms = performance.now() - t0;
     const s = index.stats;
     result = {
