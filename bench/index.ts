@@ -105,39 +105,9 @@ async function main(): Promise<void> {
   if (!all.scaling.length) console.log(`\n## 3. Scaling\n\n  skipped: needs the generated files, made by ${MAKE_DATA}`);
   if (all.memory.length) memorySection(all.memory);
 
-  // 5. HTTP: another module's section; its failure is reported, not fatal
-  let http: unknown = null;
-  if (existsSync(HTTP)) {
-    progress('http: bench/http.ts run()');
-    console.log('\n## 5. HTTP\n');
-    try {
-      const mod = (await import(pathToFileURL(HTTP).href)) as { run?: () => Promise<unknown> };
-      if (typeof mod.run !== 'function') throw new Error('bench/http.ts exports no run()');
-      http = await mod.run();
-    } catch (err) {
-      const msg = (err as Error).stack ?? String(err);
-      errors.push(`http: ${msg}`);
-      console.log(`  FAILED: ${msg.split('\n')[0]}`);
-      http = { error: msg };
-    }
-  } else {
-    console.log('\n## 5. HTTP\n\n  skipped: bench/http.ts does not exist');
-  }
-
-  // 6. Search: bench/search.ts's section (text index, place lookup, reverse), reported the same way
-  let searchResults: unknown = null;
-  progress('search: bench/search.ts run()');
-  console.log('\n## 6. Search, place and reverse\n');
-  try {
-    const mod = (await import(pathToFileURL(SEARCH).href)) as { run?: () => Promise<unknown> };
-    if (typeof mod.run !== 'function') throw new Error('bench/search.ts exports no run()');
-    searchResults = await mod.run();
-  } catch (err) {
-    const msg = (err as Error).stack ?? String(err);
-    errors.push(`search: ${msg}`);
-    console.log(`  FAILED: ${msg.split('\n')[0]}`);
-    searchResults = { error: msg };
-  }
+  // 5 and 6: other modules' sections; a failure is reported, not fatal
+  const http = await section('5. HTTP', HTTP, errors);
+  const searchResults = await section('6. Search, place and reverse', SEARCH, errors);
 
   const seconds = (performance.now() - started) / 1000;
   printChecks('Targets', checks, [
@@ -185,3 +155,24 @@ main().catch((err: unknown) => {
   console.error((err as Error).stack ?? String(err));
   process.exit(1);
 });
+
+/** Runs the `run()` of a section module, printing its heading; its failure goes into `errors`. */
+async function section(title: string, file: string, errors: string[]): Promise<unknown> {
+  const name = file.split('/').pop();
+  if (!existsSync(file)) {
+    console.log(`\n## ${title}\n\n  skipped: bench/${name} does not exist`);
+    return null;
+  }
+  progress(`${title}: bench/${name} run()`);
+  console.log(`\n## ${title}\n`);
+  try {
+    const mod = (await import(pathToFileURL(file).href)) as { run?: () => Promise<unknown> };
+    if (typeof mod.run !== 'function') throw new Error(`bench/${name} exports no run()`);
+    return await mod.run();
+  } catch (err) {
+    const msg = (err as Error).stack ?? String(err);
+    errors.push(`${title}: ${msg}`);
+    console.log(`  FAILED: ${msg.split('\n')[0]}`);
+    return { error: msg };
+  }
+}

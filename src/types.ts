@@ -23,7 +23,7 @@ export interface NearbyPlace {
   license: string;
   /** `name`, else `name:en`, else `name:ne`, else `""`. */
   name: string;
-  /** Built from `addr:*` tags, joined with `", "`; `""` when there are none. */
+  /** The textual address, most specific part first, joined with `", "` (see the README's Addresses). */
   address: string;
   /** The type that matched the query (for a merged type, the member type). */
   type: string;
@@ -111,23 +111,11 @@ export interface LoadTimings {
  * returns it) and without `radialDistanceInKm` (there is no query point). No score
  * is computed: `score` is the string `"NaN"`.
  */
-export interface Place {
-  /** Stable project id: `osmId * 4 + kind` (kind 0 node, 1 way, 2 relation). */
-  placeId: number;
-  license: string;
-  /** `name`, else `name:en`, else `name:ne`, else `""`. */
-  name: string;
-  /** The textual address, most specific part first, joined with `", "`. */
-  address: string;
+export interface Place extends Omit<NearbyPlace, 'osmId' | 'radialDistanceInKm' | 'score' | 'type'> {
   /** The row's own type: its first feature type, else its `place`, `highway` or `building` value. */
   type: string;
-  centroid: Centroid;
-  /** Every tag as `"key|value"`, in the file's order. */
-  tags: string[];
-  geometry: Geometry;
+  /** No score is computed: always the string `"NaN"`. */
   score: 'NaN';
-  /** `opening_hours` evaluated at the query instant (default now) in Nepal Time. */
-  open: boolean;
 }
 
 /** One record of `reverse()`: a `Place` and its distance from the query point. */

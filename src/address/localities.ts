@@ -1,6 +1,7 @@
 import KDBush from 'kdbush';
 import type { PlaceTable } from '../load/places.js';
-import { LOCALITY, POINT } from '../load/places.js';
+import { LOCALITY } from '../load/places.js';
+import { forEachRing } from '../load/shape.js';
 import { Areas, type Area } from '../geom/areas.js';
 import { nearestItem } from '../index/nearest.js';
 import { tagValue } from './tags.js';
@@ -10,7 +11,6 @@ export const LOCALITY_PLACES: ReadonlySet<string> = new Set([
   'neighbourhood', 'quarter', 'suburb', 'locality', 'hamlet', 'village', 'town',
 ]);
 
-const E7 = 1e7;
 
 /**
  * The localities of a table (`place=neighbourhood|quarter|suburb|locality|hamlet|
@@ -33,21 +33,9 @@ export class Localities {
     for (let r = 0; r < t.size; r++) {
       if (t.what[r] !== LOCALITY || !LOCALITY_PLACES.has(tagValue(t, r, 'place') ?? '')) continue;
       this.rows.push(r);
-      if (t.geom[r] !== POINT && t.geom[r] !== 1) {
-        const rings: number[][] = [];
-        const s = t.shape, c = t.coords;
-        // polygon: [rings, n…]; multipolygon: [polygons, rings, n…, …]
-        let k = t.shapeStart[r];
-        let at = t.coordStart[r];
-        const polys = t.geom[r] === 2 ? 1 : s[k++];
-        for (let p = 0; p < polys; p++) {
-          for (let n = s[k++]; n > 0; n--) {
-            const len = s[k++];
-            const ring: number[] = [];
-            for (let i = 0; i < len; i++, at += 2) ring.push(c[at] / E7, c[at + 1] / E7);
-            rings.push(ring);
-          }
-        }
+      const rings: number[][] = [];
+      forEachRing(t, r, (ring) => rings.push(Array.from(ring, (v) => v / 1e7)));
+      if (rings.length) {
         areas.push({ name: '', level: 0, rings });
         this.areaRows.push(r);
       }

@@ -2,6 +2,7 @@ import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
 import type { PlaceTable } from '../load/places.js';
 import { BUILDING, STREET, POLYGON, MULTIPOLYGON } from '../load/places.js';
+import { forEachRing } from '../load/shape.js';
 import { inRing, ringAreaM2 } from '../geom/measure.js';
 
 /**
@@ -82,22 +83,4 @@ function contains(t: PlaceTable, r: number, x: number, y: number): boolean {
     }
   });
   return inside || inPolygon;
-}
-
-// Row r's rings in order, as views of the table's coordinates, each flagged outer
-// (the first of its polygon) or hole. Layout: polygon `[rings, n…]`, multipolygon
-// `[polygons, rings, n…, rings, n…]`.
-function forEachRing(t: PlaceTable, r: number, fn: (ring: Int32Array, outer: boolean) => void): void {
-  const shape = t.shape;
-  let s = t.shapeStart[r];
-  let c = t.coordStart[r];
-  const polygons = t.geom[r] === POLYGON ? 1 : shape[s++];
-  for (let p = 0; p < polygons; p++) {
-    const rings = shape[s++];
-    for (let k = 0; k < rings; k++) {
-      const n = shape[s++];
-      fn(t.coords.subarray(c, c + 2 * n), k === 0);
-      c += 2 * n;
-    }
-  }
 }
