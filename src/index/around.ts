@@ -30,14 +30,21 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
   const cosLat = Math.cos(lat * RAD);
   // haversine `a` of the search radius, with a hair of slack: the exact km test decides
   const maxA = Math.min(1, hav(maxKm / EARTH_RADIUS_KM) * (1 + 1e-9) + 1e-18);
+  // Every point within the radius lies within this many degrees of latitude, so the
+  // smallest cosine over that band bounds cos(lat') for all of them: one cosine per
+  // search, where the box's own edges would cost two per node.
+  const band = (maxKm / EARTH_RADIUS_KM) / RAD;
+  const cosMin = Math.max(0, Math.min(Math.cos(Math.max(-90, lat - band) * RAD), Math.cos(Math.min(90, lat + band) * RAD)));
   const point = (i: number) => {
     const a = pointA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]);
-    if (a > maxA || toKm(a) > maxKm) return;
-    q.push(byScore ? -prom![ids[i]] / (1 + toKm(a)) : a, -i - 1);
+    if (a > maxA) return;
+    if (!byScore) { q.push(a, -i - 1); return; }
+    const km = toKm(a);
+    if (km <= maxKm) q.push(-prom![ids[i]] / (1 + km), -i - 1);
   };
   const node = (l: number, r: number, axis: number, k: number, minX: number, minY: number, maxX: number, maxY: number) => {
     if (l > r) return;
-    const a = boxA(lon, lat, cosLat, minX, minY, maxX, maxY);
+    const a = boxA(lon, lat, cosLat * cosMin, minX, minY, maxX, maxY);
     if (a > maxA) return;
     q.push(byScore ? -nodeMax![k] / (1 + toKm(a)) : a, q.node(l, r, axis, k, minX, minY, maxX, maxY));
   };
@@ -49,8 +56,9 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
     q.pop();
     if (top < 0) {
       const i = -top - 1;
-      const km = toKm(pointA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]));
-      if (visit(ids[i], km, byScore ? -key : 0)) return;
+      // nearest first, the key is the point's `a`; by score, measure it again
+      const km = toKm(byScore ? pointA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]) : key);
+      if (km <= maxKm && visit(ids[i], km, byScore ? -key : 0)) return;
       continue;
     }
     const n = q.nodes; // read after every push: the node table may have grown
@@ -118,17 +126,17 @@ function pointA(lon: number, lat: number, cosLat: number, x: number, y: number):
   return s1 * s1 + s2 * s2 * cosLat * Math.cos(py * RAD);
 }
 
-// A lower bound of `a` over a box: a = hav(dLat) + cos(lat)cos(lat')hav(dLon), and each
-// factor is bounded on its own: the nearest latitude and longitude of the box, and the
-// smaller cosine of its two edge latitudes (cos is concave over [-90, 90]).
-function boxA(lon: number, lat: number, cosLat: number, minX: number, minY: number, maxX: number, maxY: number): number {
+// A lower bound of `a` over the points of a box that lie within the search radius:
+// a = hav(dLat) + cos(lat)cos(lat')hav(dLon), each factor bounded on its own: the
+// nearest latitude and longitude of the box, and `cosCos` = cos(lat) times the least
+// cos(lat') of the radius's latitude band (see `around`).
+function boxA(lon: number, lat: number, cosCos: number, minX: number, minY: number, maxX: number, maxY: number): number {
   const y = lat * E7, x = lon * E7;
   const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
   const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
   const a = hav((dy / E7) * RAD);
   if (dx === 0) return a;
-  const c = Math.min(Math.cos(Math.max(-90, minY / E7) * RAD), Math.cos(Math.min(90, maxY / E7) * RAD));
-  return a + cosLat * Math.max(0, c) * hav((Math.min(dx, 180 * E7) / E7) * RAD);
+  return a + cosCos * hav((Math.min(dx, 180 * E7) / E7) * RAD);
 }
 
 /**
