@@ -5,8 +5,9 @@ import type { Localities } from './localities.js';
 import type { Admin } from './admin.js';
 import { tagValue } from './tags.js';
 
-/** How far a street may be to name a place's address, and a locality. */
+/** How far (km) a street may be to name a place's address. */
 export const STREET_KM = 0.1;
+/** How far (km) a locality's centroid may be to name a place's address. */
 export const LOCALITY_KM = 2;
 
 /**

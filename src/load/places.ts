@@ -216,13 +216,18 @@ function distinct(r: number[]): number {
   return n;
 }
 
+/** A multipolygon relation's rings joined into polygons. */
 export interface Multipolygon {
   /** Each polygon: outer ring first, then holes; flat lon/lat rings, oriented. */
   polygons: number[][][];
   partial: boolean;
 }
 
-// Joins a relation's outer and inner member ways into oriented polygons.
+/**
+ * Joins the outer and inner member ways of relation `r` of a block into oriented
+ * polygons; undefined when no outer ring closes. `partial` tells that members were
+ * missing or chains stayed open.
+ */
 export function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipolygon | undefined {
   const outer: Chain[] = [];
   const inner: Chain[] = [];
