@@ -1,7 +1,9 @@
 /**
  * Measures of flat coordinate rings `[lon0, lat0, lon1, lat1, …]` in fixed-point
  * 1e-7 degrees. Planar formulas work relative to the ring's first vertex, which
- * keeps the products small and exact enough at street scale.
+ * keeps the products small and exact enough at street scale. Not @turf/area and
+ * @turf/centroid: they take GeoJSON objects (an allocation per ring at load), and
+ * turf's centroid is the mean of the vertices, not the area-weighted centre.
  */
 
 /** A flat ring or line: interleaved lon/lat, 1e-7 degrees. */

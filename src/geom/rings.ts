@@ -1,7 +1,9 @@
 /**
  * Joins the member ways of a multipolygon into closed rings, by their end node
  * ids. Extracts lose members at their edges, so what cannot close is reported,
- * not thrown.
+ * not thrown. Written here because the JS libraries that assemble OSM
+ * multipolygons (osmtogeojson and kin) want the whole dataset as OSM JSON objects,
+ * which a loader of typed arrays never builds.
  */
 
 /** A member way as its node ids. */
