@@ -1,7 +1,7 @@
 import KDBush from 'kdbush';
 import type { PlaceTable } from '../load/places.js';
 import { LOCALITY } from '../load/places.js';
-import { forEachRing } from '../load/shape.js';
+import { forEachRing, type Shapes } from '../load/shape.js';
 import { Areas, type Area } from '../geom/areas.js';
 import { nearestItem } from '../index/nearest.js';
 import { tagValue } from './tags.js';
@@ -25,13 +25,13 @@ export class Localities {
   private readonly areas: Areas;
   private readonly areaRows: number[] = [];
 
-  private readonly t: PlaceTable;
+  private readonly t: Shapes;
 
-  constructor(t: PlaceTable) {
+  /** Indexes `rows` (see `localityRows`) of a table's geometry. */
+  constructor(t: Shapes, rows: ArrayLike<number>) {
     this.t = t;
     const areas: Area[] = [];
-    for (let r = 0; r < t.size; r++) {
-      if (t.what[r] !== LOCALITY || !LOCALITY_PLACES.has(tagValue(t, r, 'place') ?? '')) continue;
+    for (const r of Array.from(rows)) {
       this.rows.push(r);
       const rings: number[][] = [];
       forEachRing(t, r, (ring) => rings.push(Array.from(ring, (v) => v / 1e7)));
@@ -63,4 +63,11 @@ export class Localities {
     return i < 0 ? -1 : this.rows[i];
   }
 
+}
+
+/** The rows of a table that are localities in the sense of `LOCALITY_PLACES`. */
+export function localityRows(t: PlaceTable): Uint32Array {
+  const rows: number[] = [];
+  for (let r = 0; r < t.size; r++) if (t.what[r] === LOCALITY && LOCALITY_PLACES.has(tagValue(t, r, 'place') ?? '')) rows.push(r);
+  return Uint32Array.from(rows);
 }

@@ -1,5 +1,5 @@
 import Flatbush from 'flatbush';
-import type { PlaceTable } from '../load/places.js';
+import type { Shapes } from '../load/shape.js';
 import { STREET } from '../load/places.js';
 import { segmentKm, boxAround, KM_PER_DEGREE } from '../geom/local.js';
 
@@ -14,13 +14,13 @@ const TIE_KM = 1e-6;
  * street's line, not its centroid: a long road is near all along its length.
  */
 export class Streets {
-  private readonly t: PlaceTable;
+  private readonly t: Shapes;
   private readonly tree: Flatbush | undefined;
   /** Per segment: the table row, and the index in `t.coords` of its first point. */
   private readonly row: Uint32Array;
   private readonly at: Uint32Array;
 
-  constructor(t: PlaceTable) {
+  constructor(t: Shapes) {
     this.t = t;
     let n = 0;
     for (let r = 0; r < t.size; r++) if (t.what[r] === STREET) n += Math.max(0, (t.coordStart[r + 1] - t.coordStart[r]) / 2 - 1);

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from './thread.js';
 import { availableParallelism } from 'node:os';
 import { inflateBlob } from './blob.js';
 import { decodeBlock, type Block } from './block.js';
@@ -95,17 +96,5 @@ export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: nu
 }
 
 function startWorkers(n: number): Worker[] {
-  const pool: Worker[] = [];
-  if (!import.meta.url.endsWith('.ts')) {
-    const url = new URL('./worker.js', import.meta.url);
-    for (let i = 0; i < n; i++) pool.push(new Worker(url));
-    return pool;
-  }
-  // Running from the TypeScript sources (tests, tsx): the thread registers tsx's
-  // loader before importing the .ts worker.
-  const url = new URL('./worker.ts', import.meta.url).href;
-  const tsx = JSON.stringify(import.meta.resolve?.('tsx/esm/api') ?? 'tsx/esm/api');
-  const boot = `import(${tsx}).then((t) => { t.register(); return import(${JSON.stringify(url)}); });`;
-  for (let i = 0; i < n; i++) pool.push(new Worker(boot, { eval: true }));
-  return pool;
+  return Array.from({ length: n }, () => startThread(import.meta.url, 'worker'));
 }

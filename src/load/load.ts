@@ -9,9 +9,9 @@ import { buildPlaces, PlaceBuilder, PLACE, POINT, LINE, POLYGON, MULTIPOLYGON, t
 import { buildTypeTrees } from '../index/type-trees.js';
 import { PlaceIndex } from '../index/place-index.js';
 import { Streets } from '../index/streets.js';
-import { Localities } from '../address/localities.js';
-import { Admin, osmAdminAreas, nepalDistricts } from '../address/admin.js';
-import { assignAddresses } from '../address/assign.js';
+import { osmAdminAreas } from '../address/admin.js';
+import { addressInput, computeAddresses, storeAddresses, type AddressInput } from '../address/assign.js';
+import { startThread } from './thread.js';
 
 /** The license of OSM data, the default `license` of every record. */
 export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
@@ -112,16 +112,51 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   stats.schedules = table.schedules.size + table.schedules.bad;
   stats.badSchedules = table.schedules.bad;
   ms.decode = lap();
+  // Addresses need the whole table but nothing of the indexes below: on a big table
+  // they are computed on a thread meanwhile, on a small one here (a thread's start-up
+  // would cost more).
+  const started = performance.now();
+  const input = addressInput(table, osmAdminAreas(osm));
+  const streets = new Streets(table);
+  const threaded = workers > 0 && (options.workers !== undefined || table.size >= THREAD_ROWS);
+  const addresses = threaded ? addressesOnThread(input) : computeAddresses(input, streets);
+  addresses.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
   const types = buildTypeTrees(table);
   ms.types = lap();
-  const streets = new Streets(table);
-  assignAddresses(table, streets, new Localities(table), new Admin(osmAdminAreas(osm), await nepalDistricts()));
-  ms.addresses = lap();
   const index = new PlaceIndex(table, types, streets, options.license ?? OSM_LICENSE, stats);
   ms.search = lap();
+  storeAddresses(table, await addresses);
+  ms.addresses = Math.round(performance.now() - started);
+  lap();
   index.timings = ms;
   progress?.({ bytesRead: total, bytesTotal: total });
   return index;
+}
+
+// Rows from which addresses are worth a thread by default (the Kathmandu fixture has
+// 6,888); threads asked for with `workers` are used whatever the size.
+const THREAD_ROWS = 50_000;
+
+// Computes the addresses on a thread; if the thread fails, here.
+function addressesOnThread(input: AddressInput): Promise<string[]> {
+  return new Promise<string[]>((resolve, reject) => {
+    const w = startThread(import.meta.url, '../address/worker');
+    let settled = false;
+    const fallback = () => {
+      if (settled) return;
+      settled = true;
+      void w.terminate();
+      computeAddresses(input).then(resolve, reject);
+    };
+    w.once('message', (m: { list?: string[]; error?: string }) => {
+      if (!m.list) return fallback();
+      settled = true;
+      void w.terminate();
+      resolve(m.list);
+    });
+    w.once('error', fallback);
+    w.postMessage(input);
+  });
 }
 
 // central Kathmandu's kept objects per MiB of PBF, doubled
