@@ -1,7 +1,6 @@
 import type KDBush from 'kdbush';
+import { EARTH_RADIUS_KM, aToKm, haversineA } from '../geom/haversine.js';
 
-/** Earth radius of every distance, in km: the mean radius, as @turf/distance. */
-export const EARTH_RADIUS_KM = 6371.0088;
 
 const RAD = Math.PI / 180;
 const E7 = 1e7;
@@ -36,17 +35,17 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
   const band = (maxKm / EARTH_RADIUS_KM) / RAD;
   const cosMin = Math.max(0, Math.min(Math.cos(Math.max(-90, lat - band) * RAD), Math.cos(Math.min(90, lat + band) * RAD)));
   const point = (i: number) => {
-    const a = pointA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]);
+    const a = haversineA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]);
     if (a > maxA) return;
     if (!byScore) { q.push(a, -i - 1); return; }
-    const km = toKm(a);
+    const km = aToKm(a);
     if (km <= maxKm) q.push(-prom![ids[i]] / (1 + km), -i - 1);
   };
   const node = (l: number, r: number, axis: number, k: number, minX: number, minY: number, maxX: number, maxY: number) => {
     if (l > r) return;
     const a = boxA(lon, lat, cosLat * cosMin, minX, minY, maxX, maxY);
     if (a > maxA) return;
-    q.push(byScore ? -nodeMax![k] / (1 + toKm(a)) : a, q.node(l, r, axis, k, minX, minY, maxX, maxY));
+    q.push(byScore ? -nodeMax![k] / (1 + aToKm(a)) : a, q.node(l, r, axis, k, minX, minY, maxX, maxY));
   };
 
   node(0, ids.length - 1, 0, 0, -Infinity, -Infinity, Infinity, Infinity);
@@ -57,7 +56,7 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
     if (top < 0) {
       const i = -top - 1;
       // nearest first, the key is the point's `a`; by score, measure it again
-      const km = toKm(byScore ? pointA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]) : key);
+      const km = aToKm(byScore ? haversineA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]) : key);
       if (km <= maxKm && visit(ids[i], km, byScore ? -key : 0)) return;
       continue;
     }
@@ -108,22 +107,9 @@ export function nodeMaxima(tree: KDBush, prom: Float64Array): Float64Array {
   return out;
 }
 
-function toKm(a: number): number {
-  return 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * EARTH_RADIUS_KM;
-}
-
 function hav(theta: number): number {
   const s = Math.sin(theta / 2);
   return s * s;
-}
-
-// haversine `a` from the query point to a point in 1e-7 degrees, as @turf/distance computes it
-function pointA(lon: number, lat: number, cosLat: number, x: number, y: number): number {
-  const py = y / E7;
-  const dLat = (py - lat) * RAD;
-  const dLon = (x / E7 - lon) * RAD;
-  const s1 = Math.sin(dLat / 2), s2 = Math.sin(dLon / 2);
-  return s1 * s1 + s2 * s2 * cosLat * Math.cos(py * RAD);
 }
 
 // A lower bound of `a` over the points of a box that lie within the search radius:

@@ -5,7 +5,7 @@ import { around } from '../index/around.js';
 import { placeId } from './record.js';
 import { placeRecord, instant } from './place.js';
 import { coord, positiveInt, show } from './validate.js';
-import { kmTo } from './distance.js';
+import { kmTo } from '../geom/haversine.js';
 
 /** Default radius of `reverse`, km. */
 export const REVERSE_RADIUS = 0.5;

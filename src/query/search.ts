@@ -6,7 +6,7 @@ import { MERGED_TYPES } from '../place/feature.js';
 import { placeId } from './record.js';
 import { STREET } from '../load/places.js';
 import { coord, positiveInt, show } from './validate.js';
-import { kmTo } from './distance.js';
+import { kmTo } from '../geom/haversine.js';
 
 /** Longest query `search` takes, in UTF-16 units: a search box, not a document. */
 export const MAX_QUERY_LENGTH = 200;
