@@ -3,7 +3,7 @@ import type { Osm } from './osm.js';
 import { List } from './list.js';
 import { isPlace, placeTypes } from '../place/feature.js';
 import { isArea } from '../place/area.js';
-import { placeName, placeAddress } from '../place/label.js';
+import { placeName } from '../place/label.js';
 import { prominence } from '../place/score.js';
 import { Centroid, orient, inRing, ringAreaM2, signedArea2 } from '../geom/measure.js';
 import { joinRings, type Chain } from '../geom/rings.js';
@@ -343,7 +343,7 @@ class Builder {
     this.lat.push(centroid[1]);
     const name = placeName(keys, vals);
     this.name.push(this.intern(name));
-    this.address.push(this.intern(placeAddress(keys, vals)));
+    this.address.push(0); // '' until the addresses are computed, once the whole table is known
     for (const s of kv) this.tagKV.push(s);
     this.tagStart.push(this.tagKV.length / 2);
     const types = placeTypes(keys, vals, kind);

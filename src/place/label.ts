@@ -7,21 +7,3 @@ export function placeName(keys: readonly string[], values: readonly string[]): s
   }
   return '';
 }
-
-/** `addr:*` keys of an address, most specific first. */
-export const ADDRESS_KEYS: readonly string[] = [
-  'addr:housename', 'addr:housenumber', 'addr:street', 'addr:place', 'addr:suburb',
-  'addr:city', 'addr:district', 'addr:province',
-];
-
-/** A place's address from its `addr:*` tags, joined with `", "`; `""` when none. */
-export function placeAddress(keys: readonly string[], values: readonly string[]): string {
-  const parts: string[] = [];
-  for (const want of ADDRESS_KEYS) {
-    const i = keys.indexOf(want);
-    if (i < 0) continue;
-    const v = values[i].trim();
-    if (v && !parts.includes(v)) parts.push(v);
-  }
-  return parts.join(', ');
-}
