@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { PbfError } from '../errors.js';
 import type { LoadOptions, LoadStats, LoadTimings } from '../types.js';
-import { scanFrames, readHeader, type Header } from './frames.js';
+import { scanFrames, readHeader } from './frames.js';
 import { inflateBlob } from './blob.js';
 import { decodeFrames, defaultWorkers } from './decode.js';
 import { Osm } from './osm.js';
@@ -50,15 +50,14 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     throw new PbfError(file, (err as Error).message);
   };
   let frames: ReturnType<typeof scanFrames>;
-  let header: Header;
   try {
     frames = scanFrames(buf);
     const h = frames.header;
-    header = readHeader(inflateBlob(buf.subarray(h.offset, h.offset + h.length)), h);
+    // read for its required features: a file that needs what this reader lacks is refused
+    readHeader(inflateBlob(buf.subarray(h.offset, h.offset + h.length)), h);
   } catch (err) {
     return fail(err);
   }
-  void header;
 
   const total = buf.length;
   let read = frames.header.offset + frames.header.length;
