@@ -25,9 +25,6 @@ export function prominence(keys: readonly string[], named: boolean, areaM2: numb
   return p;
 }
 
-/** The largest prominence any place can have: the bound that lets a search stop early. */
-export const MAX_PROMINENCE = 1 + 1 + 1 + 0.5 + 0.5 + 0.5 + 2;
-
 /** Score of a place of prominence `p` at `km` from the query point. */
 export function score(p: number, km: number): number {
   return p / (1 + km);
