@@ -17,3 +17,22 @@ export class PbfError extends Error {
     this.file = file;
   }
 }
+
+/** Why a snapshot was refused. */
+export type SnapshotProblem = 'truncated' | 'corrupted' | 'wrong-version' | 'foreign';
+
+/**
+ * Bytes that are not a usable snapshot: `problem` tells which (cut short, damaged,
+ * written by another format version, or not a snapshot at all); `file` names the
+ * file when there is one.
+ */
+export class SnapshotError extends Error {
+  readonly problem: SnapshotProblem;
+  readonly file: string;
+  constructor(problem: SnapshotProblem, message: string, file = '<buffer>') {
+    super(`${file}: ${problem} snapshot: ${message}`);
+    this.name = 'SnapshotError';
+    this.problem = problem;
+    this.file = file;
+  }
+}

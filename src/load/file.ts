@@ -1,0 +1,59 @@
+import { open, readFile } from 'node:fs/promises';
+import { PbfError, SnapshotError } from '../errors.js';
+import type { LoadOptions } from '../types.js';
+import type { PlaceIndex } from '../index/place-index.js';
+import { isSnapshot, MAGIC } from '../snapshot/format.js';
+import { fromSnapshot } from '../snapshot/read.js';
+import { loadPbf } from './load.js';
+
+/**
+ * Loads a snapshot file (written by `buildSnapshot` or `nepal-places build`).
+ * A missing, truncated, damaged or foreign file rejects with `SnapshotError` naming it.
+ *
+ * @example
+ * const index = await loadSnapshot('nepal.places');
+ */
+export async function loadSnapshot(path: string): Promise<PlaceIndex> {
+  const t0 = performance.now();
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    throw new SnapshotError('foreign', cannotRead(err), path);
+  }
+  const read = performance.now() - t0;
+  const index = fromSnapshot(bytes, path);
+  index.timings.read = Math.round(read);
+  return index;
+}
+
+/**
+ * Loads a PBF or a snapshot, told apart by the file's first bytes, not its name.
+ * Errors are `PbfError` or `SnapshotError`, naming the file.
+ *
+ * @example
+ * const index = await loadFile(process.argv[2]); // nepal.osm.pbf or nepal.places
+ */
+export async function loadFile(path: string, options: LoadOptions = {}): Promise<PlaceIndex> {
+  let head: Uint8Array;
+  try {
+    const f = await open(path, 'r');
+    try {
+      head = new Uint8Array(MAGIC.length);
+      const { bytesRead } = await f.read(head, 0, head.length, 0);
+      head = head.subarray(0, bytesRead);
+    } finally {
+      await f.close();
+    }
+  } catch (err) {
+    throw new PbfError(path, cannotRead(err));
+  }
+  // a snapshot keeps the license it was built with: `options` are the PBF loader's
+  if (isSnapshot(head)) return loadSnapshot(path);
+  return loadPbf(path, options);
+}
+
+function cannotRead(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : `cannot read (${e.message})`;
+}
