@@ -57,17 +57,21 @@ export interface NearbyQuery {
   at?: Date;
 }
 
-/** Progress of a load, in bytes of the PBF. */
+/** Progress of a load: bytes of the PBF handed to the loader so far, and the OSM objects in them. */
 export interface LoadProgress {
+  /** Bytes of the file read and decoded so far (`bytesTotal` only once the index is ready). */
   bytesRead: number;
+  /** The file's size in bytes. */
   bytesTotal: number;
+  /** OSM objects (nodes, ways and relations) decoded so far. */
+  objects: number;
 }
 
 /** Options of `loadPbf()`. */
 export interface LoadOptions {
   /** The `license` string of every record (default `"© OpenStreetMap contributors, ODbL 1.0"`). */
   license?: string;
-  /** Called as blocks of the file are decoded. */
+  /** Called after the header, as each block of the file is decoded, and once the index is ready. */
   onProgress?: (p: LoadProgress) => void;
   /** Decoder threads; 0 decodes on the calling thread (default: by file size and cores). */
   workers?: number;

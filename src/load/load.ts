@@ -62,7 +62,8 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   const total = buf.length;
   let read = frames.header.offset + frames.header.length;
   const progress = options.onProgress;
-  progress?.({ bytesRead: read, bytesTotal: total });
+  let objects = 0;
+  progress?.({ bytesRead: read, bytesTotal: total, objects });
   const workers = options.workers ?? defaultWorkers(total);
   const stats: LoadStats = {
     nodes: 0, ways: 0, relations: 0, points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
@@ -79,7 +80,8 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   await decodeFrames(buf, frames.data, workers, (seq, blk) => {
     osm.add(blk);
     read += frames.data[seq].length;
-    progress?.({ bytesRead: Math.min(read, total), bytesTotal: total });
+    objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;
+    progress?.({ bytesRead: Math.min(read, total), bytesTotal: total, objects });
     if (!builder) return;
     const kind = blk.relId.length ? 2 : blk.wayId.length ? 1 : 0;
     if ((blk.nodeId.length && phase > 0) || (blk.wayId.length && phase > 1)) {
@@ -128,7 +130,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   ms.addresses = Math.round(performance.now() - started);
   lap();
   index.timings = ms;
-  progress?.({ bytesRead: total, bytesTotal: total });
+  progress?.({ bytesRead: total, bytesTotal: total, objects });
   return index;
 }
 
