@@ -18,12 +18,14 @@ export class Landmarks {
   /** The table row of each item of `tree`. */
   readonly rows: Uint32Array;
   private readonly t: PlaceTable;
-  private readonly boxes: Flatbush | undefined;
+  /** Bounding boxes of the areas (1e-7 degrees), or none. */
+  readonly boxes: Flatbush | undefined;
   /** Row and area (m², holes subtracted) of each box of `boxes`. */
   private readonly areaRows: Uint32Array;
-  private readonly areaM2: Float64Array;
+  readonly areaM2: Float64Array;
 
-  constructor(t: PlaceTable) {
+  /** The landmarks of a table; `built`, the indexes found before from the same table, are reused as they are. */
+  constructor(t: PlaceTable, built?: { tree: KDBush; boxes: Flatbush | undefined; areaM2: Float64Array }) {
     this.t = t;
     const rows: number[] = [];
     const areas: number[] = [];
@@ -33,14 +35,24 @@ export class Landmarks {
       if (t.geom[r] === POLYGON || t.geom[r] === MULTIPOLYGON) areas.push(r);
     }
     this.rows = Uint32Array.from(rows);
+    this.areaRows = Uint32Array.from(areas);
+    if (built) {
+      if (built.tree.numItems !== rows.length || built.areaM2.length !== areas.length || (built.boxes?.numItems ?? 0) !== areas.length) {
+        throw new RangeError('landmark indexes do not fit the table');
+      }
+      this.tree = built.tree;
+      this.boxes = built.boxes;
+      this.areaM2 = built.areaM2;
+      return;
+    }
     this.tree = new KDBush(rows.length, 16, Int32Array);
     for (const r of rows) this.tree.add(t.lon[r], t.lat[r]);
     this.tree.finish();
 
-    this.areaRows = Uint32Array.from(areas);
     this.areaM2 = new Float64Array(areas.length);
     if (!areas.length) { this.boxes = undefined; return; }
-    const boxes = new Flatbush(areas.length);
+    // the boxes are of the table's own integer coordinates: Int32 holds them exactly, in half the bytes
+    const boxes = new Flatbush(areas.length, 16, Int32Array);
     areas.forEach((r, i) => {
       let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
       let m2 = 0;

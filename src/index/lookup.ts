@@ -12,20 +12,28 @@ export class PlaceLookup {
   /** The table row of each id. */
   readonly rows: Uint32Array;
 
-  constructor(t: PlaceTable) {
+  /** The lookup of a table; `rows`, its order by id found before, is reused as is. */
+  constructor(t: PlaceTable, rows?: Uint32Array) {
     const n = t.size;
-    const id = new Float64Array(n);
-    let sorted = true;
-    for (let r = 0; r < n; r++) {
-      id[r] = t.osmId[r] * 4 + t.kind[r];
-      if (r > 0 && id[r] < id[r - 1]) sorted = false;
+    if (!rows) {
+      const id = new Float64Array(n);
+      let sorted = true;
+      for (let r = 0; r < n; r++) {
+        id[r] = t.osmId[r] * 4 + t.kind[r];
+        if (r > 0 && id[r] < id[r - 1]) sorted = false;
+      }
+      rows = new Uint32Array(n);
+      for (let r = 0; r < n; r++) rows[r] = r;
+      // rows come in runs sorted by id (nodes, then ways, then relations, per kind of row)
+      if (!sorted) rows.sort((a, b) => id[a] - id[b]);
     }
-    const rows = new Uint32Array(n);
-    for (let r = 0; r < n; r++) rows[r] = r;
-    // rows come in runs sorted by id (nodes, then ways, then relations, per kind of row)
-    if (!sorted) rows.sort((a, b) => id[a] - id[b]);
     const ids = new Float64Array(n);
-    for (let i = 0; i < n; i++) ids[i] = id[rows[i]];
+    for (let i = 0; i < n; i++) {
+      const r = rows[i];
+      ids[i] = t.osmId[r] * 4 + t.kind[r];
+      // a given order is checked: binary search in a misordered one would miss silently
+      if (!(r < n) || (i > 0 && !(ids[i] > ids[i - 1]))) throw new RangeError('place lookup rows out of order');
+    }
     this.ids = ids;
     this.rows = rows;
   }

@@ -31,12 +31,14 @@ export class PlaceIndex {
   /** @internal The named streets, segment by segment, for the nearest street to a point. */
   readonly streets: Streets;
 
-  constructor(table: PlaceTable, types: Map<string, TypeTree>, streets: Streets, license: string, stats: LoadStats) {
+  /** @internal `built`: the lookup, text index and landmarks when they were found before (a snapshot's). */
+  constructor(table: PlaceTable, types: Map<string, TypeTree>, streets: Streets, license: string, stats: LoadStats,
+    built?: { lookup: PlaceLookup; words: Words; landmarks: Landmarks }) {
     this.table = table;
     this.types = types;
-    this.lookup = new PlaceLookup(table);
-    this.words = new Words(table);
-    this.landmarks = new Landmarks(table);
+    this.lookup = built?.lookup ?? new PlaceLookup(table);
+    this.words = built?.words ?? Words.build(table);
+    this.landmarks = built?.landmarks ?? new Landmarks(table);
     this.streets = streets;
     this.license = license;
     this.stats = stats;

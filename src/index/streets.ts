@@ -15,31 +15,30 @@ const TIE_KM = 1e-6;
  */
 export class Streets {
   private readonly t: Shapes;
-  private readonly tree: Flatbush | undefined;
+  /** Segment boxes in 1e-7 degrees (exact: they are the table's own coordinates), or none. */
+  readonly tree: Flatbush | undefined;
   /** Per segment: the table row, and the index in `t.coords` of its first point. */
   private readonly row: Uint32Array;
   private readonly at: Uint32Array;
 
-  constructor(t: Shapes) {
+  /** The streets of a table; `tree`, the one built before from the same table, is reused as is. */
+  constructor(t: Shapes, tree?: Flatbush) {
     this.t = t;
     let n = 0;
     for (let r = 0; r < t.size; r++) if (t.what[r] === STREET) n += Math.max(0, (t.coordStart[r + 1] - t.coordStart[r]) / 2 - 1);
     this.row = new Uint32Array(n);
     this.at = new Uint32Array(n);
-    if (n === 0) { this.tree = undefined; return; }
-    const tree = new Flatbush(n);
-    const c = t.coords;
+    // segments are numbered in table order: the same numbers as the tree's items
     let k = 0;
     for (let r = 0; r < t.size; r++) {
       if (t.what[r] !== STREET) continue;
       for (let i = t.coordStart[r]; i + 3 < t.coordStart[r + 1]; i += 2) {
-        tree.add(Math.min(c[i], c[i + 2]) / E7, Math.min(c[i + 1], c[i + 3]) / E7, Math.max(c[i], c[i + 2]) / E7, Math.max(c[i + 1], c[i + 3]) / E7);
         this.row[k] = r;
         this.at[k++] = i;
       }
     }
-    tree.finish();
-    this.tree = tree;
+    if (tree && tree.numItems !== n) throw new RangeError(`a street tree of ${tree.numItems} segments for ${n}`);
+    this.tree = n === 0 ? undefined : tree ?? boxes(t.coords, this.at);
   }
 
   /**
@@ -67,7 +66,7 @@ export class Streets {
     const qx = lon * E7, qy = lat * E7;
     const toKm = KM_PER_DEGREE / E7;
     // the filter sees every candidate and keeps none: no result array to build
-    this.tree.search(x0, y0, x1, y1, (s) => {
+    this.tree.search(Math.floor(x0 * E7), Math.floor(y0 * E7), Math.ceil(x1 * E7), Math.ceil(y1 * E7), (s) => {
       const i = this.at[s];
       // the segment's box is a lower bound: most candidates stop here once one is close
       const ax = c[i], ay = c[i + 1], bx = c[i + 2], by = c[i + 3];
@@ -86,4 +85,12 @@ export class Streets {
     });
     return best < 0 ? undefined : { row: best, km: bestKm };
   }
+}
+
+// One box per segment, the segment starting at coords[at[k]].
+function boxes(c: Int32Array, at: Uint32Array): Flatbush {
+  const tree = new Flatbush(at.length, 16, Int32Array);
+  for (const i of at) tree.add(Math.min(c[i], c[i + 2]), Math.min(c[i + 1], c[i + 3]), Math.max(c[i], c[i + 2]), Math.max(c[i + 1], c[i + 3]));
+  tree.finish();
+  return tree;
 }

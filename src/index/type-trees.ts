@@ -55,16 +55,26 @@ export function buildTypeTrees(t: PlaceTable): Map<string, TypeTree> {
     const tree = new KDBush(n, NODE_SIZE, Int32Array);
     const place = new Uint32Array(n);
     const matched = new Uint32Array(n);
-    const prom = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const p = list[2 * i];
       tree.add(t.lon[p], t.lat[p]);
       place[i] = p;
       matched[i] = list[2 * i + 1];
-      prom[i] = t.prominence[p];
     }
     tree.finish();
-    trees.set(type, { tree, place, matched, prom, nodeMax: nodeMaxima(tree, prom) });
+    trees.set(type, typeTree(t, tree, place, matched));
   }
   return trees;
+}
+
+/** A type's tree with the prominence of its places and its score bounds, from its built KDBush and places. */
+export function typeTree(t: PlaceTable, tree: KDBush, place: Uint32Array, matched: Uint32Array): TypeTree {
+  const n = place.length;
+  if (tree.numItems !== n || matched.length !== n) throw new RangeError(`a type tree of ${tree.numItems} items for ${n} places`);
+  const prom = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!(place[i] < t.size) || !(matched[i] < t.strings.length)) throw new RangeError('a type tree item out of the table');
+    prom[i] = t.prominence[place[i]];
+  }
+  return { tree, place, matched, prom, nodeMax: nodeMaxima(tree, prom) };
 }

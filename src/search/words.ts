@@ -66,18 +66,19 @@ export class Words {
   readonly names: number;
   /** Distinct words. */
   readonly size: number;
-  private readonly dict = new SearchableMap<number>();
-  /** The words in code-unit order, and their ids: a prefix's completions are one run of them. */
+  /** The stored form of the index (for snapshots). */
+  readonly data: WordsData;
+  // The radix tree finds the words one typo away. Built on the first query that needs
+  // it, from `sorted`: a load, or a snapshot's, should not pay for it up front.
+  private dict: SearchableMap<number> | undefined;
   private readonly sorted: string[];
   private readonly sortedId: Uint32Array;
-  /** Per document: its row, its length in words, whether it is an `old_name`. */
   private readonly docRow: Uint32Array;
   /** The first document of the same row. */
   private readonly docHead: Uint32Array;
   private readonly docLen: Uint16Array;
   private readonly docOld: Uint8Array;
   private readonly avgLen: number;
-  /** `start[w]..start[w+1]` are word w's documents in `doc`, with the word's count in each in `tf`. */
   private readonly start: Uint32Array;
   private readonly doc: Uint32Array;
   private readonly tf: Uint8Array;
@@ -90,10 +91,43 @@ export class Words {
   private readonly headAt: Int32Array;
   private epoch = 0;
 
-  constructor(t: PlaceTable) {
+  constructor(data: WordsData) {
+    this.data = data;
+    const { sorted, sortedId, docRow, docLen, docOld, avgLen, start, doc, tf } = data;
+    const nDocs = docRow.length;
+    // a row's names are consecutive documents
+    const docHead = new Uint32Array(nDocs);
+    let rows = 0;
+    for (let d = 0; d < nDocs; d++) {
+      if (d > 0 && docRow[d] === docRow[d - 1]) docHead[d] = docHead[d - 1];
+      else { docHead[d] = d; rows++; }
+    }
+    this.rows = rows;
+    this.names = nDocs;
+    this.size = sorted.length;
+    this.sorted = sorted;
+    this.sortedId = sortedId;
+    this.docRow = docRow;
+    this.docHead = docHead;
+    this.docLen = docLen;
+    this.docOld = docOld;
+    this.avgLen = avgLen;
+    this.start = start;
+    this.doc = doc;
+    this.tf = tf;
+    this.score = new Float64Array(nDocs);
+    this.count = new Uint16Array(nDocs);
+    this.lastTerm = new Int16Array(nDocs);
+    this.seen = new Uint32Array(nDocs);
+    this.headSeen = new Uint32Array(nDocs);
+    this.headAt = new Int32Array(nDocs);
+  }
+
+  /** Indexes the named rows of a table. */
+  static build(t: PlaceTable): Words {
     // the string index of each name key (-1 when no tag has it): tags are compared by index
     const keyField = NAME_FIELDS.map((k) => t.strings.indexOf(k));
-    const docRow: number[] = [], docHead: number[] = [], docLen: number[] = [], docOld: number[] = [];
+    const docRow: number[] = [], docLen: number[] = [], docOld: number[] = [];
     const pWord: number[] = [], pDoc: number[] = [], pTf: number[] = [];
     const ids = new Map<string, number>();
     // a tag value's words, by string index: names repeat (chains, copies), their words need finding once
@@ -118,7 +152,7 @@ export class Words {
     };
     const values: number[] = new Array(NAME_FIELDS.length);
     const names: string[] = [];
-    let rows = 0, total = 0;
+    let total = 0;
     for (let r = 0; r < t.size; r++) {
       if (t.strings[t.name[r]] === '') continue;
       values.fill(-1);
@@ -127,14 +161,12 @@ export class Words {
         if (f >= 0) values[f] = t.tagKV[2 * k + 1];
       }
       names.length = 0;
-      const head = docRow.length;
       for (let f = 0; f < NAME_FIELDS.length; f++) {
         const name = values[f] < 0 ? null : parse(values[f]);
         if (!name || names.includes(name.key)) continue;
         names.push(name.key);
         const d = docRow.length;
         docRow.push(r);
-        docHead.push(head);
         docLen.push(Math.min(name.length, 0xffff));
         docOld.push(f === OLD_NAME ? 1 : 0);
         total += name.length;
@@ -144,10 +176,8 @@ export class Words {
           pTf.push(Math.min(name.counts[i], 255));
         }
       }
-      rows++;
     }
     const nWords = ids.size;
-    for (const [w, id] of ids) this.dict.set(w, id);
     const nDocs = docRow.length;
     // postings grouped by word (a counting sort), documents ascending within a word
     const start = new Uint32Array(nWords + 1);
@@ -161,27 +191,19 @@ export class Words {
       doc[at] = pDoc[i];
       tf[at] = pTf[i];
     }
-    this.rows = rows;
-    this.names = nDocs;
-    this.size = nWords;
     const all: [string, number][] = [...ids];
     all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    this.sorted = all.map((e) => e[0]);
-    this.sortedId = Uint32Array.from(all, (e) => e[1]);
-    this.docRow = Uint32Array.from(docRow);
-    this.docHead = Uint32Array.from(docHead);
-    this.docLen = Uint16Array.from(docLen);
-    this.docOld = Uint8Array.from(docOld);
-    this.avgLen = nDocs ? total / nDocs : 1;
-    this.start = start;
-    this.doc = doc;
-    this.tf = tf;
-    this.score = new Float64Array(nDocs);
-    this.count = new Uint16Array(nDocs);
-    this.lastTerm = new Int16Array(nDocs);
-    this.seen = new Uint32Array(nDocs);
-    this.headSeen = new Uint32Array(nDocs);
-    this.headAt = new Int32Array(nDocs);
+    return new Words({
+      sorted: all.map((e) => e[0]),
+      sortedId: Uint32Array.from(all, (e) => e[1]),
+      docRow: Uint32Array.from(docRow),
+      docLen: Uint16Array.from(docLen),
+      docOld: Uint8Array.from(docOld),
+      avgLen: nDocs ? total / nDocs : 1,
+      start,
+      doc,
+      tf,
+    });
   }
 
   /**
@@ -197,17 +219,16 @@ export class Words {
     if (++this.epoch === 0xffffffff) { this.seen.fill(0); this.headSeen.fill(0); this.epoch = 1; }
     const touched: number[] = [];
     terms.forEach((term, i) => {
-      const exact = this.dict.get(term);
-      if (exact !== undefined) this.add(exact, 1, i, touched);
-      // the completions: MiniSearch's atPrefix walks the radix tree building every key, which
-      // cost more than the scoring for a one-letter prefix
+      // the word itself, then its completions: MiniSearch's atPrefix walks the radix tree
+      // building every key, which cost more than the scoring for a one-letter prefix
       const { sorted, sortedId } = this;
       for (let k = lowerBound(sorted, term); k < sorted.length && sorted[k].startsWith(term); k++) {
         const w = sorted[k];
-        if (w.length > term.length) this.add(sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - term.length)), i, touched);
+        if (w.length === term.length) this.add(sortedId[k], 1, i, touched);
+        else this.add(sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - term.length)), i, touched);
       }
       if (letters(term) >= TYPO_LETTERS) {
-        for (const [w, [id, distance]] of this.dict.fuzzyGet(term, 1)) {
+        for (const [w, [id, distance]] of this.typos().fuzzyGet(term, 1)) {
           // an exact word and a completion were scored above
           if (distance > 0 && !w.startsWith(term)) this.add(id, (TYPO * w.length) / (w.length + distance), i, touched);
         }
@@ -235,6 +256,15 @@ export class Words {
       hits.scores.push(s);
     }
     return hits;
+  }
+
+  private typos(): SearchableMap<number> {
+    if (!this.dict) {
+      const dict = new SearchableMap<number>();
+      this.sorted.forEach((w, k) => dict.set(w, this.sortedId[k]));
+      this.dict = dict;
+    }
+    return this.dict;
   }
 
   // Adds word `id`'s documents, at `weight`, as matches of the query's word `i`.
@@ -270,6 +300,25 @@ function lowerBound(a: string[], s: string): number {
     else hi = m;
   }
   return lo;
+}
+
+/**
+ * What a `Words` index is made of, as flat arrays: the words, and per document its
+ * row, its length in words and whether it is an `old_name`; `start[w]..start[w+1]`
+ * are word w's documents in `doc`, with the word's count in each in `tf`.
+ */
+export interface WordsData {
+  /** The distinct words in code-unit order (a prefix's completions are one run), and their ids. */
+  sorted: string[];
+  sortedId: Uint32Array;
+  docRow: Uint32Array;
+  docLen: Uint16Array;
+  docOld: Uint8Array;
+  /** Mean length of a document in words (before `docLen` caps it). */
+  avgLen: number;
+  start: Uint32Array;
+  doc: Uint32Array;
+  tf: Uint8Array;
 }
 
 /** A name as the index keeps it: its words (ids, distinct, with their counts) and length in words. */
