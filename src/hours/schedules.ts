@@ -34,7 +34,8 @@ export class Schedules {
   readonly values: string[] = [];
   /** How many distinct values failed to parse. */
   bad = 0;
-  private readonly parsed: (OpeningHours | null)[] = [];
+  // undefined until first asked about, for the schedules of a snapshot (`Schedules.of`)
+  private readonly parsed: (OpeningHours | null | undefined)[] = [];
   private readonly byValue = new Map<string, number>();
   private from = new Float64Array(16);
   private until = new Float64Array(16);
@@ -60,6 +61,22 @@ export class Schedules {
     return i;
   }
 
+  /**
+   * The schedules of values that parsed when the index was built (a snapshot's),
+   * in that order; each is parsed again on its first query, not all at start-up.
+   */
+  static of(values: readonly string[], bad: number): Schedules {
+    const s = new Schedules();
+    for (const v of values) {
+      s.byValue.set(v, s.values.length);
+      s.values.push(v);
+      s.parsed.push(undefined);
+      s.grow();
+    }
+    s.bad = bad;
+    return s;
+  }
+
   /** Number of parsed schedules. */
   get size(): number {
     return this.parsed.length;
@@ -69,7 +86,17 @@ export class Schedules {
   isOpen(i: number, t: number): boolean {
     if (i < 0) return false;
     if (t >= this.from[i] && t < this.until[i]) return this.state[i] === 1;
-    const oh = this.parsed[i]!;
+    if (!(i < this.values.length)) return false;
+    let oh = this.parsed[i];
+    if (oh === undefined) {
+      try {
+        oh = new OpeningHours(this.values[i], null, 0);
+      } catch {
+        oh = null; // parsed when the snapshot was built, refused by this opening_hours: never open
+      }
+      this.parsed[i] = oh;
+    }
+    if (!oh) return false;
     let r = evaluate(oh, t);
     // In a host zone with daylight saving, a Nepal wall time can fall in the skipped
     // hour (it has no local Date), or a change can lie across a host transition.
