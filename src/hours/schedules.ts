@@ -101,7 +101,8 @@ export class Schedules {
     // In a host zone with daylight saving, a Nepal wall time can fall in the skipped
     // hour (it has no local Date), or a change can lie across a host transition.
     // Then evaluate under UTC, which has neither: the switch is synchronous, so no
-    // other code of this thread sees it.
+    // other code of this thread sees it. Only a realm where neither the zone nor
+    // `Date` can be switched gets "closed", and caches nothing.
     if (!r) r = underUtc(() => evaluate(oh, t)) ?? { open: false, until: t + 1 };
     this.from[i] = t;
     this.until[i] = r.until;
@@ -143,14 +144,63 @@ function evaluate(oh: OpeningHours, t: number): { open: boolean; until: number }
   return { open, until };
 }
 
-function underUtc<T>(fn: () => T): T {
-  const prev = process.env.TZ;
+// Runs `fn` with the host zone switched to UTC; undefined when it cannot be switched.
+// Node: through TZ. A browser has no `process` and no zone switch, yet a host zone
+// with daylight saving still makes the skipped hour and the crossings, so there `Date`
+// itself is switched (see `withUtcDate`). Falling back to "closed" instead would be
+// wrong for every open place in the skipped hour, and for a 24/7 place for the 30 days
+// before each transition (its cached window crosses it).
+function underUtc<T>(fn: () => T): T | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  if (!env) return withUtcDate(fn);
+  const prev = env.TZ;
   if (prev === 'UTC') return fn();
-  process.env.TZ = 'UTC';
+  env.TZ = 'UTC';
   try {
     return fn();
   } finally {
-    if (prev === undefined) delete process.env.TZ;
-    else process.env.TZ = prev;
+    if (prev === undefined) delete env.TZ;
+    else env.TZ = prev;
+  }
+}
+
+const NativeDate = Date;
+
+// A Date whose local fields are its UTC fields (the host zone as if it were UTC).
+// Built from fields, it reads them as UTC; from an instant, a string or nothing, as Date.
+class UtcDate extends NativeDate {
+  constructor(...a: (number | string | Date)[]) {
+    if (a.length < 2) super(a.length ? a[0]! : NativeDate.now());
+    else {
+      const n = a as number[];
+      super(NativeDate.UTC(n[0]!, n[1]!, n[2] ?? 1, n[3] ?? 0, n[4] ?? 0, n[5] ?? 0, n[6] ?? 0));
+    }
+  }
+  override getTimezoneOffset(): number {
+    return 0;
+  }
+}
+for (const f of ['FullYear', 'Month', 'Date', 'Day', 'Hours', 'Minutes', 'Seconds', 'Milliseconds']) {
+  const from = NativeDate.prototype as unknown as Record<string, unknown>;
+  const to = UtcDate.prototype as unknown as Record<string, unknown>;
+  to[`get${f}`] = from[`getUTC${f}`];
+  if (f !== 'Day') to[`set${f}`] = from[`setUTC${f}`];
+}
+
+// opening_hours names the global `Date` at each call (`new Date(y, m, d)`, `getDay()` on
+// the Dates it makes), so with `UtcDate` in its place for the synchronous `fn` it
+// computes in UTC, as under TZ=UTC. Undefined when the global cannot be replaced
+// (a frozen realm).
+function withUtcDate<T>(fn: () => T): T | undefined {
+  const g = globalThis as { Date: DateConstructor };
+  try {
+    g.Date = UtcDate as DateConstructor;
+  } catch {
+    return undefined;
+  }
+  try {
+    return fn();
+  } finally {
+    g.Date = NativeDate;
   }
 }
