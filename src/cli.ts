@@ -4,6 +4,7 @@
  * and returns the process exit code.
  */
 const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>> = {
+  build: () => import('./cli/build.js'),
   nearby: () => import('./cli/nearby.js'),
   serve: () => import('./cli/serve.js'),
 };

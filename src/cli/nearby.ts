@@ -1,33 +1,47 @@
 import { parseArgs } from 'node:util';
-import { loadPbf } from '../load/load.js';
+import { loadFile } from '../load/file.js';
 import { nearby } from '../query/nearby.js';
 import { DEFAULT_PBF } from '../data.js';
-import { InvalidQueryError, PbfError } from '../errors.js';
+import { InvalidQueryError, PbfError, SnapshotError } from '../errors.js';
 
-const usage = 'usage: nepal-places nearby --type T --lat LAT --lon LON [--radius KM] [--limit N] [--sort-by] [--is-open] [--at ISO-8601] [--pbf FILE]';
+const usage = 'usage: nepal-places nearby --type T --lat LAT --lon LON [--radius KM] [--limit N] [--sort-by] [--is-open] [--at ISO-8601] [--data FILE]';
+
+const help = `${usage}
+
+Prints the JSON array of nearby() for the query.
+
+  --data FILE   an OSM PBF or a snapshot (nepal-places build), told apart by its first
+                bytes; --pbf FILE is the same (default: the bundled Kathmandu fixture)
+  -h, --help    this help`;
 
 /** A bad command line: one line on stderr, exit code 2. */
 class UsageError extends Error {}
 
 /**
  * `nepal-places nearby`: prints the JSON array of `nearby()` for the arguments.
- * Without `--pbf` it reads the bundled Kathmandu fixture.
+ * `--data` (or its older name `--pbf`) is a PBF or a snapshot; without it, the bundled
+ * Kathmandu fixture.
  */
 export async function run(argv: string[]): Promise<number> {
   let q: Parameters<typeof nearby>[1];
   let file: string;
   try {
-    ({ q, file } = parse(argv));
+    const args = parse(argv);
+    if (args === 'help') {
+      process.stdout.write(`${help}\n`);
+      return 0;
+    }
+    ({ q, file } = args);
   } catch (err) {
     process.stderr.write(`nepal-places nearby: ${(err as Error).message}\n`);
     return 2;
   }
   try {
-    const index = await loadPbf(file);
+    const index = await loadFile(file);
     process.stdout.write(`${JSON.stringify(nearby(index, q), null, 2)}\n`);
     return 0;
   } catch (err) {
-    if (err instanceof InvalidQueryError || err instanceof PbfError) {
+    if (err instanceof InvalidQueryError || err instanceof PbfError || err instanceof SnapshotError) {
       process.stderr.write(`nepal-places nearby: ${err.message}\n`);
       return 2;
     }
@@ -45,12 +59,17 @@ function parse(argv: string[]) {
       options: {
         type: { type: 'string' }, lat: { type: 'string' }, lon: { type: 'string' },
         radius: { type: 'string' }, limit: { type: 'string' }, 'sort-by': { type: 'boolean' },
-        'is-open': { type: 'boolean' }, at: { type: 'string' }, pbf: { type: 'string' },
+        'is-open': { type: 'boolean' }, at: { type: 'string' }, data: { type: 'string' }, pbf: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (err) {
     throw new UsageError(`${(err as Error).message.split('\n')[0]}; ${usage}`);
   }
+  if (values.help) return 'help';
+  if (values.data !== undefined && values.pbf !== undefined) throw new UsageError('--pbf is another name for --data: give one of them');
+  const file = values.data ?? values.pbf;
+  if (file === '') throw new UsageError(`--${values.data !== undefined ? 'data' : 'pbf'} must name a file`);
   const need = (name: 'type' | 'lat' | 'lon') => {
     const v = values[name];
     if (v === undefined || v === '') throw new UsageError(`--${name} is required; ${usage}`);
@@ -77,6 +96,6 @@ function parse(argv: string[]) {
       radius: int('radius', values.radius), limit: int('limit', values.limit),
       sortBy: values['sort-by'] ?? false, isOpen: values['is-open'] ?? false, at,
     },
-    file: values.pbf ?? DEFAULT_PBF,
+    file: file ?? DEFAULT_PBF,
   };
 }

@@ -1,24 +1,38 @@
 /**
  * `nepal-places serve`: API v1 over HTTP.
  *
- *   nepal-places serve [--pbf FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]
+ *   nepal-places serve [--data FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]
  *
+ * `--data` (or its older name `--pbf`) is a PBF or a snapshot, told apart by its first
+ * bytes; without it, the bundled Kathmandu fixture.
  * Without --tokens it makes a development key and prints it with a ready-to-paste curl.
  * SIGTERM (or Ctrl-C) stops it gracefully and it exits 0.
  */
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PBF } from '../data.js';
-import { PbfError } from '../errors.js';
+import { PbfError, SnapshotError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
-import { loadPbf } from '../load/load.js';
+import { loadFile } from '../load/file.js';
 import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
 import { generateKey, loadTokens, TokenError, type Token } from '../http/keys.js';
 import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
 import { serve } from '../http/server.js';
 
-const USAGE = 'usage: nepal-places serve [--pbf FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]';
+const USAGE = 'usage: nepal-places serve [--data FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]';
+
+const HELP = `${USAGE}
+
+Serves the API v1 over HTTP until SIGTERM or Ctrl-C.
+
+  --data FILE     an OSM PBF or a snapshot (nepal-places build), told apart by its first
+                  bytes; --pbf FILE is the same (default: the bundled Kathmandu fixture)
+  --port N        default 8080; 0 picks a free port
+  --host ADDR     default 127.0.0.1
+  --tokens FILE   the API keys (JSON); without it, a development key is made and printed
+  --redis URL     count quotas in Redis (redis://host:port), shared between instances
+  -h, --help      this help`;
 
 /** The quota of the development key. */
 const DEV_QUOTA = { requests: 1000, windowSeconds: 60 };
@@ -37,11 +51,12 @@ const fail = (line: string) => void process.stderr.write(`nepal-places serve: ${
 
 /** Runs the subcommand; resolves with the exit code once the server has stopped. */
 export async function run(argv: string[]): Promise<number> {
-  let values: { pbf?: string; port?: string; host?: string; tokens?: string; redis?: string; help?: boolean };
+  let values: { data?: string; pbf?: string; port?: string; host?: string; tokens?: string; redis?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
+        data: { type: 'string' },
         pbf: { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
@@ -58,8 +73,12 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   if (values.help) {
-    out(USAGE);
+    out(HELP);
     return 0;
+  }
+  if (values.data !== undefined && values.pbf !== undefined) {
+    fail('--pbf is another name for --data: give one of them');
+    return 2;
   }
   const port = values.port ?? '8080';
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
@@ -75,7 +94,7 @@ export async function run(argv: string[]): Promise<number> {
     fail(`--redis must be a URL such as redis://127.0.0.1:6379, got '${values.redis}'`);
     return 2;
   }
-  for (const name of ['pbf', 'tokens'] as const) {
+  for (const name of ['data', 'pbf', 'tokens'] as const) {
     if (values[name] === '') {
       fail(`--${name} must name a file`);
       return 2;
@@ -105,13 +124,13 @@ export async function run(argv: string[]): Promise<number> {
   } else store = new MemoryQuotaStore();
 
   let index: PlaceIndex;
-  const file = values.pbf ?? DEFAULT_PBF;
+  const file = values.data ?? values.pbf ?? DEFAULT_PBF;
   try {
-    index = await loadPbf(file);
+    index = await loadFile(file);
   } catch (err) {
     await store.close?.();
-    // A bad PBF is a bad argument, as for `nearby`.
-    if (!(err instanceof PbfError)) throw err;
+    // A bad data file is a bad argument, as for `nearby`.
+    if (!(err instanceof PbfError || err instanceof SnapshotError)) throw err;
     fail(err.message);
     return 2;
   }
