@@ -60,10 +60,11 @@ describe('formatters', () => {
     expect(formatDuration(125_000)).toBe('2:05');
   });
 
-  it('eta: what is left at the average rate; unknown before the first block', () => {
+  it('eta: what is left at the average rate; unknown before the first block and in the first 2 s', () => {
     expect(eta({ bytesRead: 50, bytesTotal: 100, objects: 1 }, 2000)).toBe(2);
     expect(eta({ bytesRead: 100, bytesTotal: 100, objects: 1 }, 2000)).toBe(0);
-    expect(eta({ bytesRead: 125, bytesTotal: 100_000, objects: 0 }, 5)).toBe(Infinity);
+    expect(eta({ bytesRead: 125, bytesTotal: 100_000, objects: 0 }, 5000)).toBe(Infinity);
+    expect(eta({ bytesRead: 400_000, bytesTotal: 133_000_000, objects: 64_000 }, 1000)).toBe(Infinity);
     expect(eta({ bytesRead: 0, bytesTotal: 100, objects: 0 }, 0)).toBe(Infinity);
   });
 
