@@ -162,6 +162,13 @@ describe('build: a bad PBF is exit 1, the error naming the file, and no output',
     expect(await readdir(dir)).not.toContain('nope.places');
   });
 
+  it('a snapshot given as the input says so', async () => {
+    const r = await cli('build', out, '-o', join(dir, 'again.places'));
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe(`nepal-places build: ${out}: is a snapshot already; build reads an OSM PBF`);
+    expect(await readdir(dir)).not.toContain('again.places');
+  });
+
   it('an output folder that does not exist, before any load', async () => {
     const r = await cli('build', CORE, '-o', join(dir, 'no', 'such', 'x.places'));
     expect(r.code).toBe(1);

@@ -14,6 +14,7 @@ import { PbfError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { loadPbf } from '../load/load.js';
 import { buildSnapshot } from '../snapshot/build.js';
+import { isSnapshot, MAGIC } from '../snapshot/format.js';
 import { formatBytes, formatCount, formatDuration, Progress } from './progress.js';
 
 const USAGE = 'usage: nepal-places build IN.osm.pbf -o OUT.places [--workers N] [--license TEXT] [--quiet]';
@@ -82,8 +83,8 @@ export async function run(argv: string[]): Promise<number> {
     index = await loadPbf(args.input, { onProgress: progress.update, workers: args.workers, license: args.license });
   } catch (err) {
     progress.end();
-    if (err instanceof PbfError) return fail(err.message);
-    throw err;
+    if (!(err instanceof PbfError)) throw err;
+    return fail(await isSnapshotFile(args.input) ? `${args.input}: is a snapshot already; build reads an OSM PBF` : err.message);
   }
   progress.end();
   const t2 = performance.now();
@@ -174,6 +175,22 @@ function parse(argv: string[]): Args | 'help' {
   }
   if (values.license !== undefined && values.license.trim() === '') throw new UsageError('--license must not be empty');
   return { input, output, quiet: values.quiet ?? false, workers, license: values.license };
+}
+
+// Whether a file that failed as a PBF is a snapshot, a likely mix-up worth saying so.
+async function isSnapshotFile(path: string): Promise<boolean> {
+  try {
+    const f = await open(path, 'r');
+    try {
+      const head = new Uint8Array(MAGIC.length);
+      const { bytesRead } = await f.read(head, 0, head.length, 0);
+      return isSnapshot(head.subarray(0, bytesRead));
+    } finally {
+      await f.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 // Why the output cannot be written, or undefined: its folder must be writable and it
