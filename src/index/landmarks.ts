@@ -27,17 +27,20 @@ export class Landmarks {
   /** The landmarks of a table; `built`, the indexes found before from the same table, are reused as they are. */
   constructor(t: PlaceTable, built?: { tree: KDBush; boxes: Flatbush | undefined; areaM2: Float64Array }) {
     this.t = t;
-    const rows: number[] = [];
-    const areas: number[] = [];
+    // names are interned: the one blank name has one index
+    const blank = t.strings.indexOf('');
+    const rows = new Uint32Array(t.size);
+    const areas = new Uint32Array(t.size);
+    let n = 0, m = 0;
     for (let r = 0; r < t.size; r++) {
-      if (t.what[r] === STREET || (t.what[r] !== BUILDING && t.strings[t.name[r]] === '')) continue;
-      rows.push(r);
-      if (t.geom[r] === POLYGON || t.geom[r] === MULTIPOLYGON) areas.push(r);
+      if (t.what[r] === STREET || (t.what[r] !== BUILDING && t.name[r] === blank)) continue;
+      rows[n++] = r;
+      if (t.geom[r] === POLYGON || t.geom[r] === MULTIPOLYGON) areas[m++] = r;
     }
-    this.rows = Uint32Array.from(rows);
-    this.areaRows = Uint32Array.from(areas);
+    this.rows = rows.slice(0, n);
+    this.areaRows = areas.slice(0, m);
     if (built) {
-      if (built.tree.numItems !== rows.length || built.areaM2.length !== areas.length || (built.boxes?.numItems ?? 0) !== areas.length) {
+      if (built.tree.numItems !== n || built.areaM2.length !== m || (built.boxes?.numItems ?? 0) !== m) {
         throw new RangeError('landmark indexes do not fit the table');
       }
       this.tree = built.tree;
@@ -45,15 +48,15 @@ export class Landmarks {
       this.areaM2 = built.areaM2;
       return;
     }
-    this.tree = new KDBush(rows.length, 16, Int32Array);
-    for (const r of rows) this.tree.add(t.lon[r], t.lat[r]);
+    this.tree = new KDBush(n, 16, Int32Array);
+    for (const r of this.rows) this.tree.add(t.lon[r], t.lat[r]);
     this.tree.finish();
 
-    this.areaM2 = new Float64Array(areas.length);
-    if (!areas.length) { this.boxes = undefined; return; }
+    this.areaM2 = new Float64Array(m);
+    if (!m) { this.boxes = undefined; return; }
     // the boxes are of the table's own integer coordinates: Int32 holds them exactly, in half the bytes
-    const boxes = new Flatbush(areas.length, 16, Int32Array);
-    areas.forEach((r, i) => {
+    const boxes = new Flatbush(m, 16, Int32Array);
+    this.areaRows.forEach((r, i) => {
       let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
       let m2 = 0;
       forEachRing(t, r, (ring, outer) => {

@@ -1,12 +1,95 @@
 import type { PlaceIndex } from '../index/place-index.js';
+import type { LoadStats } from '../types.js';
+import { SectionWriter } from './sections.js';
+
+/** The small fields of a snapshot, in its directory. */
+export interface Meta {
+  license: string;
+  stats: LoadStats;
+  /** Rows of the table. */
+  rows: number;
+  /** The parsed `opening_hours` values, by schedule index, and how many did not parse. */
+  schedules: string[];
+  badSchedules: number;
+  /** The queryable types, in the index's order, with their number of items. */
+  types: { name: string; items: number }[];
+  /** Mean name length of the text index. */
+  avgLen: number;
+}
 
 /**
  * Writes an index as a snapshot: one buffer that `fromSnapshot` turns back into an
  * index answering every query exactly as this one does.
  *
+ * Spatial indexes are stored as their `data` buffers; coordinates stay the 1e-7
+ * degree integers of the table; strings are the table's own deduplicated list.
+ * Integer columns are varints (offsets and coordinates as deltas): they hold mostly
+ * small numbers, and that keeps a snapshot smaller than the PBF it came from.
+ *
  * @example
  * writeFileSync('nepal.places', buildSnapshot(await loadPbf('nepal.osm.pbf')));
  */
 export function buildSnapshot(index: PlaceIndex): Uint8Array {
-  throw new Error(`not yet ${index.size}`);
+  const t = index.table;
+  const w = new SectionWriter();
+  w.raw('osmId', t.osmId);
+  w.raw('kind', t.kind);
+  w.raw('lat', t.lat);
+  w.raw('lon', t.lon);
+  w.varint('name', t.name);
+  w.varint('address', t.address);
+  w.delta('tagStart', t.tagStart);
+  // the largest column, at 1.8 bytes a value as varints: raw, it costs no decoding at start-up
+  w.raw('tagKV', t.tagKV);
+  w.delta('typeStart', t.typeStart);
+  w.varint('typeList', t.typeList);
+  w.raw('geom', t.geom);
+  w.raw('what', t.what);
+  w.varint('primary', t.primary);
+  w.delta('shapeStart', t.shapeStart);
+  w.varint('shape', t.shape);
+  w.delta('coordStart', t.coordStart);
+  w.delta2('coords', t.coords);
+  w.raw('prominence', t.prominence);
+  w.varint('hours', Int32Array.from(t.hours, (h) => h + 1));
+  w.strings('strings', t.strings);
+
+  const types: Meta['types'] = [];
+  const places: number[] = [], matched: number[] = [];
+  for (const [name, tt] of index.types) {
+    w.buffer(`type.${types.length}`, tt.tree.data);
+    types.push({ name, items: tt.place.length });
+    for (let i = 0; i < tt.place.length; i++) { places.push(tt.place[i]); matched.push(tt.matched[i]); }
+  }
+  w.delta('typePlace', Uint32Array.from(places));
+  w.varint('typeMatched', Uint32Array.from(matched));
+
+  w.delta('lookup', index.lookup.rows);
+
+  const lm = index.landmarks;
+  w.buffer('landmarks', lm.tree.data);
+  if (lm.boxes) w.buffer('landmarkBoxes', lm.boxes.data);
+  w.raw('landmarkAreas', lm.areaM2);
+  if (index.streets.tree) w.buffer('streets', index.streets.tree.data);
+
+  const words = index.words.data;
+  w.strings('words', words.sorted);
+  w.varint('wordId', words.sortedId);
+  w.delta('docRow', words.docRow);
+  w.varint('docLen', words.docLen);
+  w.raw('docOld', words.docOld);
+  w.delta('postingStart', words.start);
+  w.raw('postingDoc', words.doc);
+  w.raw('postingTf', words.tf);
+
+  const meta: Meta = {
+    license: index.license,
+    stats: index.stats,
+    rows: t.size,
+    schedules: t.schedules.values,
+    badSchedules: t.schedules.bad,
+    types,
+    avgLen: words.avgLen,
+  };
+  return w.finish(meta);
 }

@@ -1,7 +1,7 @@
 /**
  * The snapshot file layout. A snapshot is
  *
- *     magic (8 bytes) | version u32 | payload length u32 | CRC32 of the payload u32 | reserved u32
+ *     magic (8 bytes) | version u32 | payload length u32 | xxHash32 of the payload u32 | reserved u32
  *     payload: directory length u32 | directory (JSON, UTF-8) | sections, each 8-byte aligned
  *
  * all little-endian, offsets counted from the start of the file. The directory is

@@ -1,14 +1,170 @@
-import type { PlaceIndex } from '../index/place-index.js';
+import KDBush from 'kdbush';
+import Flatbush from 'flatbush';
+import { PlaceIndex } from '../index/place-index.js';
+import { typeTree, type TypeTree } from '../index/type-trees.js';
+import { Streets } from '../index/streets.js';
+import { PlaceLookup } from '../index/lookup.js';
+import { Landmarks } from '../index/landmarks.js';
+import { Words } from '../search/words.js';
+import { Schedules } from '../hours/schedules.js';
+import { MULTIPOLYGON, BUILDING, POINT, LINE, POLYGON, type PlaceTable } from '../load/places.js';
+import { SnapshotError } from '../errors.js';
+import { SectionReader } from './sections.js';
+import type { Meta } from './build.js';
 
 /**
- * Reads a snapshot written by `buildSnapshot`. The index views `bytes` where it can
- * instead of copying them: do not modify them afterwards.
+ * Reads a snapshot written by `buildSnapshot` into an index that answers every query
+ * as the one it was built from. Spatial indexes are restored with their `from()`,
+ * and most arrays view `bytes` instead of copying them: do not modify them afterwards.
  * Bytes that are truncated, damaged, of another format version or not a snapshot
- * throw `SnapshotError`, saying which.
+ * throw `SnapshotError`, saying which; `file` names them in its message.
  *
  * @example
- * const index = fromSnapshot(await (await fetch('nepal.places')).arrayBuffer());
+ * const res = await fetch('/nepal.places');
+ * const index = fromSnapshot(await res.arrayBuffer());
  */
 export function fromSnapshot(bytes: Uint8Array | ArrayBuffer, file = '<buffer>'): PlaceIndex {
-  throw new Error(`not yet ${bytes.byteLength} ${file}`);
+  const t0 = performance.now();
+  if (!(bytes instanceof Uint8Array) && !(bytes instanceof ArrayBuffer)) {
+    throw new SnapshotError('foreign', 'bytes must be a Uint8Array or an ArrayBuffer', file);
+  }
+  const r = new SectionReader(bytes, file);
+  let index: PlaceIndex;
+  try {
+    index = read(r);
+  } catch (err) {
+    // the checksum matched, so this is a file written wrong, not one damaged since
+    if (err instanceof SnapshotError) throw err;
+    throw r.fail('corrupted', (err as Error).message);
+  }
+  index.timings = { read: 0, decode: Math.round(performance.now() - t0), types: 0, addresses: 0, search: 0 };
+  return index;
+}
+
+function read(r: SectionReader): PlaceIndex {
+  const meta = r.meta as Meta;
+  if (typeof meta !== 'object' || meta === null || !Number.isSafeInteger(meta.rows) || !Array.isArray(meta.types)
+    || !Array.isArray(meta.schedules) || typeof meta.license !== 'string' || typeof meta.stats !== 'object') {
+    throw new RangeError('the directory lacks the index fields');
+  }
+  const hours = r.ints('hours', Int32Array);
+  for (let i = 0; i < hours.length; i++) hours[i]--;
+  const strings = r.strings('strings');
+  const t: PlaceTable = {
+    size: meta.rows,
+    osmId: r.raw('osmId', Float64Array),
+    kind: r.raw('kind', Uint8Array),
+    lat: r.raw('lat', Int32Array),
+    lon: r.raw('lon', Int32Array),
+    name: r.ints('name', Uint32Array, strings.length),
+    address: r.ints('address', Uint32Array, strings.length),
+    tagStart: r.ints('tagStart', Uint32Array),
+    tagKV: r.raw('tagKV', Uint32Array),
+    typeStart: r.ints('typeStart', Uint32Array),
+    typeList: r.ints('typeList', Uint32Array, strings.length),
+    geom: r.raw('geom', Uint8Array),
+    what: r.raw('what', Uint8Array),
+    primary: r.ints('primary', Uint32Array, strings.length),
+    shapeStart: r.ints('shapeStart', Uint32Array),
+    shape: r.ints('shape', Uint32Array),
+    coordStart: r.ints('coordStart', Uint32Array),
+    coords: r.ints('coords', Int32Array),
+    prominence: r.raw('prominence', Float64Array),
+    hours,
+    strings,
+    schedules: Schedules.of(meta.schedules.map(String), Number(meta.badSchedules) || 0),
+  };
+  checkTable(t);
+
+  const places = r.ints('typePlace', Uint32Array);
+  const matched = r.ints('typeMatched', Uint32Array, strings.length);
+  const types = new Map<string, TypeTree>();
+  let at = 0;
+  meta.types.forEach(({ name, items }, i) => {
+    if (typeof name !== 'string' || !Number.isSafeInteger(items) || items < 0 || at + items > places.length) {
+      throw new RangeError(`type ${i} does not fit its places`);
+    }
+    const tree = KDBush.from(r.buffer(`type.${i}`));
+    types.set(name, typeTree(t, tree, places.subarray(at, at + items), matched.subarray(at, at + items)));
+    at += items;
+  });
+  if (at !== places.length) throw new RangeError(`${places.length - at} type items belong to no type`);
+
+  const flatbush = (name: string): Flatbush => {
+    const { buffer, byteOffset } = r.place(name);
+    return Flatbush.from(buffer, byteOffset);
+  };
+  const landmarks = new Landmarks(t, {
+    tree: KDBush.from(r.buffer('landmarks')),
+    boxes: r.has('landmarkBoxes') ? flatbush('landmarkBoxes') : undefined,
+    areaM2: r.raw('landmarkAreas', Float64Array),
+  });
+  const streets = new Streets(t, r.has('streets') ? flatbush('streets') : undefined);
+  const words = new Words({
+    sorted: r.strings('words'),
+    sortedId: r.ints('wordId', Uint32Array),
+    docRow: r.ints('docRow', Uint32Array),
+    docLen: r.ints('docLen', Uint16Array),
+    docOld: r.raw('docOld', Uint8Array),
+    avgLen: Number(meta.avgLen),
+    start: r.ints('postingStart', Uint32Array),
+    doc: r.raw('postingDoc', Uint32Array),
+    tf: r.raw('postingTf', Uint8Array),
+  });
+  checkWords(words, t.size);
+  const lookup = new PlaceLookup(t, r.ints('lookup', Uint32Array));
+  return new PlaceIndex(t, types, streets, meta.license, meta.stats, { lookup, words, landmarks });
+}
+
+// The checksum catches damage; these catch a file written wrong, whose bad offsets
+// would otherwise read out of range or loop over a bogus count. All linear and cheap.
+function checkTable(t: PlaceTable): void {
+  const n = t.size;
+  const columns = [t.osmId, t.kind, t.lat, t.lon, t.name, t.address, t.geom, t.what, t.primary, t.prominence, t.hours];
+  if (columns.some((c) => c.length !== n)) throw new RangeError(`a table column is not ${n} rows long`);
+  const starts: [Uint32Array, number][] = [[t.tagStart, t.tagKV.length / 2], [t.typeStart, t.typeList.length],
+    [t.shapeStart, t.shape.length], [t.coordStart, t.coords.length]];
+  for (const [s, end] of starts) {
+    if (s.length !== n + 1 || s[0] !== 0 || s[n] !== end) throw new RangeError('a table offset column does not fit its data');
+    for (let i = 0; i < n; i++) if (s[i + 1] < s[i]) throw new RangeError('a table offset column goes backwards');
+  }
+  const strings = t.strings.length;
+  for (let i = 0; i < t.tagKV.length; i++) if (t.tagKV[i] >= strings) throw new RangeError('a tag string index is out of range');
+  for (let i = 0; i < n; i++) {
+    if (t.kind[i] > 2 || t.what[i] > BUILDING || t.geom[i] > MULTIPOLYGON || t.hours[i] >= t.schedules.size) {
+      throw new RangeError(`row ${i} has an unknown kind`);
+    }
+    if (!shapeFits(t, i)) throw new RangeError(`row ${i}'s shape does not fit its coordinates`);
+  }
+}
+
+// Whether row r's shape layout (see PlaceTable) accounts for exactly its coordinates.
+function shapeFits(t: PlaceTable, r: number): boolean {
+  const s0 = t.shapeStart[r], s1 = t.shapeStart[r + 1];
+  const coords = t.coordStart[r + 1] - t.coordStart[r];
+  const g = t.geom[r];
+  if (g === POINT) return s1 === s0 && coords === 0;
+  if (g === LINE) return s1 - s0 === 1 && 2 * t.shape[s0] === coords;
+  let s = s0, points = 0;
+  const polygons = g === POLYGON ? 1 : t.shape[s++];
+  for (let p = 0; p < polygons && s < s1; p++) {
+    const rings = t.shape[s++];
+    if (rings > s1 - s) return false;
+    for (let k = 0; k < rings; k++) points += t.shape[s++];
+  }
+  return s === s1 && 2 * points === coords;
+}
+
+function checkWords(w: Words, rows: number): void {
+  const { sorted, sortedId, docRow, docLen, docOld, start, doc, tf } = w.data;
+  const words = sorted.length, docs = docRow.length;
+  if (sortedId.length !== words || docLen.length !== docs || docOld.length !== docs || start.length !== words + 1
+    || start[words] !== doc.length || tf.length !== doc.length) {
+    throw new RangeError('the text index arrays do not fit together');
+  }
+  for (let i = 0; i < words; i++) {
+    if (sortedId[i] >= words || start[i + 1] < start[i] || (i > 0 && !(sorted[i - 1] < sorted[i]))) throw new RangeError('the text index words are out of order');
+  }
+  for (let d = 0; d < docs; d++) if (docRow[d] >= rows || (d > 0 && docRow[d] < docRow[d - 1])) throw new RangeError('a text index document is out of range');
+  for (let k = 0; k < doc.length; k++) if (doc[k] >= docs) throw new RangeError('a text index posting is out of range');
 }

@@ -1,0 +1,241 @@
+import { SnapshotError } from '../errors.js';
+import { MAGIC, SNAPSHOT_VERSION, HEADER_SIZE, isSnapshot } from './format.js';
+import { varintSize, writeVarints, readVarints, type Stride } from './varint.js';
+import { xxhash32 } from './xxhash.js';
+
+/**
+ * How a section's bytes hold its array: as they are in memory, as varints, as zigzag
+ * varint deltas, or deltas within interleaved pairs (lon, lat).
+ */
+type Encoding = 'raw' | 'varint' | 'delta' | 'delta2';
+const STRIDE: Record<Exclude<Encoding, 'raw'>, Stride> = { varint: 0, delta: 1, delta2: 2 };
+
+/** The typed arrays that sections hold. */
+export type IntArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+
+/** A typed array constructor that sections store. */
+type ArrayType<T extends IntArray = IntArray> = {
+  new (length: number): T;
+  new (buffer: ArrayBufferLike, byteOffset: number, length: number): T;
+  readonly BYTES_PER_ELEMENT: number;
+  readonly name: string;
+};
+
+/** One row of the section table. `offset` counts from the start of the sections, which is 8-byte aligned. */
+interface Entry {
+  name: string;
+  enc: Encoding;
+  type: string;
+  offset: number;
+  bytes: number;
+  count: number;
+}
+
+/** The directory: the section table and the index's small fields. */
+interface Directory {
+  sections: Entry[];
+  meta: unknown;
+}
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+/** Collects an index's arrays as named sections, then writes them as one snapshot. */
+export class SectionWriter {
+  private readonly entries: Entry[] = [];
+  private readonly parts: { at: number; write: (out: Uint8Array, pos: number) => void }[] = [];
+  private size = 0;
+
+  /** Stores an array's bytes as they are, for a zero-copy view on reading. */
+  raw(name: string, a: IntArray): void {
+    const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    this.add(name, 'raw', a, bytes.length, (out, pos) => out.set(bytes, pos));
+  }
+
+  /** Stores a spatial index's `data` buffer as it is. */
+  buffer(name: string, data: ArrayBufferLike): void {
+    this.raw(name, new Uint8Array(data));
+  }
+
+  /** Stores an array of non-negative integers as varints. */
+  varint(name: string, a: Uint8Array | Uint16Array | Uint32Array | Int32Array): void {
+    this.ints(name, 'varint', a);
+  }
+
+  /** Stores an array of integers as varint deltas: for ascending or clustered values. */
+  delta(name: string, a: Uint32Array | Int32Array): void {
+    this.ints(name, 'delta', a);
+  }
+
+  /** Stores interleaved pairs (lon, lat) as varint deltas from the previous pair. */
+  delta2(name: string, a: Int32Array): void {
+    this.ints(name, 'delta2', a);
+  }
+
+  /** Stores strings as one UTF-8 run and their lengths (UTF-16 units), so reading is one decode. */
+  strings(name: string, list: readonly string[]): void {
+    this.raw(`${name}.utf8`, new TextEncoder().encode(list.join('')));
+    this.varint(`${name}.len`, Uint32Array.from(list, (s) => s.length));
+  }
+
+  /** The snapshot: header, directory (section table and `meta`), sections. */
+  finish(meta: unknown): Uint8Array {
+    const dir = new TextEncoder().encode(JSON.stringify({ sections: this.entries, meta } satisfies Directory));
+    const start = align8(HEADER_SIZE + 4 + dir.length);
+    const out = new Uint8Array(start + this.size);
+    const view = new DataView(out.buffer);
+    out.set(MAGIC, 0);
+    view.setUint32(8, SNAPSHOT_VERSION, true);
+    view.setUint32(12, out.length - HEADER_SIZE, true);
+    view.setUint32(20, 0, true);
+    view.setUint32(HEADER_SIZE, dir.length, true);
+    out.set(dir, HEADER_SIZE + 4);
+    for (const p of this.parts) p.write(out, start + p.at);
+    view.setUint32(16, xxhash32(out.subarray(HEADER_SIZE)), true);
+    return out;
+  }
+
+  private ints(name: string, enc: 'varint' | 'delta' | 'delta2', a: IntArray): void {
+    const stride = STRIDE[enc];
+    this.add(name, enc, a, varintSize(a, stride), (out, pos) => writeVarints(a, stride, out, pos));
+  }
+
+  private add(name: string, enc: Encoding, a: IntArray, bytes: number, write: (out: Uint8Array, pos: number) => void): void {
+    if (this.entries.some((e) => e.name === name)) throw new Error(`section ${name} written twice`);
+    const offset = this.size;
+    this.entries.push({ name, enc, type: a.constructor.name, offset, bytes, count: a.length });
+    this.parts.push({ at: offset, write });
+    this.size = align8(offset + bytes);
+  }
+}
+
+/**
+ * Reads the sections of a snapshot, after checking what it is, in this order:
+ * not a snapshot (foreign), another version, cut short (truncated), damaged (corrupted).
+ * Every inconsistency found later is `corrupted` too.
+ */
+export class SectionReader {
+  /** The index's small fields, as written. */
+  readonly meta: unknown;
+  private readonly bytes: Uint8Array;
+  private readonly start: number;
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(input: Uint8Array | ArrayBuffer, private readonly file: string) {
+    let bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+    if (bytes.length < MAGIC.length && MAGIC.subarray(0, bytes.length).every((b, i) => bytes[i] === b)) {
+      throw this.fail('truncated', `${bytes.length} bytes hold no whole header`);
+    }
+    if (!isSnapshot(bytes)) {
+      const what = bytes.length >= 8 && bytes[4] === 0x0a && bytes[5] === 0x09 && String.fromCharCode(...bytes.subarray(6, 15)) === 'OSMHeader'
+        ? 'this is an OSM PBF: load it with loadPbf()' : 'no snapshot magic at its start';
+      throw this.fail('foreign', what);
+    }
+    if (bytes.length < HEADER_SIZE) throw this.fail('truncated', `${bytes.length} bytes hold no whole header`);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const version = view.getUint32(8, true);
+    if (version !== SNAPSHOT_VERSION) {
+      throw this.fail('wrong-version', `format version ${version}; this nepal-places reads version ${SNAPSHOT_VERSION}: build the snapshot again`);
+    }
+    const length = view.getUint32(12, true);
+    if (bytes.length < HEADER_SIZE + length) throw this.fail('truncated', `${bytes.length} bytes of ${HEADER_SIZE + length}`);
+    if (bytes.length > HEADER_SIZE + length) throw this.fail('corrupted', `${bytes.length - HEADER_SIZE - length} bytes past its end`);
+    if (xxhash32(bytes.subarray(HEADER_SIZE)) !== view.getUint32(16, true)) throw this.fail('corrupted', 'checksum mismatch');
+    // typed arrays view the bytes where they lie: they must lie at multiples of 8
+    if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
+    this.bytes = bytes;
+    const dirLength = view.getUint32(HEADER_SIZE, true);
+    let dir: Directory;
+    try {
+      if (HEADER_SIZE + 4 + dirLength > bytes.length) throw new Error('it runs past the end');
+      dir = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(HEADER_SIZE + 4, HEADER_SIZE + 4 + dirLength)));
+      if (!Array.isArray(dir.sections)) throw new Error('no section table');
+    } catch (err) {
+      throw this.fail('corrupted', `unreadable directory (${(err as Error).message})`);
+    }
+    this.start = align8(HEADER_SIZE + 4 + dirLength);
+    for (const e of dir.sections) {
+      if (!(Number.isSafeInteger(e.offset) && Number.isSafeInteger(e.bytes) && Number.isSafeInteger(e.count)
+        && e.offset >= 0 && e.bytes >= 0 && e.count >= 0 && this.start + e.offset + e.bytes <= bytes.length)) {
+        throw this.fail('corrupted', `section ${e.name} lies outside the file`);
+      }
+      this.entries.set(e.name, e);
+    }
+    this.meta = dir.meta;
+  }
+
+  /** Whether the snapshot has a section (some are left out when empty). */
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** The array of a `raw` section: a view of the bytes, not a copy. */
+  raw<T extends IntArray>(name: string, type: ArrayType<T>): T {
+    const e = this.entry(name, 'raw', type);
+    if (e.bytes !== e.count * type.BYTES_PER_ELEMENT) throw this.fail('corrupted', `section ${name} has ${e.bytes} bytes for ${e.count} items`);
+    return new type(this.bytes.buffer, this.bytes.byteOffset + this.start + e.offset, e.count);
+  }
+
+  /** A spatial index's `data`: its own buffer, as KDBush.from wants one that starts with its header. */
+  buffer(name: string): ArrayBuffer {
+    const e = this.entry(name, 'raw', Uint8Array);
+    const at = this.bytes.byteOffset + this.start + e.offset;
+    return this.bytes.buffer.slice(at, at + e.bytes) as ArrayBuffer;
+  }
+
+  /** A spatial index's `data` where it lies, for Flatbush.from(buffer, byteOffset): no copy. */
+  place(name: string): { buffer: ArrayBuffer; byteOffset: number } {
+    const e = this.entry(name, 'raw', Uint8Array);
+    return { buffer: this.bytes.buffer as ArrayBuffer, byteOffset: this.bytes.byteOffset + this.start + e.offset };
+  }
+
+  /**
+   * The array of a varint section, decoded; for plain varints, every value must be
+   * below `below` (an index into something of that length), or the file is corrupted.
+   */
+  ints<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(name: string, type: ArrayType<T>, below = 2 ** 32): T {
+    const e = this.entries.get(name);
+    const enc = e?.enc === 'delta' || e?.enc === 'delta2' ? e.enc : 'varint';
+    this.entry(name, enc, type);
+    const n = e!.count;
+    const wide = type.BYTES_PER_ELEMENT === 4;
+    const out = new Int32Array(n);
+    const at = this.start + e!.offset;
+    const limit = wide ? below : Math.min(below, 2 ** (8 * type.BYTES_PER_ELEMENT));
+    if (!readVarints(this.bytes, at, at + e!.bytes, out, STRIDE[enc], limit)) {
+      throw this.fail('corrupted', `section ${name} does not decode to ${n} numbers${enc === 'varint' ? ` below ${limit}` : ''}`);
+    }
+    if (wide) return new type(out.buffer, 0, n);
+    const narrow = new type(n);
+    narrow.set(out);
+    return narrow;
+  }
+
+  /** The strings of a `strings` section. */
+  strings(name: string): string[] {
+    const utf8 = this.raw(`${name}.utf8`, Uint8Array);
+    const len = this.ints(`${name}.len`, Uint32Array);
+    let all: string;
+    try {
+      all = new TextDecoder('utf-8', { fatal: true }).decode(utf8);
+    } catch {
+      throw this.fail('corrupted', `section ${name} is not UTF-8`);
+    }
+    const out: string[] = new Array(len.length);
+    let at = 0;
+    for (let i = 0; i < len.length; i++) out[i] = all.slice(at, (at += len[i]));
+    if (at !== all.length) throw this.fail('corrupted', `section ${name} holds ${all.length} characters, its lengths ${at}`);
+    return out;
+  }
+
+  /** A `SnapshotError` about this file. */
+  fail(problem: 'foreign' | 'wrong-version' | 'truncated' | 'corrupted', message: string): SnapshotError {
+    return new SnapshotError(problem, message, this.file);
+  }
+
+  private entry(name: string, enc: Encoding, type: ArrayType): Entry {
+    const e = this.entries.get(name);
+    if (!e) throw this.fail('corrupted', `no section ${name}`);
+    if (e.enc !== enc || e.type !== type.name) throw this.fail('corrupted', `section ${name} is ${e.enc} ${e.type}, not ${enc} ${type.name}`);
+    return e;
+  }
+}

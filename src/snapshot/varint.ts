@@ -1,0 +1,94 @@
+/**
+ * Integer columns as LEB128 varints: plain, as zigzag deltas from the previous value,
+ * or as deltas from the value two before (interleaved lon, lat pairs).
+ *
+ * Most columns of an index are small numbers in wide types: string indexes that fit
+ * 17 bits in a Uint32, ascending offsets whose steps fit a byte, coordinates a few
+ * metres from the previous one. Varints take them down to the bytes they need;
+ * `pbf` writes the same varints but reads packed fields into plain arrays, one
+ * number each, where a snapshot wants typed arrays of millions.
+ */
+
+/** Plain varints (0), deltas from the previous value (1), or from the value two before (2). */
+export type Stride = 0 | 1 | 2;
+
+// zigzag: small magnitudes of either sign become small unsigned numbers
+const zigzag = (d: number) => (d < 0 ? -2 * d - 1 : 2 * d);
+
+/** The values as they are written: themselves, or their zigzagged deltas. */
+function* encoded(values: ArrayLike<number>, stride: Stride): Generator<number> {
+  let a = 0, b = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isSafeInteger(v) || (stride === 0 && v < 0)) throw new RangeError(`cannot write ${v} as a varint`);
+    if (stride === 0) yield v;
+    else if (stride === 2 && i & 1) { yield zigzag(v - b); b = v; }
+    else { yield zigzag(v - a); a = v; }
+  }
+}
+
+/** Bytes of `values` as varints. */
+export function varintSize(values: ArrayLike<number>, stride: Stride): number {
+  let n = 0;
+  for (let v of encoded(values, stride)) {
+    n++;
+    while (v >= 128) { v = Math.floor(v / 128); n++; }
+  }
+  return n;
+}
+
+/** Writes `values` as varints into `out` from `pos`; returns the position after them. */
+export function writeVarints(values: ArrayLike<number>, stride: Stride, out: Uint8Array, pos: number): number {
+  for (let v of encoded(values, stride)) {
+    while (v >= 128) {
+      out[pos++] = (v % 128) | 128;
+      v = Math.floor(v / 128);
+    }
+    out[pos++] = v;
+  }
+  return pos;
+}
+
+/**
+ * Reads `out.length` varints from `buf[pos..end)` into `out`, as 32-bit patterns (a
+ * Uint32 column reads through an Int32Array view of its buffer: one monomorphic loop
+ * for all). False when they do not end exactly at `end` (cut or padded data) or,
+ * plain, when a value is not below `below`. Bytes past `end` read as undefined,
+ * which ends a varint: the loop cannot run away.
+ */
+export function readVarints(buf: Uint8Array, pos: number, end: number, out: Int32Array, stride: Stride, below = 2 ** 32): boolean {
+  const n = out.length;
+  let a = 0, b = 0;
+  for (let i = 0; i < n; i++) {
+    // four bytes hold 28 bits: integer arithmetic; longer ones (rare) in doubles
+    let x = buf[pos++];
+    let v = x & 0x7f;
+    if (x >= 0x80) {
+      x = buf[pos++]; v |= (x & 0x7f) << 7;
+      if (x >= 0x80) {
+        x = buf[pos++]; v |= (x & 0x7f) << 14;
+        if (x >= 0x80) {
+          x = buf[pos++]; v |= (x & 0x7f) << 21;
+          if (x >= 0x80) {
+            let scale = 0x10000000;
+            do {
+              x = buf[pos++];
+              v += (x & 0x7f) * scale;
+              scale *= 128;
+            } while (x >= 0x80 && scale < 2 ** 53);
+            if (x >= 0x80) return false;
+          }
+        }
+      }
+    }
+    if (stride === 0) {
+      if (v >= below) return false;
+      out[i] = v;
+    } else {
+      const d = v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : v % 2 ? -(v + 1) / 2 : v / 2;
+      if (stride === 2 && i & 1) out[i] = b += d;
+      else out[i] = a += d;
+    }
+  }
+  return pos === end;
+}
