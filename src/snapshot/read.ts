@@ -59,7 +59,7 @@ function read(r: SectionReader): PlaceIndex {
     name: r.ints('name', Uint32Array, strings.length),
     address: r.ints('address', Uint32Array, strings.length),
     tagStart: r.ints('tagStart', Uint32Array),
-    tagKV: r.raw('tagKV', Uint32Array),
+    tagKV: r.ints('tagKV', Uint32Array, strings.length),
     typeStart: r.ints('typeStart', Uint32Array),
     typeList: r.ints('typeList', Uint32Array, strings.length),
     geom: r.raw('geom', Uint8Array),
@@ -108,7 +108,7 @@ function read(r: SectionReader): PlaceIndex {
     docOld: r.raw('docOld', Uint8Array),
     avgLen: Number(meta.avgLen),
     start: r.ints('postingStart', Uint32Array),
-    doc: r.raw('postingDoc', Uint32Array),
+    doc: r.ints('postingDoc', Uint32Array),
     tf: r.raw('postingTf', Uint8Array),
   });
   checkWords(words, t.size);
@@ -128,8 +128,6 @@ function checkTable(t: PlaceTable): void {
     if (s.length !== n + 1 || s[0] !== 0 || s[n] !== end) throw new RangeError('a table offset column does not fit its data');
     for (let i = 0; i < n; i++) if (s[i + 1] < s[i]) throw new RangeError('a table offset column goes backwards');
   }
-  const strings = t.strings.length;
-  for (let i = 0; i < t.tagKV.length; i++) if (t.tagKV[i] >= strings) throw new RangeError('a tag string index is out of range');
   for (let i = 0; i < n; i++) {
     if (t.kind[i] > 2 || t.what[i] > BUILDING || t.geom[i] > MULTIPOLYGON || t.hours[i] >= t.schedules.size) {
       throw new RangeError(`row ${i} has an unknown kind`);
