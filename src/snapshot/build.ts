@@ -1,3 +1,4 @@
+import type Flatbush from 'flatbush';
 import type { PlaceIndex } from '../index/place-index.js';
 import type { LoadStats } from '../types.js';
 import { SectionWriter } from './sections.js';
@@ -11,8 +12,8 @@ export interface Meta {
   /** The parsed `opening_hours` values, by schedule index, and how many did not parse. */
   schedules: string[];
   badSchedules: number;
-  /** The queryable types, in the index's order, with their number of items. */
-  types: { name: string; items: number }[];
+  /** The queryable types, in the index's order: their number of items, and where their KDBush lies in section `types`. */
+  types: { name: string; items: number; at: number; bytes: number }[];
   /** Mean name length of the text index. */
   avgLen: number;
 }
@@ -53,13 +54,18 @@ export function buildSnapshot(index: PlaceIndex): Uint8Array {
   w.varint('hours', Int32Array.from(t.hours, (h) => h + 1));
   w.strings('strings', t.strings);
 
+  // the types' KDBush data, one after another at multiples of 8 (their coordinates are Int32)
   const types: Meta['types'] = [];
   const places: number[] = [], matched: number[] = [];
+  let end = 0;
   for (const [name, tt] of index.types) {
-    w.buffer(`type.${types.length}`, tt.tree.data);
-    types.push({ name, items: tt.place.length });
+    types.push({ name, items: tt.place.length, at: end, bytes: tt.tree.data.byteLength });
+    end += (tt.tree.data.byteLength + 7) & ~7;
     for (let i = 0; i < tt.place.length; i++) { places.push(tt.place[i]); matched.push(tt.matched[i]); }
   }
+  const trees = new Uint8Array(end);
+  [...index.types.values()].forEach((tt, i) => trees.set(new Uint8Array(tt.tree.data), types[i].at));
+  w.raw('types', trees);
   w.delta('typePlace', Uint32Array.from(places));
   w.varint('typeMatched', Uint32Array.from(matched));
 
@@ -67,9 +73,9 @@ export function buildSnapshot(index: PlaceIndex): Uint8Array {
 
   const lm = index.landmarks;
   w.buffer('landmarks', lm.tree.data);
-  if (lm.boxes) w.buffer('landmarkBoxes', lm.boxes.data);
+  if (lm.boxes) w.raw('landmarkBoxes', flatbushData(lm.boxes));
   w.raw('landmarkAreas', lm.areaM2);
-  if (index.streets.tree) w.buffer('streets', index.streets.tree.data);
+  if (index.streets.tree) w.raw('streets', flatbushData(index.streets.tree));
 
   const words = index.words.data;
   w.strings('words', words.sorted);
@@ -91,4 +97,15 @@ export function buildSnapshot(index: PlaceIndex): Uint8Array {
     avgLen: words.avgLen,
   };
   return w.finish(meta);
+}
+
+// A Flatbush's own bytes: a restored one views the whole snapshot, from its byteOffset.
+function flatbushData(tree: Flatbush): Uint8Array {
+  let n = tree.numItems, nodes = n;
+  do {
+    n = Math.ceil(n / tree.nodeSize);
+    nodes += n;
+  } while (n !== 1);
+  const bytes = 8 + nodes * 4 * tree.ArrayType.BYTES_PER_ELEMENT + nodes * tree.IndexArrayType.BYTES_PER_ELEMENT;
+  return new Uint8Array(tree.data, tree.byteOffset, bytes);
 }

@@ -80,11 +80,11 @@ function read(r: SectionReader): PlaceIndex {
   const matched = r.ints('typeMatched', Uint32Array, strings.length);
   const types = new Map<string, TypeTree>();
   let at = 0;
-  meta.types.forEach(({ name, items }, i) => {
+  meta.types.forEach(({ name, items, at: treeAt, bytes }, i) => {
     if (typeof name !== 'string' || !Number.isSafeInteger(items) || items < 0 || at + items > places.length) {
       throw new RangeError(`type ${i} does not fit its places`);
     }
-    const tree = KDBush.from(r.buffer(`type.${i}`));
+    const tree = KDBush.from(r.buffer('types', treeAt, bytes));
     types.set(name, typeTree(t, tree, places.subarray(at, at + items), matched.subarray(at, at + items)));
     at += items;
   });

@@ -175,11 +175,18 @@ export class SectionReader {
     return new type(this.bytes.buffer, this.bytes.byteOffset + this.start + e.offset, e.count);
   }
 
-  /** A spatial index's `data`: its own buffer, as KDBush.from wants one that starts with its header. */
-  buffer(name: string): ArrayBuffer {
+  /**
+   * A copy of `bytes` bytes at `at` of a raw section, in a buffer of its own: KDBush.from
+   * wants a spatial index's data at the start of a buffer.
+   */
+  buffer(name: string, at = 0, bytes?: number): ArrayBuffer {
     const e = this.entry(name, 'raw', Uint8Array);
-    const at = this.bytes.byteOffset + this.start + e.offset;
-    return this.bytes.buffer.slice(at, at + e.bytes) as ArrayBuffer;
+    const n = bytes ?? e.bytes - at;
+    if (!(Number.isSafeInteger(at) && Number.isSafeInteger(n) && at >= 0 && n >= 0 && at + n <= e.bytes)) {
+      throw this.fail('corrupted', `${n} bytes at ${at} lie outside section ${name}`);
+    }
+    const from = this.bytes.byteOffset + this.start + e.offset + at;
+    return this.bytes.buffer.slice(from, from + n) as ArrayBuffer;
   }
 
   /** A spatial index's `data` where it lies, for Flatbush.from(buffer, byteOffset): no copy. */
