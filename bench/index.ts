@@ -8,6 +8,7 @@
 //   4. Memory     bytes per place, counted and as heap delta
 //   5. HTTP       bench/http.ts's run(), when that file exists
 //   6. Search     bench/search.ts's run(): search, place and reverse on the fixture
+//   7. Snapshots  each file's snapshot: size, and load time against its PBF's
 //
 // Every index is loaded in a child process (bench/load-child.ts) under a memory and
 // time watchdog; a big file is loaded once, and its child runs sections 2–4 on it.
@@ -22,6 +23,7 @@ import { baselineLoads, loadSection, osmiumVersion, ourRow, timeOurLoads, type L
 import { nearbySection, type ClassFailure, type NearbyRow } from './nearby.js';
 import { scalingSection, type ScalingRow } from './scaling.js';
 import { memorySection, type MemoryRow } from './memory.js';
+import { snapshotSection } from './snapshot.js';
 import { runChild, MAX_RSS } from './child.js';
 import { CLASS_NAMES } from './queries.js';
 import { progress } from './progress.js';
@@ -108,6 +110,9 @@ async function main(): Promise<void> {
   // 5 and 6: other modules' sections; a failure is reported, not fatal
   const http = await section('5. HTTP', HTTP, errors);
   const searchResults = await section('6. Search, place and reverse', SEARCH, errors);
+  const nepal = files.get('nepal');
+  const snapshots = await snapshotSection(nepal ? [FIXTURE, nepal] : [FIXTURE], loads, errors);
+  checks.push(...snapshots.checks);
 
   const seconds = (performance.now() - started) / 1000;
   printChecks('Targets', checks, [
@@ -118,7 +123,7 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL('results/', import.meta.url)), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify({
     machine: m, seconds, missing, errors, load: loads, nearby: all.nearby, nearbyFailures: all.failures,
-    scaling, memory: all.memory, http, search: searchResults, checks,
+    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, checks,
   }, null, 1) + '\n');
   console.log(`\nResults: ${RESULTS}`);
 }

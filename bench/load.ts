@@ -205,7 +205,8 @@ async function timeOsmium(d: Dataset, runs: number): Promise<LoadRow> {
   return { file: d.name, reader: 'osmium fileinfo -e', bytes: d.bytes, runs, ms, mbPerS: d.bytes / 1e6 / (ms / 1000), objectsPerS: objects / (ms / 1000) };
 }
 
-function median(task: Bench['tasks'][number] | undefined): number {
+/** The median sample of a finished tinybench task, ms; throws with the task's error when it failed. */
+export function median(task: Bench['tasks'][number] | undefined): number {
   const r = task?.result;
   if (!r || (r.state !== 'completed' && r.state !== 'aborted-with-statistics')) {
     throw new Error(r && r.state === 'errored' ? r.error.message : `task ${r?.state ?? 'missing'}`);

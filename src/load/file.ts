@@ -23,7 +23,7 @@ export async function loadSnapshot(path: string): Promise<PlaceIndex> {
   }
   const read = performance.now() - t0;
   const index = fromSnapshot(bytes, path);
-  index.timings.read = Math.round(read);
+  index.timings.read = Math.round(read * 10) / 10;
   return index;
 }
 

@@ -37,7 +37,7 @@ export function fromSnapshot(bytes: Uint8Array | ArrayBuffer, file = '<buffer>')
     if (err instanceof SnapshotError) throw err;
     throw r.fail('corrupted', (err as Error).message);
   }
-  index.timings = { read: 0, decode: Math.round(performance.now() - t0), types: 0, addresses: 0, search: 0 };
+  index.timings = { read: 0, decode: Math.round((performance.now() - t0) * 10) / 10, types: 0, addresses: 0, search: 0 };
   return index;
 }
 

@@ -1,0 +1,58 @@
+// A snapshot made or loaded in a fresh process, so a load's time and RSS are its own
+// and its code starts cold, as in an app opening its data:
+//
+//   node --import tsx bench/snapshot-child.ts build PBF OUT   load PBF, write its snapshot to OUT
+//   node --import tsx bench/snapshot-child.ts load FILE       load the snapshot FILE
+//
+// Prints one JSON line (`SnapshotChildResult`).
+
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import * as src from '../src/index.js';
+
+/** What one child measured; times are wall ms, process start excluded. */
+export interface SnapshotChildResult {
+  /** build: the PBF load; load: the snapshot load (file read and fromSnapshot). */
+  loadMs: number;
+  /** build: buildSnapshot; load: fromSnapshot alone. */
+  ms: number;
+  /** build: writing the file. */
+  writeMs?: number;
+  bytes: number;
+  places: number;
+  maxRss: number;
+}
+
+// the built dist/ when there is one, as users run it (see load-child.ts)
+async function engine(): Promise<typeof src> {
+  const dist = new URL('../dist/index.js', import.meta.url);
+  return existsSync(dist) ? ((await import(dist.href)) as typeof src) : src;
+}
+
+async function main(): Promise<void> {
+  const [mode, file, out] = process.argv.slice(2);
+  const e = await engine();
+  let result: SnapshotChildResult;
+  if (mode === 'build' && file && out) {
+    const t0 = performance.now();
+    const index = await e.loadPbf(file);
+    const t1 = performance.now();
+    const bytes = e.buildSnapshot(index);
+    const t2 = performance.now();
+    writeFileSync(out, bytes);
+    result = { loadMs: t1 - t0, ms: t2 - t1, writeMs: performance.now() - t2, bytes: bytes.length, places: index.size, maxRss: 0 };
+  } else if (mode === 'load' && file) {
+    const t0 = performance.now();
+    const index = await e.loadSnapshot(file);
+    result = { loadMs: performance.now() - t0, ms: index.timings.decode, bytes: statSync(file).size, places: index.size, maxRss: 0 };
+  } else {
+    throw new Error('usage: snapshot-child.ts build PBF OUT | load FILE');
+  }
+  result.maxRss = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(JSON.stringify(result) + '\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
