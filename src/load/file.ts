@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { PbfError, SnapshotError } from '../errors.js';
 import type { LoadOptions } from '../types.js';
 import type { PlaceIndex } from '../index/place-index.js';
@@ -17,7 +17,7 @@ export async function loadSnapshot(path: string): Promise<PlaceIndex> {
   const t0 = performance.now();
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    bytes = await readWhole(path);
   } catch (err) {
     throw new SnapshotError('foreign', cannotRead(err), path);
   }
@@ -56,4 +56,24 @@ export async function loadFile(path: string, options: LoadOptions = {}): Promise
 function cannotRead(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   return e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : `cannot read (${e.message})`;
+}
+
+// The whole file in one buffer of its own, read in as few calls as the system allows:
+// readFile reads in 512 KiB steps, a round trip each, which took a snapshot's load
+// from 55 to 65-115 ms on 89 MB. Unpooled and unzeroed: every byte is read over.
+async function readWhole(path: string): Promise<Uint8Array> {
+  const f = await open(path, 'r');
+  try {
+    const { size } = await f.stat();
+    const buf = Buffer.allocUnsafeSlow(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await f.read(buf, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return at === size ? buf : buf.subarray(0, at);
+  } finally {
+    await f.close();
+  }
 }

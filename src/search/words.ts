@@ -82,13 +82,14 @@ export class Words {
   private readonly start: Uint32Array;
   private readonly doc: Uint32Array;
   private readonly tf: Uint8Array;
-  // per-query scratch, by document; `seen` holds the query that last touched it
-  private readonly score: Float64Array;
-  private readonly count: Uint16Array;
-  private readonly lastTerm: Int16Array;
-  private readonly seen: Uint32Array;
-  private readonly headSeen: Uint32Array;
-  private readonly headAt: Int32Array;
+  // Per-query scratch, by document; `seen` holds the query that last touched it.
+  // Allocated by the first query: 22 bytes a name, that a load should not wait for.
+  private score = new Float64Array(0);
+  private count = new Uint16Array(0);
+  private lastTerm = new Int16Array(0);
+  private seen = new Uint32Array(0);
+  private headSeen = new Uint32Array(0);
+  private headAt = new Int32Array(0);
   private epoch = 0;
 
   constructor(data: WordsData) {
@@ -115,12 +116,6 @@ export class Words {
     this.start = start;
     this.doc = doc;
     this.tf = tf;
-    this.score = new Float64Array(nDocs);
-    this.count = new Uint16Array(nDocs);
-    this.lastTerm = new Int16Array(nDocs);
-    this.seen = new Uint32Array(nDocs);
-    this.headSeen = new Uint32Array(nDocs);
-    this.headAt = new Int32Array(nDocs);
   }
 
   /** Indexes the named rows of a table. */
@@ -216,6 +211,15 @@ export class Words {
   match(q: string, accept?: (row: number) => boolean): Hits {
     const terms = words(q).slice(0, 0x7fff);
     if (!terms.length || !this.names) return { rows: [], scores: [] };
+    if (this.score.length < this.names) {
+      const n = this.names;
+      this.score = new Float64Array(n);
+      this.count = new Uint16Array(n);
+      this.lastTerm = new Int16Array(n);
+      this.seen = new Uint32Array(n);
+      this.headSeen = new Uint32Array(n);
+      this.headAt = new Int32Array(n);
+    }
     if (++this.epoch === 0xffffffff) { this.seen.fill(0); this.headSeen.fill(0); this.epoch = 1; }
     const touched: number[] = [];
     terms.forEach((term, i) => {

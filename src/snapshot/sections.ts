@@ -4,11 +4,12 @@ import { varintSize, writeVarints, readVarints, type Stride } from './varint.js'
 import { xxhash32 } from './xxhash.js';
 
 /**
- * How a section's bytes hold its array: as they are in memory, as varints, as zigzag
- * varint deltas, or deltas within interleaved pairs (lon, lat).
+ * How a section's bytes hold its array: as they are in memory; as unsigned integers
+ * of the fewest whole bytes that hold its largest (`width`); as varints; as zigzag
+ * varint deltas; or as deltas within interleaved pairs (lon, lat).
  */
-type Encoding = 'raw' | 'varint' | 'delta' | 'delta2';
-const STRIDE: Record<Exclude<Encoding, 'raw'>, Stride> = { varint: 0, delta: 1, delta2: 2 };
+type Encoding = 'raw' | 'fixed' | 'varint' | 'delta' | 'delta2';
+const STRIDE: Record<'varint' | 'delta' | 'delta2', Stride> = { varint: 0, delta: 1, delta2: 2 };
 
 /** The typed arrays that sections hold. */
 export type IntArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
@@ -29,6 +30,8 @@ interface Entry {
   offset: number;
   bytes: number;
   count: number;
+  /** Bytes per value of a `fixed` section. */
+  width?: number;
 }
 
 /** The directory: the section table and the index's small fields. */
@@ -54,6 +57,27 @@ export class SectionWriter {
   /** Stores a spatial index's `data` buffer as it is. */
   buffer(name: string, data: ArrayBufferLike): void {
     this.raw(name, new Uint8Array(data));
+  }
+
+  /**
+   * Stores an array of non-negative integers in the fewest whole bytes that hold its
+   * largest: for indexes spread over a range (string indexes), where a varint's length
+   * varies from value to value and reading them is a branch mispredicted per value.
+   */
+  fixed(name: string, a: Uint16Array | Uint32Array | Int32Array): void {
+    let max = 0;
+    for (let i = 0; i < a.length; i++) {
+      if (!(a[i] >= 0)) throw new RangeError(`cannot store ${a[i]} in section ${name}`);
+      if (a[i] > max) max = a[i];
+    }
+    const width = max < 0x100 ? 1 : max < 0x10000 ? 2 : max < 0x1000000 ? 3 : 4;
+    this.add(name, 'fixed', a, a.length * width, (out, pos) => {
+      for (let i = 0; i < a.length; i++) {
+        const v = a[i];
+        for (let k = 0; k < width; k++) out[pos++] = (v >>> (8 * k)) & 0xff;
+      }
+    });
+    this.entries[this.entries.length - 1].width = width;
   }
 
   /** Stores an array of non-negative integers as varints. */
@@ -196,11 +220,13 @@ export class SectionReader {
   }
 
   /**
-   * The array of a varint section, decoded; for plain varints, every value must be
-   * below `below` (an index into something of that length), or the file is corrupted.
+   * The array of an integer section, decoded; for `fixed` and plain varints, every
+   * value must be below `below` (an index into something of that length), or the file
+   * is corrupted.
    */
   ints<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(name: string, type: ArrayType<T>, below = 2 ** 32): T {
     const e = this.entries.get(name);
+    if (e?.enc === 'fixed') return this.fixed(e, type, below);
     const enc = e?.enc === 'delta' || e?.enc === 'delta2' ? e.enc : 'varint';
     this.entry(name, enc, type);
     const n = e!.count;
@@ -237,6 +263,32 @@ export class SectionReader {
   /** A `SnapshotError` about this file. */
   fail(problem: 'foreign' | 'wrong-version' | 'truncated' | 'corrupted', message: string): SnapshotError {
     return new SnapshotError(problem, message, this.file);
+  }
+
+  private fixed<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(e: Entry, type: ArrayType<T>, below: number): T {
+    this.entry(e.name, 'fixed', type);
+    const n = e.count, w = e.width ?? 0;
+    if (!(w >= 1 && w <= type.BYTES_PER_ELEMENT && e.bytes === n * w)) throw this.fail('corrupted', `section ${e.name} has ${e.bytes} bytes for ${n} values of ${w}`);
+    const at = this.bytes.byteOffset + this.start + e.offset;
+    const buf = this.bytes.buffer;
+    let out: T;
+    if (w === type.BYTES_PER_ELEMENT) {
+      out = new type(buf, at, n);
+    } else {
+      out = new type(n);
+      // sections lie at multiples of 8: 2-byte values are a Uint16Array where they lie
+      if (w === 1) out.set(new Uint8Array(buf, at, n));
+      else if (w === 2) out.set(new Uint16Array(buf, at, n));
+      else {
+        const b = new Uint8Array(buf, at, 3 * n);
+        for (let i = 0, p = 0; i < n; i++, p += 3) out[i] = b[p] | (b[p + 1] << 8) | (b[p + 2] << 16);
+      }
+    }
+    if (below < 2 ** (8 * w)) {
+      // a Uint32 column reads as unsigned; an Int32 one holds no values of 2^31 or more here
+      for (let i = 0; i < n; i++) if (!(out[i] >= 0 && out[i] < below)) throw this.fail('corrupted', `section ${e.name} holds ${out[i]}, not below ${below}`);
+    }
+    return out;
   }
 
   private entry(name: string, enc: Encoding, type: ArrayType): Entry {

@@ -51,16 +51,21 @@ export function writeVarints(values: ArrayLike<number>, stride: Stride, out: Uin
 
 /**
  * Reads `out.length` varints from `buf[pos..end)` into `out`, as 32-bit patterns (a
- * Uint32 column reads through an Int32Array view of its buffer: one monomorphic loop
- * for all). False when they do not end exactly at `end` (cut or padded data) or,
- * plain, when a value is not below `below`. Bytes past `end` read as undefined,
- * which ends a varint: the loop cannot run away.
+ * Uint32 column reads through an Int32Array view of its buffer). False when they do
+ * not end exactly at `end` (cut or padded data) or, plain, when a value is not below
+ * `below`. Bytes past `end` read as undefined, which ends a varint: the loop cannot
+ * run away.
  */
 export function readVarints(buf: Uint8Array, pos: number, end: number, out: Int32Array, stride: Stride, below = 2 ** 32): boolean {
-  const n = out.length;
-  let a = 0, b = 0;
-  for (let i = 0; i < n; i++) {
-    // four bytes hold 28 bits: integer arithmetic; longer ones (rare) in doubles
+  // one loop per stride: each stays monomorphic, where a shared one would be optimized
+  // for the first stride it met and thrown out at the next
+  const at = stride === 0 ? plain(buf, pos, out, below) : stride === 1 ? deltas(buf, pos, out) : pairs(buf, pos, out);
+  return at === end;
+}
+
+// The end of the varints read into `out`, or -1 when a value is `below` or more.
+function plain(buf: Uint8Array, pos: number, out: Int32Array, below: number): number {
+  for (let i = 0; i < out.length; i++) {
     let x = buf[pos++];
     let v = x & 0x7f;
     if (x >= 0x80) {
@@ -69,26 +74,73 @@ export function readVarints(buf: Uint8Array, pos: number, end: number, out: Int3
         x = buf[pos++]; v |= (x & 0x7f) << 14;
         if (x >= 0x80) {
           x = buf[pos++]; v |= (x & 0x7f) << 21;
-          if (x >= 0x80) {
-            let scale = 0x10000000;
-            do {
-              x = buf[pos++];
-              v += (x & 0x7f) * scale;
-              scale *= 128;
-            } while (x >= 0x80 && scale < 2 ** 53);
-            if (x >= 0x80) return false;
-          }
+          if (x >= 0x80) { const r = long(buf, pos, v); if (r < 0) return -1; v = r; pos = next; }
         }
       }
     }
-    if (stride === 0) {
-      if (v >= below) return false;
-      out[i] = v;
-    } else {
-      const d = v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : v % 2 ? -(v + 1) / 2 : v / 2;
-      if (stride === 2 && i & 1) out[i] = b += d;
-      else out[i] = a += d;
-    }
+    if (v >= below) return -1;
+    out[i] = v;
   }
-  return pos === end;
+  return pos;
+}
+
+function deltas(buf: Uint8Array, pos: number, out: Int32Array): number {
+  let a = 0;
+  for (let i = 0; i < out.length; i++) {
+    let x = buf[pos++];
+    let v = x & 0x7f;
+    if (x >= 0x80) {
+      x = buf[pos++]; v |= (x & 0x7f) << 7;
+      if (x >= 0x80) {
+        x = buf[pos++]; v |= (x & 0x7f) << 14;
+        if (x >= 0x80) {
+          x = buf[pos++]; v |= (x & 0x7f) << 21;
+          if (x >= 0x80) { const r = long(buf, pos, v); if (r < 0) return -1; v = r; pos = next; }
+        }
+      }
+    }
+    out[i] = a += v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : unzigzag(v);
+  }
+  return pos;
+}
+
+function pairs(buf: Uint8Array, pos: number, out: Int32Array): number {
+  let a = 0, b = 0;
+  for (let i = 0; i < out.length; i++) {
+    let x = buf[pos++];
+    let v = x & 0x7f;
+    if (x >= 0x80) {
+      x = buf[pos++]; v |= (x & 0x7f) << 7;
+      if (x >= 0x80) {
+        x = buf[pos++]; v |= (x & 0x7f) << 14;
+        if (x >= 0x80) {
+          x = buf[pos++]; v |= (x & 0x7f) << 21;
+          if (x >= 0x80) { const r = long(buf, pos, v); if (r < 0) return -1; v = r; pos = next; }
+        }
+      }
+    }
+    const d = v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : unzigzag(v);
+    if (i & 1) out[i] = b += d;
+    else out[i] = a += d;
+  }
+  return pos;
+}
+
+const unzigzag = (v: number) => (v % 2 ? -(v + 1) / 2 : v / 2);
+
+// where `long` stopped: a second result without allocating a pair
+let next = 0;
+
+// The rest of a varint longer than four bytes, whose first 28 bits are `v` (rare: in
+// doubles, up to 2^53); -1 when it does not end by then.
+function long(buf: Uint8Array, pos: number, v: number): number {
+  let x: number;
+  let scale = 0x10000000;
+  do {
+    x = buf[pos++];
+    v += (x & 0x7f) * scale;
+    scale *= 128;
+  } while (x >= 0x80 && scale < 2 ** 53);
+  next = pos;
+  return x >= 0x80 ? -1 : v;
 }
