@@ -3,16 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { xxhash32 } from '../src/snapshot/xxhash.js';
 import { varintSize, writeVarints, readVarints, type Stride } from '../src/snapshot/varint.js';
 import { SectionWriter, SectionReader } from '../src/snapshot/sections.js';
+import { random } from './support/random.js';
 
-// deterministic bytes and numbers
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('xxhash32 agrees with the reference implementation (js-xxhash)', () => {
   it('at every length up to 70, every seed, aligned or not', () => {

@@ -11,19 +11,11 @@ import {
 import { placeId as rowId } from '../src/query/record.js';
 import { engine } from './support/fixture.js';
 import { CORE, TRANSIT } from './support/raw.js';
+import { random } from './support/random.js';
 
 // A fixed instant, so `isOpen` and the records' `open` compare equal whenever the test runs.
 const AT = new Date('2026-01-10T06:30:00Z'); // 12:15 Nepal Time
 
-// A small deterministic generator (mulberry32): the same mixed queries on every run.
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What each operation answers, or the error it throws, as comparable data. */
 function answer(fn: () => unknown): unknown {

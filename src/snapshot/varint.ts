@@ -66,19 +66,9 @@ export function readVarints(buf: Uint8Array, pos: number, end: number, out: Int3
 // The end of the varints read into `out`, or -1 when a value is `below` or more.
 function plain(buf: Uint8Array, pos: number, out: Int32Array, below: number): number {
   for (let i = 0; i < out.length; i++) {
-    let x = buf[pos++];
-    let v = x & 0x7f;
-    if (x >= 0x80) {
-      x = buf[pos++]; v |= (x & 0x7f) << 7;
-      if (x >= 0x80) {
-        x = buf[pos++]; v |= (x & 0x7f) << 14;
-        if (x >= 0x80) {
-          x = buf[pos++]; v |= (x & 0x7f) << 21;
-          if (x >= 0x80) { const r = long(buf, pos, v); if (r < 0) return -1; v = r; pos = next; }
-        }
-      }
-    }
-    if (v >= below) return -1;
+    const v = varint(buf, pos);
+    if (v < 0 || v >= below) return -1;
+    pos = next;
     out[i] = v;
   }
   return pos;
@@ -87,18 +77,9 @@ function plain(buf: Uint8Array, pos: number, out: Int32Array, below: number): nu
 function deltas(buf: Uint8Array, pos: number, out: Int32Array): number {
   let a = 0;
   for (let i = 0; i < out.length; i++) {
-    let x = buf[pos++];
-    let v = x & 0x7f;
-    if (x >= 0x80) {
-      x = buf[pos++]; v |= (x & 0x7f) << 7;
-      if (x >= 0x80) {
-        x = buf[pos++]; v |= (x & 0x7f) << 14;
-        if (x >= 0x80) {
-          x = buf[pos++]; v |= (x & 0x7f) << 21;
-          if (x >= 0x80) { const r = long(buf, pos, v); if (r < 0) return -1; v = r; pos = next; }
-        }
-      }
-    }
+    const v = varint(buf, pos);
+    if (v < 0) return -1;
+    pos = next;
     out[i] = a += v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : unzigzag(v);
   }
   return pos;
@@ -107,18 +88,9 @@ function deltas(buf: Uint8Array, pos: number, out: Int32Array): number {
 function pairs(buf: Uint8Array, pos: number, out: Int32Array): number {
   let a = 0, b = 0;
   for (let i = 0; i < out.length; i++) {
-    let x = buf[pos++];
-    let v = x & 0x7f;
-    if (x >= 0x80) {
-      x = buf[pos++]; v |= (x & 0x7f) << 7;
-      if (x >= 0x80) {
-        x = buf[pos++]; v |= (x & 0x7f) << 14;
-        if (x >= 0x80) {
-          x = buf[pos++]; v |= (x & 0x7f) << 21;
-          if (x >= 0x80) { const r = long(buf, pos, v); if (r < 0) return -1; v = r; pos = next; }
-        }
-      }
-    }
+    const v = varint(buf, pos);
+    if (v < 0) return -1;
+    pos = next;
     const d = v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : unzigzag(v);
     if (i & 1) out[i] = b += d;
     else out[i] = a += d;
@@ -128,19 +100,32 @@ function pairs(buf: Uint8Array, pos: number, out: Int32Array): number {
 
 const unzigzag = (v: number) => (v % 2 ? -(v + 1) / 2 : v / 2);
 
-// where `long` stopped: a second result without allocating a pair
+// where the last `varint` ended: a second result without allocating a pair
 let next = 0;
 
-// The rest of a varint longer than four bytes, whose first 28 bits are `v` (rare: in
-// doubles, up to 2^53); -1 when it does not end by then.
-function long(buf: Uint8Array, pos: number, v: number): number {
-  let x: number;
-  let scale = 0x10000000;
-  do {
-    x = buf[pos++];
-    v += (x & 0x7f) * scale;
-    scale *= 128;
-  } while (x >= 0x80 && scale < 2 ** 53);
+// The varint at `pos`, or -1 when it does not end by 2^53. Four bytes hold 28 bits:
+// integer arithmetic; longer ones (rare) in doubles. Small enough to be inlined.
+function varint(buf: Uint8Array, pos: number): number {
+  let x = buf[pos++];
+  let v = x & 0x7f;
+  if (x >= 0x80) {
+    x = buf[pos++]; v |= (x & 0x7f) << 7;
+    if (x >= 0x80) {
+      x = buf[pos++]; v |= (x & 0x7f) << 14;
+      if (x >= 0x80) {
+        x = buf[pos++]; v |= (x & 0x7f) << 21;
+        if (x >= 0x80) {
+          let scale = 0x10000000;
+          do {
+            x = buf[pos++];
+            v += (x & 0x7f) * scale;
+            scale *= 128;
+          } while (x >= 0x80 && scale < 2 ** 53);
+          if (x >= 0x80) return -1;
+        }
+      }
+    }
+  }
   next = pos;
-  return x >= 0x80 ? -1 : v;
+  return v;
 }
