@@ -131,10 +131,11 @@ describe('Progress', () => {
   for (let ms = 50; ms <= 10_000; ms += 50) load.push([ms, Math.min(0.9999, ms / 10_000)]);
   load.push([12_000, 1]);
 
-  it('lines: the first, one per tenth at most every 2 s, and the last, each a whole line', () => {
+  it('lines: the first, one per tenth at most every 2 s, indexing, and the last, each a whole line', () => {
     const lines = play('lines', load).split('\n');
     expect(lines.pop()).toBe('');
     expect(lines[0]).toMatch(/^load {3}0%/);
+    expect(lines.at(-2)).toMatch(/^load  99% .* indexing$/);
     expect(lines.at(-1)).toMatch(/^load 100% .* in 12\.0 s$/);
     expect(lines.length).toBeGreaterThanOrEqual(5);
     expect(lines.length).toBeLessThanOrEqual(8);
@@ -143,9 +144,11 @@ describe('Progress', () => {
     for (const l of lines) expect(l).not.toMatch(/[\r\x1b]/);
   });
 
-  it('lines: a fast load is the first and the last line only', () => {
-    const out = play('lines', [[0, 0.00001], [100, 0.5], [200, 0.99999], [300, 1]]);
-    expect(out.split('\n')).toEqual([expect.stringMatching(/^load {3}0%/), expect.stringMatching(/^load 100%.* in 300 ms$/), '']);
+  it('lines: a fast load is the first line, indexing and the last line only', () => {
+    const out = play('lines', [[0, 0.00001], [100, 0.5], [150, 0.99], [200, 0.99999], [250, 0.999995], [300, 1]]);
+    expect(out.split('\n')).toEqual([
+      expect.stringMatching(/^load {3}0%/), expect.stringMatching(/^load  99%.* indexing$/), expect.stringMatching(/^load 100%.* in 300 ms$/), '',
+    ]);
   });
 
   it('bar: redrawn in place at most every 100 ms, ends with the done line and a newline', () => {
@@ -155,7 +158,14 @@ describe('Progress', () => {
     expect(draws.length).toBeLessThanOrEqual(12_000 / 100 + 2);
     for (const d of draws.slice(0, -1)) expect(d).toMatch(/^load \[[#.]+\] .*\x1b\[K$/);
     expect(draws.at(-1)).toMatch(/^load \[#+\] 100% .*in 12\.0 s\x1b\[K\n$/);
+    expect(draws.at(-2)).toMatch(/ 99% .* indexing\x1b\[K$/);
     expect(out.split('\n')).toHaveLength(2);
+  });
+
+  it('bar: the last block\'s report is drawn however soon it follows the one before', () => {
+    const draws = play('bar', [[0, 0.001], [3000, 0.9], [3010, 0.99995], [5000, 1]], 100).split('\r').filter(Boolean);
+    expect(draws.map((d) => /(\d+)%/.exec(d)![1])).toEqual(['0', '90', '99', '100']);
+    expect(draws[2]).toMatch(/indexing/);
   });
 
   it('bar: end() after a failed load ends the line once', () => {

@@ -127,7 +127,7 @@ export interface ProgressOut {
 
 /** At most this often a bar redraw (ms): ten a second looks live without flooding a slow terminal. */
 const BAR_MS = 100;
-/** Lines mode: a line per tenth of the file, but not more often than this (ms), plus the first and the last. */
+/** Lines mode: a line per tenth of the file, but not more often than this (ms), plus the first, the last and the start of indexing. */
 const LINE_MS = 2000;
 
 /**
@@ -144,6 +144,7 @@ export class Progress {
   private last = -Infinity;
   private lastTenth = -1;
   private drawn = false;
+  private indexing = false;
 
   /**
    * @param label a word before each line (`load`)
@@ -164,8 +165,13 @@ export class Progress {
     const t = this.now();
     const ms = t - this.start;
     const done = p.bytesRead >= p.bytesTotal;
+    // The last block's report is drawn whatever the clock: it stands for the seconds
+    // of indexing that follow, where nothing else is reported.
+    const indexing = !done && p.bytesRead >= INDEXING * p.bytesTotal;
+    const turn = indexing && !this.indexing;
+    this.indexing = indexing;
     if (this.mode === 'bar') {
-      if (!done && t - this.last < BAR_MS) return;
+      if (!done && !turn && t - this.last < BAR_MS) return;
       this.last = t;
       this.out.write(`\r${this.label} ${barLine(p, ms, (this.out.columns || 80) - this.label.length - 1)}\x1b[K`);
       this.drawn = !done;
@@ -174,7 +180,7 @@ export class Progress {
     }
     const tenth = p.bytesTotal > 0 ? Math.floor((10 * p.bytesRead) / p.bytesTotal) : 10;
     const first = this.last === -Infinity;
-    if (!first && !done && (tenth === this.lastTenth || t - this.last < LINE_MS)) return;
+    if (!first && !done && !turn && (tenth === this.lastTenth || t - this.last < LINE_MS)) return;
     this.last = t;
     this.lastTenth = tenth;
     this.out.write(`${this.label} ${progressText(p, ms)}\n`);
