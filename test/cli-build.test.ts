@@ -4,7 +4,7 @@
  * an index loaded here), bad usage, a bad PBF; and `nearby`/`serve --data` reading
  * the snapshot it wrote.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,24 +15,10 @@ import { formatBytes, formatCount } from '../src/cli/progress.js';
 import { CORE } from './support/raw.js';
 import { fetchReply } from './support/http-server.js';
 import { THAMEL } from './support/http-fixture.js';
+import { cli, type Run } from './support/cli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI from source with stdout and stderr piped (not a TTY); resolves whatever the exit code. */
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 let dir: string;
 let index: PlaceIndex;

@@ -3,31 +3,14 @@
  * line prints one line on stderr and exits 2.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { nearby } from '../src/index.js';
 import type { NearbyPlace, PlaceIndex } from '../src/index.js';
 import { engine } from './support/fixture.js';
 import { TRANSIT } from './support/raw.js';
+import { cli, type Run } from './support/cli.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FIELDS = ['placeId', 'osmId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'radialDistanceInKm', 'open'].sort();
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI from source; resolves with its exit code and output, whatever the code. */
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 let index: PlaceIndex;
 
