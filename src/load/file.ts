@@ -4,7 +4,7 @@ import type { LoadOptions } from '../types.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { isSnapshot, MAGIC } from '../snapshot/format.js';
 import { fromSnapshot } from '../snapshot/read.js';
-import { loadPbf } from './load.js';
+import { loadPbf, cannotRead } from './load.js';
 
 /**
  * Loads a snapshot file (written by `buildSnapshot` or `nepal-places build`).
@@ -51,11 +51,6 @@ export async function loadFile(path: string, options: LoadOptions = {}): Promise
   // a snapshot keeps the license it was built with: `options` are the PBF loader's
   if (isSnapshot(head)) return loadSnapshot(path);
   return loadPbf(path, options);
-}
-
-function cannotRead(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  return e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : `cannot read (${e.message})`;
 }
 
 // The whole file in one buffer of its own, read in as few calls as the system allows:

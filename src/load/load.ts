@@ -37,8 +37,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     try {
       buf = await readFile(source);
     } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      throw new PbfError(file, e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : `cannot read (${e.message})`);
+      throw new PbfError(file, cannotRead(err));
     }
   } else if (source instanceof Uint8Array) {
     buf = source;
@@ -132,6 +131,12 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   index.timings = ms;
   progress?.({ bytesRead: total, bytesTotal: total, objects });
   return index;
+}
+
+/** Why a file could not be read, in the words of a load error. */
+export function cannotRead(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  return e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : `cannot read (${e.message})`;
 }
 
 // Rows from which addresses are worth a thread by default (the Kathmandu fixture has
