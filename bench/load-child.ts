@@ -10,10 +10,11 @@
 // named classes (all when none are named), with a `begin` line before each, so that a
 // parent that kills a stuck child knows which class was running and keeps the rest.
 
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { loadPbf, type PlaceIndex } from '../src/index.js';
+import type { PlaceIndex } from '../src/index.js';
+import { engine } from './engine.js';
 import { defaultWorkers } from '../src/load/decode.js';
 import { Baselines } from './baselines.js';
 import { measureMemory, type MemoryRow } from './memory.js';
@@ -95,17 +96,6 @@ function emit(line: ChildLine): void {
   process.stdout.write(JSON.stringify(line) + '\n');
 }
 
-/**
- * The loader as users run it: the built `dist/` (what `npm install` makes), whose decoder
- * threads start as plain JS; the TypeScript sources only when there is no build, where
- * each thread first boots tsx (a second or so on a big file).
- */
-async function engineLoader(): Promise<typeof loadPbf> {
-  const dist = new URL('../dist/index.js', import.meta.url);
-  if (!existsSync(dist)) return loadPbf;
-  return ((await import(dist.href)) as { loadPbf: typeof loadPbf }).loadPbf;
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const osm = args[0] === '--osm-read';
@@ -121,7 +111,7 @@ async function main(): Promise<void> {
     const n = await osmReadCount(file);
     result = { reader: 'osm-read', file, bytes, ms: performance.now() - t0, ...n, places: 0, workers: 0 };
   } else {
-    index = await (await engineLoader())(file);
+    index = await (await engine()).loadPbf(file);
     const ms = performance.now() - t0;
     const s = index.stats;
     result = {

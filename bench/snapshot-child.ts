@@ -6,9 +6,9 @@
 //
 // Prints one JSON line (`SnapshotChildResult`).
 
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import * as src from '../src/index.js';
+import { engine } from './engine.js';
 
 /** What one child measured; times are wall ms, process start excluded. */
 export interface SnapshotChildResult {
@@ -21,12 +21,6 @@ export interface SnapshotChildResult {
   bytes: number;
   places: number;
   maxRss: number;
-}
-
-// the built dist/ when there is one, as users run it (see load-child.ts)
-async function engine(): Promise<typeof src> {
-  const dist = new URL('../dist/index.js', import.meta.url);
-  return existsSync(dist) ? ((await import(dist.href)) as typeof src) : src;
 }
 
 async function main(): Promise<void> {
