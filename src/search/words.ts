@@ -66,8 +66,6 @@ export class Words {
   readonly names: number;
   /** Distinct words. */
   readonly size: number;
-  /** The stored form of the index (for snapshots). */
-  readonly data: WordsData;
   // The radix tree finds the words one typo away. Built on the first query that needs
   // it, from `sorted`: a load, or a snapshot's, should not pay for it up front.
   private dict: SearchableMap<number> | undefined;
@@ -93,7 +91,6 @@ export class Words {
   private epoch = 0;
 
   constructor(data: WordsData) {
-    this.data = data;
     const { sorted, sortedId, docRow, docLen, docOld, avgLen, start, doc, tf } = data;
     const nDocs = docRow.length;
     // a row's names are consecutive documents
@@ -116,6 +113,12 @@ export class Words {
     this.start = start;
     this.doc = doc;
     this.tf = tf;
+  }
+
+  /** The stored form of the index (for snapshots): its own arrays, not copies. */
+  get data(): WordsData {
+    const { sorted, sortedId, docRow, docLen, docOld, avgLen, start, doc, tf } = this;
+    return { sorted, sortedId, docRow, docLen, docOld, avgLen, start, doc, tf };
   }
 
   /** Indexes the named rows of a table. */

@@ -76,8 +76,7 @@ export class SectionWriter {
         const v = a[i];
         for (let k = 0; k < width; k++) out[pos++] = (v >>> (8 * k)) & 0xff;
       }
-    });
-    this.entries[this.entries.length - 1].width = width;
+    }, width);
   }
 
   /** Stores an array of non-negative integers as varints. */
@@ -123,10 +122,10 @@ export class SectionWriter {
     this.add(name, enc, a, varintSize(a, stride), (out, pos) => writeVarints(a, stride, out, pos));
   }
 
-  private add(name: string, enc: Encoding, a: IntArray, bytes: number, write: (out: Uint8Array, pos: number) => void): void {
+  private add(name: string, enc: Encoding, a: IntArray, bytes: number, write: (out: Uint8Array, pos: number) => void, width?: number): void {
     if (this.entries.some((e) => e.name === name)) throw new Error(`section ${name} written twice`);
     const offset = this.size;
-    this.entries.push({ name, enc, type: a.constructor.name, offset, bytes, count: a.length });
+    this.entries.push({ name, enc, type: a.constructor.name, offset, bytes, count: a.length, ...(width ? { width } : {}) });
     this.parts.push({ at: offset, write });
     this.size = align8(offset + bytes);
   }
@@ -225,16 +224,15 @@ export class SectionReader {
    * is corrupted.
    */
   ints<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(name: string, type: ArrayType<T>, below = 2 ** 32): T {
-    const e = this.entries.get(name);
-    if (e?.enc === 'fixed') return this.fixed(e, type, below);
-    const enc = e?.enc === 'delta' || e?.enc === 'delta2' ? e.enc : 'varint';
-    this.entry(name, enc, type);
-    const n = e!.count;
+    const found = this.entries.get(name);
+    if (found?.enc === 'fixed') return this.fixed(found, type, below);
+    const enc = found?.enc === 'delta' || found?.enc === 'delta2' ? found.enc : 'varint';
+    const { count: n, offset, bytes } = this.entry(name, enc, type);
     const wide = type.BYTES_PER_ELEMENT === 4;
     const out = new Int32Array(n);
-    const at = this.start + e!.offset;
+    const at = this.start + offset;
     const limit = wide ? below : Math.min(below, 2 ** (8 * type.BYTES_PER_ELEMENT));
-    if (!readVarints(this.bytes, at, at + e!.bytes, out, STRIDE[enc], limit)) {
+    if (!readVarints(this.bytes, at, at + bytes, out, STRIDE[enc], limit)) {
       throw this.fail('corrupted', `section ${name} does not decode to ${n} numbers${enc === 'varint' ? ` below ${limit}` : ''}`);
     }
     if (wide) return new type(out.buffer, 0, n);
