@@ -12,7 +12,7 @@ import { DEFAULT_PBF, loadPbf, place, reverse, search, type PlaceIndex, type Sea
 import { Words, NAME_FIELDS, TYPO_LETTERS, words } from '../src/search/words.js';
 import { fold, letters } from '../src/search/fold.js';
 import { placeId } from '../src/query/record.js';
-import { STREET } from '../src/load/places.js';
+import { STREET } from '../src/model/table.js';
 import { timeEach, type Timing } from './timing.js';
 import { printTable, num, ratio, verdict, type Cell } from './table.js';
 

@@ -4,6 +4,6 @@
  * plus what reads files (Node only).
  */
 export * from './core.js';
-export { loadPbf, OSM_LICENSE } from './load/load.js';
-export { loadFile, loadSnapshot } from './load/file.js';
+export { loadPbf, OSM_LICENSE } from './build/load.js';
+export { loadFile, loadSnapshot } from './build/file.js';
 export { DEFAULT_PBF } from './data.js';

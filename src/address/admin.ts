@@ -1,5 +1,3 @@
-import type { Osm } from '../load/osm.js';
-import { assembleMultipolygon } from '../load/places.js';
 import { Areas, type Area } from '../geom/areas.js';
 
 /** Nepal's administrative levels in OSM: province, district, municipality. */
@@ -8,30 +6,6 @@ export const PROVINCE = 4, DISTRICT = 6, MUNICIPALITY = 7;
 /** Province numbers of nepal-geojson, by the names the provinces took in 2022–23. */
 const PROVINCES = ['Koshi Province', 'Madhesh Province', 'Bagmati Province', 'Gandaki Province', 'Lumbini Province',
   'Karnali Province', 'Sudurpashchim Province'];
-
-/**
- * The province, district and municipality areas of the PBF's `boundary=administrative`
- * relations that assemble completely (extracts cut at their edges lose the nodes of
- * most boundary ways, and a partial ring would misplace points).
- */
-export function osmAdminAreas(osm: Osm): Area[] {
-  const out: Area[] = [];
-  osm.blocks.forEach((blk) => {
-    const runs = blk.relTags;
-    for (let i = 0; i < runs.owner.length; i++) {
-      const tags = new Map<string, string>();
-      for (let j = runs.start[i]; j < runs.start[i + 1]; j++) tags.set(blk.strings[runs.kv[2 * j]], blk.strings[runs.kv[2 * j + 1]]);
-      const level = Number(tags.get('admin_level'));
-      if (tags.get('boundary') !== 'administrative' || ![PROVINCE, DISTRICT, MUNICIPALITY].includes(level)) continue;
-      const name = tags.get('name:en') || tags.get('name');
-      if (!name) continue;
-      const mp = assembleMultipolygon(osm, blk, runs.owner[i]);
-      if (!mp || mp.partial) continue;
-      out.push({ name, level, rings: mp.polygons.flat().map((r) => r.map((v) => v / 1e7)) });
-    }
-  });
-  return out;
-}
 
 let fallback: Promise<{ districts: Areas; province: string[] }> | undefined;
 

@@ -1,6 +1,6 @@
-import type { PlaceTable } from '../load/places.js';
-import { STREET, LOCALITY } from '../load/places.js';
-import { shapesOf, type Shapes } from '../load/shape.js';
+import type { PlaceTable } from '../model/table.js';
+import { STREET, LOCALITY } from '../model/table.js';
+import { shapesOf, type Shapes } from '../model/shape.js';
 import type { Area } from '../geom/areas.js';
 import { Streets } from '../index/streets.js';
 import { Localities, localityRows } from './localities.js';

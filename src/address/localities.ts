@@ -1,7 +1,7 @@
 import KDBush from 'kdbush';
-import type { PlaceTable } from '../load/places.js';
-import { LOCALITY } from '../load/places.js';
-import { forEachRing, type Shapes } from '../load/shape.js';
+import type { PlaceTable } from '../model/table.js';
+import { LOCALITY } from '../model/table.js';
+import { forEachRing, type Shapes } from '../model/shape.js';
 import { Areas, type Area } from '../geom/areas.js';
 import { nearestItem } from '../index/nearest.js';
 import { tagValue } from './tags.js';

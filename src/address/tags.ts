@@ -1,4 +1,4 @@
-import type { PlaceTable } from '../load/places.js';
+import type { PlaceTable } from '../model/table.js';
 
 /** The value of tag `key` on table row `r`, or undefined. */
 export function tagValue(t: PlaceTable, r: number, key: string): string | undefined {

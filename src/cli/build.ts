@@ -12,7 +12,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PbfError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
-import { loadPbf } from '../load/load.js';
+import { loadPbf } from '../build/load.js';
 import { buildSnapshot } from '../snapshot/build.js';
 import { isSnapshot, MAGIC } from '../snapshot/format.js';
 import { formatBytes, formatCount, formatDuration, Progress } from './progress.js';

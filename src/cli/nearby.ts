@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadFile } from '../load/file.js';
+import { loadFile } from '../build/file.js';
 import { nearby } from '../query/nearby.js';
 import { DEFAULT_PBF } from '../data.js';
 import { InvalidQueryError, PbfError, SnapshotError } from '../errors.js';

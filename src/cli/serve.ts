@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_PBF } from '../data.js';
 import { PbfError, SnapshotError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
-import { loadFile } from '../load/file.js';
+import { loadFile } from '../build/file.js';
 import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
 import { generateKey, loadTokens, TokenError, type Token } from '../http/keys.js';

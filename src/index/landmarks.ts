@@ -1,8 +1,8 @@
 import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
-import type { PlaceTable } from '../load/places.js';
-import { BUILDING, STREET, POLYGON, MULTIPOLYGON } from '../load/places.js';
-import { forEachRing } from '../load/shape.js';
+import type { PlaceTable } from '../model/table.js';
+import { BUILDING, STREET, POLYGON, MULTIPOLYGON } from '../model/table.js';
+import { forEachRing } from '../model/shape.js';
 import { inRing, ringAreaM2 } from '../geom/measure.js';
 
 /**

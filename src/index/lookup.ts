@@ -1,4 +1,4 @@
-import type { PlaceTable } from '../load/places.js';
+import type { PlaceTable } from '../model/table.js';
 
 /**
  * Every row of a table by placeId (`osmId * 4 + kind`): the ids sorted in a flat

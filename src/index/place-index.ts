@@ -1,4 +1,4 @@
-import type { PlaceTable } from '../load/places.js';
+import type { PlaceTable } from '../model/table.js';
 import type { TypeTree } from './type-trees.js';
 import type { Streets } from './streets.js';
 import type { LoadStats, LoadTimings } from '../types.js';

@@ -1,6 +1,6 @@
 import Flatbush from 'flatbush';
-import type { Shapes } from '../load/shape.js';
-import { STREET } from '../load/places.js';
+import type { Shapes } from '../model/shape.js';
+import { STREET } from '../model/table.js';
 import { segmentKm, boxAround, KM_PER_DEGREE } from '../geom/local.js';
 
 const E7 = 1e7;

@@ -1,5 +1,5 @@
 import KDBush from 'kdbush';
-import type { PlaceTable } from '../load/places.js';
+import type { PlaceTable } from '../model/table.js';
 import { MERGED_TYPES } from '../place/feature.js';
 import { nodeMaxima } from './around.js';
 

@@ -5,7 +5,7 @@
 // become rows.
 
 import { PbfReader as Pbf } from 'pbf';
-import { List } from './list.js';
+import { List } from '../model/list.js';
 import { keyFlags, keepNode, keepWay } from '../place/feature.js';
 
 /** Tags of the kept objects of one kind: pairs of string-table indexes. */

@@ -1,5 +1,5 @@
-import type { PlaceTable } from '../load/places.js';
-import { POINT, LINE, POLYGON } from '../load/places.js';
+import type { PlaceTable } from '../model/table.js';
+import { POINT, LINE, POLYGON } from '../model/table.js';
 import type { Geometry, Position } from '../types.js';
 
 const E7 = 1e7;

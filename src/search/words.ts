@@ -1,5 +1,5 @@
 import SearchableMap from 'minisearch/SearchableMap';
-import type { PlaceTable } from '../load/places.js';
+import type { PlaceTable } from '../model/table.js';
 import { fold, letters } from './fold.js';
 
 /** The tags a row is found by, in the order a name is chosen. */

@@ -7,7 +7,7 @@ import { PlaceLookup } from '../index/lookup.js';
 import { Landmarks } from '../index/landmarks.js';
 import { Words } from '../search/words.js';
 import { Schedules } from '../hours/schedules.js';
-import { MULTIPOLYGON, BUILDING, POINT, LINE, POLYGON, type PlaceTable } from '../load/places.js';
+import { MULTIPOLYGON, BUILDING, POINT, LINE, POLYGON, type PlaceTable } from '../model/table.js';
 import { SnapshotError } from '../errors.js';
 import { SectionReader } from './sections.js';
 import type { Meta } from './build.js';

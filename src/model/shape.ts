@@ -1,5 +1,5 @@
-import type { PlaceTable } from './places.js';
-import { POLYGON, MULTIPOLYGON } from './places.js';
+import type { PlaceTable } from './table.js';
+import { POLYGON, MULTIPOLYGON } from './table.js';
 
 /** The geometry columns of a place table: all that streets, localities and addresses read. */
 export type Shapes = Pick<PlaceTable, 'size' | 'what' | 'osmId' | 'kind' | 'lon' | 'lat' | 'geom' | 'shapeStart' | 'shape'

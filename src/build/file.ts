@@ -4,7 +4,8 @@ import type { LoadOptions } from '../types.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { isSnapshot, MAGIC } from '../snapshot/format.js';
 import { fromSnapshot } from '../snapshot/read.js';
-import { loadPbf, cannotRead } from './load.js';
+import { loadPbf } from './load.js';
+import { cannotRead } from '../load/read.js';
 
 /**
  * Loads a snapshot file (written by `buildSnapshot` or `nepal-places build`).

@@ -1,0 +1,28 @@
+import type { Osm } from '../load/osm.js';
+import type { Area } from '../geom/areas.js';
+import { PROVINCE, DISTRICT, MUNICIPALITY } from '../address/admin.js';
+import { assembleMultipolygon } from './places.js';
+
+/**
+ * The province, district and municipality areas of the PBF's `boundary=administrative`
+ * relations that assemble completely (extracts cut at their edges lose the nodes of
+ * most boundary ways, and a partial ring would misplace points).
+ */
+export function osmAdminAreas(osm: Osm): Area[] {
+  const out: Area[] = [];
+  osm.blocks.forEach((blk) => {
+    const runs = blk.relTags;
+    for (let i = 0; i < runs.owner.length; i++) {
+      const tags = new Map<string, string>();
+      for (let j = runs.start[i]; j < runs.start[i + 1]; j++) tags.set(blk.strings[runs.kv[2 * j]], blk.strings[runs.kv[2 * j + 1]]);
+      const level = Number(tags.get('admin_level'));
+      if (tags.get('boundary') !== 'administrative' || ![PROVINCE, DISTRICT, MUNICIPALITY].includes(level)) continue;
+      const name = tags.get('name:en') || tags.get('name');
+      if (!name) continue;
+      const mp = assembleMultipolygon(osm, blk, runs.owner[i]);
+      if (!mp || mp.partial) continue;
+      out.push({ name, level, rings: mp.polygons.flat().map((r) => r.map((v) => v / 1e7)) });
+    }
+  });
+  return out;
+}

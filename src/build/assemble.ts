@@ -1,0 +1,78 @@
+import type { LoadStats, LoadTimings } from '../types.js';
+import { PLACE, POINT, LINE, POLYGON, MULTIPOLYGON, type PlaceTable } from '../model/table.js';
+import type { Area } from '../geom/areas.js';
+import { buildTypeTrees } from '../index/type-trees.js';
+import { PlaceIndex } from '../index/place-index.js';
+import { Streets } from '../index/streets.js';
+import { addressInput, computeAddresses, storeAddresses, type AddressInput } from '../address/assign.js';
+import { startThread } from '../load/thread.js';
+
+/** How `assemble` works. */
+export interface AssembleOptions {
+  license: string;
+  /** Compute addresses on a thread: `true` always, `false` never, undefined by the table's size. */
+  threads?: boolean;
+}
+
+/**
+ * Makes the `PlaceIndex` of what the builders produced: the place table's stats,
+ * its addresses (from the table and the PBF's administrative areas), the type,
+ * lookup, text and reverse indexes. Adds each phase's milliseconds to `ms`.
+ */
+export async function assemble(table: PlaceTable, areas: Area[], stats: LoadStats, ms: LoadTimings, options: AssembleOptions): Promise<PlaceIndex> {
+  for (let p = 0; p < table.size; p++) {
+    if (table.what[p] !== PLACE) continue;
+    const g = table.geom[p];
+    if (g === POINT) stats.points++;
+    else if (g === LINE) stats.lineStrings++;
+    else if (g === POLYGON) stats.polygons++;
+    else if (g === MULTIPOLYGON) stats.multiPolygons++;
+  }
+  stats.schedules = table.schedules.size + table.schedules.bad;
+  stats.badSchedules = table.schedules.bad;
+  // Addresses need the whole table but nothing of the indexes below: on a big table
+  // they are computed on a thread meanwhile, on a small one here (a thread's start-up
+  // would cost more).
+  let clock = performance.now();
+  const started = clock;
+  const input = addressInput(table, areas);
+  const streets = new Streets(table);
+  const threaded = options.threads ?? table.size >= THREAD_ROWS;
+  const addresses = threaded ? addressesOnThread(input) : computeAddresses(input, streets);
+  addresses.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+  const types = buildTypeTrees(table);
+  ms.types = Math.round(performance.now() - clock);
+  clock = performance.now();
+  const index = new PlaceIndex(table, types, streets, options.license, stats);
+  ms.search = Math.round(performance.now() - clock);
+  storeAddresses(table, await addresses);
+  ms.addresses = Math.round(performance.now() - started);
+  index.timings = ms;
+  return index;
+}
+
+// Rows from which addresses are worth a thread by default (the Kathmandu fixture has
+// 6,888); threads asked for with `workers` are used whatever the size.
+const THREAD_ROWS = 50_000;
+
+// Computes the addresses on a thread; if the thread fails, here.
+function addressesOnThread(input: AddressInput): Promise<string[]> {
+  return new Promise<string[]>((resolve, reject) => {
+    const w = startThread(import.meta.url, '../address/worker');
+    let settled = false;
+    const fallback = () => {
+      if (settled) return;
+      settled = true;
+      void w.terminate();
+      computeAddresses(input).then(resolve, reject);
+    };
+    w.once('message', (m: { list?: string[]; error?: string }) => {
+      if (!m.list) return fallback();
+      settled = true;
+      void w.terminate();
+      resolve(m.list);
+    });
+    w.once('error', fallback);
+    w.postMessage(input);
+  });
+}

@@ -1,0 +1,98 @@
+import type { LoadOptions, LoadStats, LoadTimings } from '../types.js';
+import { openPbf, readBlocks } from '../load/read.js';
+import { defaultWorkers } from '../load/decode.js';
+import { Osm } from '../load/osm.js';
+import type { PlaceIndex } from '../index/place-index.js';
+import { buildPlaces, PlaceBuilder } from './places.js';
+import type { PlaceTable, Sizes } from '../model/table.js';
+import { osmAdminAreas } from './admin.js';
+import { assemble } from './assemble.js';
+
+/** The license of OSM data, the default `license` of every record. */
+export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
+
+/**
+ * Loads an OSM PBF file (a path, or its bytes) into a `PlaceIndex`.
+ * A missing, truncated, corrupt or non-PBF file rejects with `PbfError` naming it.
+ *
+ * @example
+ * const index = await loadPbf('nepal-latest.osm.pbf');
+ */
+export async function loadPbf(source: string | Uint8Array, options: LoadOptions = {}): Promise<PlaceIndex> {
+  const clock = lapClock();
+  const pbf = await openPbf(source);
+  const total = pbf.bytes.length;
+  let read = pbf.headerEnd;
+  const progress = options.onProgress;
+  let objects = 0;
+  progress?.({ bytesRead: read, bytesTotal: total, objects });
+  const workers = options.workers ?? defaultWorkers(total);
+  const stats: LoadStats = {
+    nodes: 0, ways: 0, relations: 0, points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
+    skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0,
+  };
+  const ms: LoadTimings = { read: clock(), decode: 0, types: 0, addresses: 0, search: 0 };
+
+  // The builders take each block as it arrives, in file order, while the threads
+  // decode the next ones. That holds while the file is sorted by type (nodes, ways,
+  // relations), as extracts are; a file that is not gets built again at the end.
+  const osm = new Osm();
+  let places: PlaceBuilder | undefined = new PlaceBuilder(osm, stats, guessSizes(total));
+  let phase = 0; // 0 nodes, 1 ways, 2 relations
+  await readBlocks(pbf, workers, (seq, blk) => {
+    osm.add(blk);
+    read += pbf.data[seq].length;
+    objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;
+    progress?.({ bytesRead: Math.min(read, total), bytesTotal: total, objects });
+    if (!places) return;
+    if ((blk.nodeId.length && phase > 0) || (blk.wayId.length && phase > 1)) {
+      places = undefined;
+      return;
+    }
+    const kind = blk.relId.length ? 2 : blk.wayId.length ? 1 : 0;
+    if (kind >= 1 && phase < 1) { osm.indexNodes(); phase = 1; }
+    if (kind === 2 && phase < 2) { osm.indexWays(); phase = 2; }
+    const bi = osm.blocks.length - 1;
+    places.nodes(blk, bi);
+    places.ways(blk, bi);
+    places.relations(blk, bi);
+  });
+  Object.assign(stats, osm.counts());
+  let table: PlaceTable;
+  if (places) table = places.finish();
+  else {
+    Object.assign(stats, { partial: 0, skippedWays: 0, skippedRelations: 0 });
+    table = buildPlaces(osm, stats);
+  }
+  ms.decode = clock();
+  const index = await assemble(table, osmAdminAreas(osm), stats, ms, {
+    license: options.license ?? OSM_LICENSE,
+    threads: workers > 0 && options.workers !== undefined ? true : workers > 0 ? undefined : false,
+  });
+  progress?.({ bytesRead: total, bytesTotal: total, objects });
+  return index;
+}
+
+// Milliseconds since the previous call (or since the clock was made), rounded.
+function lapClock(): () => number {
+  let clock = performance.now();
+  return () => {
+    const now = performance.now();
+    const ms = now - clock;
+    clock = now;
+    return Math.round(ms);
+  };
+}
+
+// central Kathmandu's kept objects per MiB of PBF, doubled
+const PLACES_PER_MB = 9000;
+const PAIRS_PER_MB = 36000;
+const REFS_PER_MB = 10000;
+
+// Starting capacities of the place table for a file of `bytes` bytes, at twice the
+// density of central Kathmandu, the densest data we know; the table grows past them
+// if need be. Unused capacity costs address space, not memory, until written.
+function guessSizes(bytes: number): Sizes {
+  const mb = bytes / (1 << 20);
+  return { places: 1024 + Math.ceil(mb * PLACES_PER_MB), pairs: 8192 + Math.ceil(mb * PAIRS_PER_MB), refs: 8192 + Math.ceil(mb * REFS_PER_MB) };
+}
