@@ -36,3 +36,24 @@ export class SnapshotError extends Error {
     this.file = file;
   }
 }
+
+/** Why `route()` found no route. */
+export type RouteProblem = 'too-far' | 'no-route';
+
+/**
+ * No route joins the points: `problem` is `too-far` when point `point` (0-based) lies
+ * farther than the snapping limit from every road the mode may use, `no-route` when
+ * no road of the mode joins point `point` to the next one (islands of the network).
+ */
+export class RouteError extends Error {
+  readonly problem: RouteProblem;
+  readonly point: number;
+  readonly mode: string;
+  constructor(problem: RouteProblem, point: number, mode: string, message: string) {
+    super(message);
+    this.name = 'RouteError';
+    this.problem = problem;
+    this.point = point;
+    this.mode = mode;
+  }
+}

@@ -95,12 +95,17 @@ export interface LoadStats {
   /** Distinct `opening_hours` values, and how many of them failed to parse. */
   schedules: number;
   badSchedules: number;
+  /** The road graph: junction nodes and edges; turn restrictions obeyed, and those that could not be (via ways, members outside the file). */
+  roadNodes: number;
+  roadEdges: number;
+  restrictions: number;
+  skippedRestrictions: number;
 }
 
 /**
  * Wall milliseconds of a load's phases: reading the file; decoding it and building
- * the places (overlapped); the per-type spatial indexes; the addresses; the lookup,
- * text and reverse indexes.
+ * the places and roads (overlapped); the per-type spatial indexes; the addresses; the
+ * lookup, text and reverse indexes; the router.
  */
 export interface LoadTimings {
   read: number;
@@ -108,6 +113,8 @@ export interface LoadTimings {
   types: number;
   addresses: number;
   search: number;
+  /** The router: each mode's graph and the snapping index. */
+  roads: number;
 }
 
 /**

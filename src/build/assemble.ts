@@ -6,6 +6,8 @@ import { PlaceIndex } from '../index/place-index.js';
 import { Streets } from '../index/streets.js';
 import { addressInput, computeAddresses, storeAddresses, type AddressInput } from '../address/assign.js';
 import { startThread } from '../load/thread.js';
+import type { RoadGraph } from '../model/roads.js';
+import { Router } from '../route/router.js';
 
 /** How `assemble` works. */
 export interface AssembleOptions {
@@ -17,9 +19,9 @@ export interface AssembleOptions {
 /**
  * Makes the `PlaceIndex` of what the builders produced: the place table's stats,
  * its addresses (from the table and the PBF's administrative areas), the type,
- * lookup, text and reverse indexes. Adds each phase's milliseconds to `ms`.
+ * lookup, text and reverse indexes, and the router of the road graph. Adds each phase's milliseconds to `ms`.
  */
-export async function assemble(table: PlaceTable, areas: Area[], stats: LoadStats, ms: LoadTimings, options: AssembleOptions): Promise<PlaceIndex> {
+export async function assemble(table: PlaceTable, roads: RoadGraph, areas: Area[], stats: LoadStats, ms: LoadTimings, options: AssembleOptions): Promise<PlaceIndex> {
   for (let p = 0; p < table.size; p++) {
     if (table.what[p] !== PLACE) continue;
     const g = table.geom[p];
@@ -45,6 +47,9 @@ export async function assemble(table: PlaceTable, areas: Area[], stats: LoadStat
   clock = performance.now();
   const index = new PlaceIndex(table, types, streets, options.license, stats);
   ms.search = Math.round(performance.now() - clock);
+  clock = performance.now();
+  index.router = new Router(roads);
+  ms.roads = Math.round(performance.now() - clock);
   storeAddresses(table, await addresses);
   ms.addresses = Math.round(performance.now() - started);
   index.timings = ms;

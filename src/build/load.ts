@@ -4,6 +4,7 @@ import { defaultWorkers } from '../load/decode.js';
 import { Osm } from '../load/osm.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { buildPlaces, PlaceBuilder } from './places.js';
+import { buildRoads, RoadBuilder } from './roads.js';
 import type { PlaceTable, Sizes } from '../model/table.js';
 import { osmAdminAreas } from './admin.js';
 import { assemble } from './assemble.js';
@@ -30,14 +31,16 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   const stats: LoadStats = {
     nodes: 0, ways: 0, relations: 0, points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
     skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0,
+    roadNodes: 0, roadEdges: 0, restrictions: 0, skippedRestrictions: 0,
   };
-  const ms: LoadTimings = { read: clock(), decode: 0, types: 0, addresses: 0, search: 0 };
+  const ms: LoadTimings = { read: clock(), decode: 0, types: 0, addresses: 0, search: 0, roads: 0 };
 
   // The builders take each block as it arrives, in file order, while the threads
   // decode the next ones. That holds while the file is sorted by type (nodes, ways,
   // relations), as extracts are; a file that is not gets built again at the end.
   const osm = new Osm();
   let places: PlaceBuilder | undefined = new PlaceBuilder(osm, stats, guessSizes(total));
+  let roads: RoadBuilder | undefined = new RoadBuilder(osm);
   let phase = 0; // 0 nodes, 1 ways, 2 relations
   await readBlocks(pbf, workers, (seq, blk) => {
     osm.add(blk);
@@ -46,7 +49,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     progress?.({ bytesRead: Math.min(read, total), bytesTotal: total, objects });
     if (!places) return;
     if ((blk.nodeId.length && phase > 0) || (blk.wayId.length && phase > 1)) {
-      places = undefined;
+      places = roads = undefined;
       return;
     }
     const kind = blk.relId.length ? 2 : blk.wayId.length ? 1 : 0;
@@ -56,6 +59,8 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     places.nodes(blk, bi);
     places.ways(blk, bi);
     places.relations(blk, bi);
+    roads!.ways(blk);
+    roads!.relations(blk);
   });
   Object.assign(stats, osm.counts());
   let table: PlaceTable;
@@ -64,8 +69,10 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     Object.assign(stats, { partial: 0, skippedWays: 0, skippedRelations: 0 });
     table = buildPlaces(osm, stats);
   }
+  const network = roads ? roads.finish() : buildRoads(osm);
+  Object.assign(stats, network.stats);
   ms.decode = clock();
-  const index = await assemble(table, osmAdminAreas(osm), stats, ms, {
+  const index = await assemble(table, network.graph, osmAdminAreas(osm), stats, ms, {
     license: options.license ?? OSM_LICENSE,
     threads: workers > 0 && options.workers !== undefined ? true : workers > 0 ? undefined : false,
   });

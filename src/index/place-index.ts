@@ -5,6 +5,7 @@ import type { LoadStats, LoadTimings } from '../types.js';
 import { PlaceLookup } from './lookup.js';
 import { Landmarks } from './landmarks.js';
 import { Words } from '../search/words.js';
+import type { Router } from '../route/router.js';
 
 /**
  * A loaded set of places: the place table, one spatial index per type, and the
@@ -15,7 +16,7 @@ export class PlaceIndex {
   /** The `license` of every record. */
   readonly license: string;
   /** How long the load's phases took, in wall milliseconds. */
-  timings: LoadTimings = { read: 0, decode: 0, types: 0, addresses: 0, search: 0 };
+  timings: LoadTimings = { read: 0, decode: 0, types: 0, addresses: 0, search: 0, roads: 0 };
   /** What the load read, built and skipped. */
   readonly stats: LoadStats;
   /** @internal */
@@ -30,6 +31,8 @@ export class PlaceIndex {
   readonly landmarks: Landmarks;
   /** @internal The named streets, segment by segment, for the nearest street to a point. */
   readonly streets: Streets;
+  /** @internal The road network and its searches, for `route`. */
+  router: Router | undefined;
 
   /** @internal `built`: the lookup, text index and landmarks when they were found before (a snapshot's). */
   constructor(table: PlaceTable, types: Map<string, TypeTree>, streets: Streets, license: string, stats: LoadStats,

@@ -59,9 +59,9 @@ export function keepNode(f: number): boolean {
   return (f & (FEATURE | NODE_FEATURE | PLACE_KEY | ADDRESS)) !== 0 || (f & (NAME | BUILDING_KEY)) === (NAME | BUILDING_KEY);
 }
 
-/** Whether the decoder keeps a way's tags: places, localities, addresses, named streets and named buildings. */
+/** Whether the decoder keeps a way's tags: places, localities, addresses, every road (`highway`: routing), named buildings. */
 export function keepWay(f: number): boolean {
-  return (f & (FEATURE | PLACE_KEY | ADDRESS)) !== 0 || ((f & NAME) !== 0 && (f & (NODE_FEATURE | BUILDING_KEY)) !== 0);
+  return (f & (FEATURE | PLACE_KEY | ADDRESS | NODE_FEATURE)) !== 0 || (f & (NAME | BUILDING_KEY)) === (NAME | BUILDING_KEY);
 }
 
 /** The flags of a tag key (0 for keys that make nothing a place). */

@@ -11,6 +11,7 @@ import { MULTIPOLYGON, BUILDING, POINT, LINE, POLYGON, type PlaceTable } from '.
 import { SnapshotError } from '../errors.js';
 import { SectionReader } from './sections.js';
 import type { Meta } from './build.js';
+import { readRoads } from './roads.js';
 
 /**
  * Reads a snapshot written by `buildSnapshot` into an index that answers every query
@@ -37,7 +38,7 @@ export function fromSnapshot(bytes: Uint8Array | ArrayBuffer, file = '<buffer>')
     if (err instanceof SnapshotError) throw err;
     throw r.fail('corrupted', (err as Error).message);
   }
-  index.timings = { read: 0, decode: Math.round((performance.now() - t0) * 10) / 10, types: 0, addresses: 0, search: 0 };
+  index.timings = { read: 0, decode: Math.round((performance.now() - t0) * 10) / 10, types: 0, addresses: 0, search: 0, roads: 0 };
   return index;
 }
 
@@ -113,7 +114,9 @@ function read(r: SectionReader): PlaceIndex {
   });
   checkWords(words, t.size);
   const lookup = new PlaceLookup(t, r.ints('lookup', Uint32Array));
-  return new PlaceIndex(t, types, streets, meta.license, meta.stats, { lookup, words, landmarks });
+  const index = new PlaceIndex(t, types, streets, meta.license, meta.stats, { lookup, words, landmarks });
+  if (meta.roads) index.router = readRoads(r, meta.roads);
+  return index;
 }
 
 // The checksum catches damage; these catch a file written wrong, whose bad offsets

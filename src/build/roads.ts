@@ -1,0 +1,263 @@
+import type { Block } from '../load/block.js';
+import type { Osm } from '../load/osm.js';
+import { List } from '../model/list.js';
+import { ROUNDABOUT, NO_TURN, ONLY_TURN, type RoadGraph } from '../model/roads.js';
+import { roadRules } from '../road/profile.js';
+import { kmTo } from '../geom/haversine.js';
+
+/** What the road builder kept and dropped. */
+export interface RoadStats {
+  /** Junction nodes and edges of the graph. */
+  roadNodes: number;
+  roadEdges: number;
+  /** Turn restrictions obeyed, and those that could not be (a via way, a member outside the file, a bad shape). */
+  restrictions: number;
+  skippedRestrictions: number;
+}
+
+/** Builds the road graph of decoded OSM data at once (files not sorted by type). */
+export function buildRoads(osm: Osm): { graph: RoadGraph; stats: RoadStats } {
+  osm.indexNodes();
+  const rb = new RoadBuilder(osm);
+  osm.blocks.forEach((b) => rb.ways(b));
+  osm.blocks.forEach((b) => rb.relations(b));
+  return rb.finish();
+}
+
+/**
+ * Turns the `highway` ways and turn restrictions of decoded blocks into a
+ * `RoadGraph`, block by block as they arrive: a block's ways need the nodes
+ * indexed (`osm.indexNodes`). Ways are split where they meet other roads; the
+ * plain nodes between become their edge's geometry. Parts of a way whose nodes
+ * the extract lacks are dropped, the parts that exist kept.
+ */
+export class RoadBuilder {
+  private readonly osm: Osm;
+  // the ordinal of a node is its place in the file: first ordinal of each block
+  private first: Float64Array | undefined;
+  // how many road ways use each node (by ordinal), saturating at 2
+  private uses = new Uint8Array(0);
+  // per road way
+  private readonly wayId = new List(Float64Array, 1024);
+  private readonly wayName = new List(Uint32Array, 1024);
+  private readonly wayClass = new List(Uint32Array, 1024);
+  private readonly wayFlags = new List(Uint8Array, 1024);
+  private readonly wayAccess = new List(Uint8Array, 1024);
+  private readonly wayKmh = new List(Uint8Array, 1024);
+  private readonly wayRefStart = new List(Uint32Array, 1024);
+  // per way node: its ordinal (-1: not in the file) and coordinates
+  private readonly refOrd = new List(Int32Array, 8192);
+  private readonly refLon = new List(Int32Array, 8192);
+  private readonly refLat = new List(Int32Array, 8192);
+  // from way id, via node id, to way id, kind
+  private readonly rawRestrictions: number[] = [];
+  private skipped = 0;
+  private readonly strings: string[] = [''];
+  private readonly stringIds = new Map<string, number>([['', 0]]);
+
+  constructor(osm: Osm) {
+    this.osm = osm;
+    this.wayRefStart.push(0);
+  }
+
+  /** Adds the road ways of a block. */
+  ways(blk: Block): void {
+    const runs = blk.wayTags;
+    if (runs.owner.length === 0) return;
+    const hw = blk.strings.indexOf('highway');
+    if (hw < 0) return;
+    if (!this.first) this.ordinals();
+    const { kv, start } = runs;
+    const s = blk.strings;
+    let from = 0, to = 0;
+    const get = (key: string): string | undefined => {
+      for (let j = from; j < to; j++) if (s[kv[2 * j]] === key) return s[kv[2 * j + 1]];
+      return undefined;
+    };
+    for (let i = 0; i < runs.owner.length; i++) {
+      from = start[i];
+      to = start[i + 1];
+      let road = false;
+      for (let j = from; j < to; j++) if (kv[2 * j] === hw) { road = true; break; }
+      if (!road) continue;
+      const rules = roadRules(get);
+      if (rules.access === 0) continue;
+      const w = runs.owner[i];
+      this.wayId.push(blk.wayId[w]);
+      this.wayName.push(this.intern(get('name:en') || get('name') || get('ref') || ''));
+      this.wayClass.push(this.intern(get('highway')!));
+      this.wayFlags.push(get('junction') === 'roundabout' || get('junction') === 'circular' ? ROUNDABOUT : 0);
+      this.wayAccess.push(rules.access);
+      this.wayKmh.push(Math.round(rules.carKmh));
+      this.refs(blk, w);
+      this.wayRefStart.push(this.refOrd.length);
+    }
+  }
+
+  /** Adds the turn restrictions of a block (from way, via node, to way; `no_*` and `only_*`). */
+  relations(blk: Block): void {
+    const runs = blk.relTags;
+    const s = blk.strings;
+    for (let i = 0; i < runs.owner.length; i++) {
+      const tags = new Map<string, string>();
+      for (let j = runs.start[i]; j < runs.start[i + 1]; j++) tags.set(s[runs.kv[2 * j]], s[runs.kv[2 * j + 1]]);
+      if (tags.get('type') !== 'restriction') continue;
+      const value = tags.get('restriction:motorcar') ?? tags.get('restriction');
+      const kind = value?.startsWith('only_') ? ONLY_TURN : value?.startsWith('no_') ? NO_TURN : -1;
+      if (kind < 0) continue;
+      if ((tags.get('except') ?? '').split(';').some((v) => v.trim() === 'motorcar')) continue;
+      const r = runs.owner[i];
+      let fromWay = -1, via = -1, toWay = -1, bad = false;
+      for (let m = blk.relMemStart[r]; m < blk.relMemStart[r + 1]; m++) {
+        const role = s[blk.relMemRole[m]], type = blk.relMemType[m], ref = blk.relMemRef[m];
+        if (role === 'from') { if (type !== 1 || fromWay >= 0) bad = true; fromWay = ref; }
+        else if (role === 'to') { if (type !== 1 || toWay >= 0) bad = true; toWay = ref; }
+        else if (role === 'via') { if (type !== 0 || via >= 0) bad = true; via = ref; }
+      }
+      if (bad || fromWay < 0 || via < 0 || toWay < 0) { this.skipped++; continue; }
+      this.rawRestrictions.push(fromWay, via, toWay, kind);
+    }
+  }
+
+  /** The graph, with what was kept and dropped. */
+  finish(): { graph: RoadGraph; stats: RoadStats } {
+    if (!this.first) this.ordinals();
+    const ord = this.refOrd.data, lon = this.refLon.data, lat = this.refLat.data;
+    const starts = this.wayRefStart.data;
+    const ways = this.wayId.length;
+    const uses = this.uses;
+    const vertexOf = new Int32Array(uses.length).fill(-1);
+    const nodeLon = new List(Int32Array, 1024), nodeLat = new List(Int32Array, 1024);
+    const vertex = (k: number): number => {
+      const o = ord[k];
+      if (vertexOf[o] < 0) {
+        vertexOf[o] = nodeLon.length;
+        nodeLon.push(lon[k]);
+        nodeLat.push(lat[k]);
+      }
+      return vertexOf[o];
+    };
+    const edgeFrom = new List(Uint32Array), edgeTo = new List(Uint32Array), edgeWay = new List(Uint32Array);
+    const edgeMeters = new List(Float64Array), coordStart = new List(Uint32Array), coords = new List(Int32Array, 8192);
+    coordStart.push(0);
+    for (let w = 0; w < ways; w++) {
+      // each run of nodes present in the file is a piece of road of its own
+      let k = starts[w];
+      const end = starts[w + 1];
+      while (k < end) {
+        while (k < end && ord[k] < 0) k++;
+        let last = k;
+        while (last + 1 < end && ord[last + 1] >= 0) last++;
+        if (last > k) {
+          let from = vertex(k);
+          let meters = 0;
+          coords.push(lon[k]);
+          coords.push(lat[k]);
+          for (let i = k + 1; i <= last; i++) {
+            meters += 1000 * kmTo(lon[i - 1] / 1e7, lat[i - 1] / 1e7, lon[i], lat[i]);
+            coords.push(lon[i]);
+            coords.push(lat[i]);
+            if (i < last && uses[ord[i]] < 2) continue;
+            const to = vertex(i);
+            edgeFrom.push(from);
+            edgeTo.push(to);
+            edgeWay.push(w);
+            edgeMeters.push(meters);
+            coordStart.push(coords.length / 2);
+            if (i < last) { coords.push(lon[i]); coords.push(lat[i]); }
+            from = to;
+            meters = 0;
+          }
+        }
+        k = last + 1;
+      }
+    }
+    const edges = edgeFrom.length;
+    const edgeAccess = new Uint8Array(edges), edgeKmh = new Uint8Array(edges);
+    const ew = edgeWay.data;
+    for (let e = 0; e < edges; e++) {
+      edgeAccess[e] = this.wayAccess.data[ew[e]];
+      edgeKmh[e] = this.wayKmh.data[ew[e]];
+    }
+    const restrictions = this.restrictions(vertexOf);
+    const graph: RoadGraph = {
+      nodeLon: nodeLon.copy(), nodeLat: nodeLat.copy(),
+      edgeFrom: edgeFrom.copy(), edgeTo: edgeTo.copy(), edgeAccess, edgeKmh, edgeMeters: edgeMeters.copy(), edgeWay: edgeWay.copy(),
+      coordStart: coordStart.copy(), coords: coords.copy(),
+      wayId: this.wayId.copy(), wayName: this.wayName.copy(), wayClass: this.wayClass.copy(), wayFlags: this.wayFlags.copy(),
+      strings: this.strings, restrictions,
+    };
+    return {
+      graph,
+      stats: { roadNodes: graph.nodeLon.length, roadEdges: edges, restrictions: restrictions.length / 4, skippedRestrictions: this.skipped },
+    };
+  }
+
+  // Resolves the restrictions' OSM ids to road ways and junctions; those whose
+  // members are not roads of the file, or whose via node is no junction, are skipped.
+  private restrictions(vertexOf: Int32Array): Uint32Array {
+    const raw = this.rawRestrictions;
+    if (raw.length === 0) return new Uint32Array(0);
+    const wanted = new Map<number, number>();
+    for (let i = 0; i < raw.length; i += 4) { wanted.set(raw[i], -1); wanted.set(raw[i + 2], -1); }
+    const ids = this.wayId.data;
+    for (let w = 0; w < this.wayId.length; w++) if (wanted.has(ids[w])) wanted.set(ids[w], w);
+    const out: number[] = [];
+    const nodes = this.osm.nodes;
+    for (let i = 0; i < raw.length; i += 4) {
+      const from = wanted.get(raw[i])!, to = wanted.get(raw[i + 2])!;
+      const v = nodes.find(raw[i + 1]) ? vertexOf[this.first![nodes.block] + nodes.index] : -1;
+      if (from < 0 || to < 0 || v < 0) { this.skipped++; continue; }
+      out.push(from, v, to, raw[i + 3]);
+    }
+    return Uint32Array.from(out);
+  }
+
+  // Ordinals of the nodes indexed so far: the blocks' first ordinals, and a use count per node.
+  private ordinals(): void {
+    const blocks = this.osm.blocks;
+    this.first = new Float64Array(blocks.length + 1);
+    for (let b = 0; b < blocks.length; b++) this.first[b + 1] = this.first[b] + blocks[b].nodeId.length;
+    this.uses = new Uint8Array(this.first[blocks.length]);
+  }
+
+  // Appends way w's nodes: ordinal and coordinates, -1 for a node the file lacks.
+  private refs(blk: Block, w: number): void {
+    const nodes = this.osm.nodes;
+    const first = this.first!;
+    const uses = this.uses;
+    const blocks = this.osm.blocks;
+    for (let k = blk.wayRefStart[w]; k < blk.wayRefStart[w + 1]; k++) {
+      if (!nodes.find(blk.wayRef[k]) || nodes.block >= first.length - 1) {
+        this.refOrd.push(-1);
+        this.refLon.push(0);
+        this.refLat.push(0);
+        continue;
+      }
+      const b = blocks[nodes.block];
+      const o = first[nodes.block] + nodes.index;
+      this.refOrd.push(o);
+      this.refLon.push(b.nodeLon[nodes.index]);
+      this.refLat.push(b.nodeLat[nodes.index]);
+      if (uses[o] < 2) uses[o]++;
+    }
+    // a road's ends are junctions even where nothing else meets them
+    const s = this.wayRefStart.data[this.wayRefStart.length - 1];
+    for (let k = s; k < this.refOrd.length; k++) {
+      const o = this.refOrd.data[k];
+      if (o < 0) continue;
+      const edge = k === s || k === this.refOrd.length - 1 || this.refOrd.data[k - 1] < 0 || this.refOrd.data[k + 1] < 0;
+      if (edge) uses[o] = 2;
+    }
+  }
+
+  private intern(s: string): number {
+    let i = this.stringIds.get(s);
+    if (i === undefined) {
+      i = this.strings.length;
+      this.strings.push(s);
+      this.stringIds.set(s, i);
+    }
+    return i;
+  }
+}

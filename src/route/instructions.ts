@@ -1,0 +1,133 @@
+import { ROUNDABOUT, type RoadGraph } from '../model/roads.js';
+import type { Track } from './track.js';
+
+/** One step of a route, in GraphHopper's shape (as Baato returns it). */
+export interface Instruction {
+  /** GraphHopper's sign: -3 sharp left, -2 left, -1 slight left, 0 continue, 1 slight right, 2 right, 3 sharp right, 4 finish, 5 via, 6 roundabout, -98 U-turn. */
+  sign: number;
+  /** English, e.g. "Turn left onto Tridevi Marg". */
+  text: string;
+  /** The street (`name:en` where it exists), or `''`. */
+  name: string;
+  /** Metres of this step. */
+  distance: number;
+  /** Milliseconds of this step. */
+  time: number;
+  /** The step's first and last point in the route's polyline. */
+  interval: [number, number];
+  /** Roundabouts only: which exit to take (1 = the first). */
+  exitNumber?: number;
+}
+
+/** GraphHopper's instruction signs. */
+export const U_TURN = -98, SHARP_LEFT = -3, LEFT = -2, SLIGHT_LEFT = -1, CONTINUE = 0, SLIGHT_RIGHT = 1, RIGHT = 2,
+  SHARP_RIGHT = 3, FINISH = 4, VIA = 5, ROUNDABOUT_SIGN = 6;
+
+const VERBS: Record<number, string> = {
+  [U_TURN]: 'Make a U-turn', [SHARP_LEFT]: 'Turn sharp left', [LEFT]: 'Turn left', [SLIGHT_LEFT]: 'Turn slight left',
+  [CONTINUE]: 'Continue', [SLIGHT_RIGHT]: 'Turn slight right', [RIGHT]: 'Turn right', [SHARP_RIGHT]: 'Turn sharp right',
+};
+
+// A turn this sharp (degrees) on the same street is still worth saying at a junction.
+const SAME_STREET_TURN = 60;
+
+/**
+ * The instructions of a track. `metres[i]` is the length of segment i as the
+ * route's distance counts it, `vias` the points where a leg ends and the next begins.
+ * A step starts where the street's name changes, at a sharp turn at a junction,
+ * at a roundabout (with its exit number) and at a via point; the last is the finish.
+ */
+export function instructions(g: RoadGraph, degree: Uint8Array, track: Track, metres: ArrayLike<number>, vias: number[]): Instruction[] {
+  const out: Instruction[] = [];
+  const n = track.length;
+  const segs = n - 1;
+  const name = (i: number) => g.strings[g.wayName[g.edgeWay[track.edge[i]]]];
+  const round = (i: number) => (g.wayFlags[g.edgeWay[track.edge[i]]] & ROUNDABOUT) !== 0;
+  const cumMs: number[] = [0];
+  for (let i = 0; i < segs; i++) cumMs.push(cumMs[i] + track.ms[i]);
+  let open: Instruction | undefined;
+  let openAt = 0;
+  const close = (at: number) => {
+    if (!open) return;
+    let d = 0;
+    for (let i = openAt; i < at; i++) d += metres[i];
+    open.distance = d;
+    open.time = Math.round(cumMs[at]) - Math.round(cumMs[openAt]);
+    open.interval = [openAt, at];
+    out.push(open);
+    open = undefined;
+  };
+  const begin = (at: number, sign: number, street: string, text?: string) => {
+    close(at);
+    open = { sign, text: text ?? say(sign, street), name: street, distance: 0, time: 0, interval: [at, at] };
+    openAt = at;
+  };
+  let via = 0;
+  for (let p = 0; p < segs; p++) {
+    if (p > 0 && vias[via] === p) {
+      close(p);
+      via++;
+      out.push({ sign: VIA, text: `Arrive at waypoint ${via}`, name: '', distance: 0, time: 0, interval: [p, p] });
+      begin(p, CONTINUE, name(p));
+      continue;
+    }
+    if (p === 0) { begin(0, CONTINUE, name(0)); continue; }
+    const inRound = round(p - 1), nowRound = round(p);
+    if (nowRound && !inRound) {
+      // the exit: the junctions with other roads passed until the route leaves the roundabout
+      let exits = 0, q = p + 1;
+      while (q < n) {
+        const v = track.node[q];
+        if (v >= 0 && degree[v] > 2) exits++;
+        if (q >= segs || !round(q)) break;
+        q++;
+      }
+      const street = q < segs ? name(q) : name(p);
+      begin(p, ROUNDABOUT_SIGN, street, `At roundabout, take exit ${Math.max(1, exits)} onto ${street || 'the road'}`.replace(' onto the road', ''));
+      open!.exitNumber = Math.max(1, exits);
+      continue;
+    }
+    if (nowRound || inRound) continue; // inside a roundabout, or leaving it onto the street its step named
+    const street = name(p);
+    const angle = turn(track, p);
+    const sign = signOf(angle);
+    if (street !== name(p - 1)) begin(p, sign, street);
+    else if (track.node[p] >= 0 && degree[track.node[p]] > 2 && Math.abs(angle) >= SAME_STREET_TURN) begin(p, sign, street);
+  }
+  close(segs);
+  out.push({ sign: FINISH, text: 'Arrive at destination', name: '', distance: 0, time: 0, interval: [segs, segs] });
+  return out;
+}
+
+function say(sign: number, street: string): string {
+  const verb = VERBS[sign] ?? 'Continue';
+  return street ? `${verb} onto ${street}` : verb;
+}
+
+/** GraphHopper's sign of a turn of `deg` degrees (positive: right). */
+export function signOf(deg: number): number {
+  const a = Math.abs(deg);
+  const side = deg < 0 ? -1 : 1;
+  if (a < 11.5) return CONTINUE;
+  if (a < 46) return side * SLIGHT_RIGHT;
+  if (a < 103) return side * RIGHT;
+  if (a < 170) return side * SHARP_RIGHT;
+  return U_TURN;
+}
+
+// The turn at point p, degrees in (-180, 180], positive to the right: the change
+// of bearing from the last segment before p to the first after it that have a length.
+function turn(t: Track, p: number): number {
+  let a = p - 1;
+  while (a > 0 && t.lon[a] === t.lon[p] && t.lat[a] === t.lat[p]) a--;
+  let b = p + 1;
+  while (b < t.length - 1 && t.lon[b] === t.lon[p] && t.lat[b] === t.lat[p]) b++;
+  const d = bearing(t, p, b) - bearing(t, a, p);
+  return d > 180 ? d - 360 : d <= -180 ? d + 360 : d;
+}
+
+// Bearing from point i to point j, degrees clockwise from north, on a local projection.
+function bearing(t: Track, i: number, j: number): number {
+  const k = Math.cos((t.lat[i] * Math.PI) / 180);
+  return (Math.atan2((t.lon[j] - t.lon[i]) * k, t.lat[j] - t.lat[i]) * 180) / Math.PI;
+}

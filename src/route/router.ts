@@ -1,0 +1,61 @@
+import type Flatbush from 'flatbush';
+import type { RoadGraph } from '../model/roads.js';
+import { Snapper } from '../index/snap.js';
+import { modeGraph, type ModeGraph } from './modes.js';
+import { contract, Hierarchy, type HierarchyData, type ContractOptions } from './ch.js';
+import { BiDijkstra } from './dijkstra.js';
+import type { Ends, Path } from './ends.js';
+import type { AlternativeOptions } from './alternatives.js';
+
+/** What answers a mode's queries: a contraction hierarchy, or a bidirectional Dijkstra. */
+export interface Search {
+  route(sources: Ends, targets: Ends): Path | null;
+  alternatives(sources: Ends, targets: Ends, options?: AlternativeOptions): Path[];
+}
+
+/**
+ * Everything routing needs of an index: the road graph, each mode's graph, the
+ * snapping index, and each mode's search. A snapshot's router comes with
+ * contraction hierarchies (made by `contract()` when the snapshot is written); a
+ * router fresh from a PBF searches with a bidirectional Dijkstra until contracted.
+ */
+export class Router {
+  readonly graph: RoadGraph;
+  readonly snapper: Snapper;
+  readonly modes: ModeGraph[];
+  /** Per mode, its hierarchy once contracted. */
+  readonly hierarchies: (Hierarchy | undefined)[];
+  /** Per junction: how many edge ends meet there (any mode). */
+  readonly degree: Uint8Array;
+  private readonly plain: (BiDijkstra | undefined)[] = [];
+
+  /** A router over `graph`; `tree` and `hierarchies` are what a snapshot stored of them. */
+  constructor(graph: RoadGraph, tree?: Flatbush, hierarchies?: (HierarchyData | undefined)[]) {
+    this.graph = graph;
+    this.snapper = new Snapper(graph, tree);
+    this.modes = [0, 1, 2].map((m) => modeGraph(graph, m));
+    this.hierarchies = this.modes.map((mg, m) => (hierarchies?.[m] ? Hierarchy.from(mg.arcs, hierarchies[m]!) : undefined));
+    const degree = new Uint8Array(graph.nodeLon.length);
+    for (let e = 0; e < graph.edgeFrom.length; e++) {
+      const a = graph.edgeFrom[e], b = graph.edgeTo[e];
+      if (degree[a] < 255) degree[a]++;
+      if (degree[b] < 255) degree[b]++;
+    }
+    this.degree = degree;
+  }
+
+  /** Contracts every mode's graph not contracted yet (what `buildSnapshot` does: tens of seconds at Nepal scale). */
+  contract(options: ContractOptions = {}): void {
+    this.modes.forEach((mg, m) => { this.hierarchies[m] ??= contract(mg.arcs, options); });
+  }
+
+  /** Whether every mode has its hierarchy. */
+  get contracted(): boolean {
+    return this.hierarchies.every(Boolean);
+  }
+
+  /** The search of mode `m`: its hierarchy, else a bidirectional Dijkstra (made on first use). */
+  search(m: number): Search {
+    return this.hierarchies[m] ?? (this.plain[m] ??= new BiDijkstra(this.modes[m].arcs));
+  }
+}

@@ -1,0 +1,102 @@
+import Flatbush from 'flatbush';
+import type { RoadGraph } from '../model/roads.js';
+import { Router } from '../route/router.js';
+import type { HierarchyData } from '../route/ch.js';
+import type { SectionWriter, SectionReader } from './sections.js';
+import { flatbushData } from './flatbush.js';
+
+/** What the directory says of the roads: per mode, whether its hierarchy is stored and its weights' type. */
+export interface RoadMeta {
+  hierarchies: ({ weight: 'u32' | 'f64' } | null)[];
+}
+
+const PARTS = ['rank', 'up', 'down', 'head', 'a', 'b'] as const;
+
+/**
+ * Writes a router's road graph, snapping index and contraction hierarchies. The
+ * hierarchies' arrays are stored raw, so a snapshot's router views them: nothing
+ * is recomputed when it loads.
+ */
+export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
+  const g = router.graph;
+  w.delta('roadNodeLon', g.nodeLon);
+  w.delta('roadNodeLat', g.nodeLat);
+  w.fixed('edgeFrom', g.edgeFrom);
+  w.fixed('edgeTo', g.edgeTo);
+  w.raw('edgeAccess', g.edgeAccess);
+  w.raw('edgeKmh', g.edgeKmh);
+  w.raw('edgeMeters', g.edgeMeters);
+  w.delta('edgeWay', g.edgeWay);
+  w.delta('edgeCoordStart', g.coordStart);
+  w.delta2('edgeCoords', g.coords);
+  w.raw('roadWayId', g.wayId);
+  w.fixed('roadWayName', g.wayName);
+  w.fixed('roadWayClass', g.wayClass);
+  w.raw('roadWayFlags', g.wayFlags);
+  w.strings('roadStrings', g.strings);
+  w.fixed('restrictions', g.restrictions);
+  if (router.snapper.tree) w.raw('roadTree', flatbushData(router.snapper.tree));
+  const meta: RoadMeta = { hierarchies: [] };
+  router.hierarchies.forEach((h, m) => {
+    if (!h) { meta.hierarchies.push(null); return; }
+    const d = h.data();
+    for (const p of PARTS) w.raw(`ch${m}${p}`, d[p]);
+    w.raw(`ch${m}weight`, d.weight);
+    meta.hierarchies.push({ weight: d.weight instanceof Float64Array ? 'f64' : 'u32' });
+  });
+  return meta;
+}
+
+/** Reads what `writeRoads` wrote back into a router (throws RangeError where the arrays do not fit together). */
+export function readRoads(r: SectionReader, meta: RoadMeta): Router {
+  const strings = r.strings('roadStrings');
+  const g: RoadGraph = {
+    nodeLon: r.ints('roadNodeLon', Int32Array),
+    nodeLat: r.ints('roadNodeLat', Int32Array),
+    edgeFrom: r.ints('edgeFrom', Uint32Array),
+    edgeTo: r.ints('edgeTo', Uint32Array),
+    edgeAccess: r.raw('edgeAccess', Uint8Array),
+    edgeKmh: r.raw('edgeKmh', Uint8Array),
+    edgeMeters: r.raw('edgeMeters', Float64Array),
+    edgeWay: r.ints('edgeWay', Uint32Array),
+    coordStart: r.ints('edgeCoordStart', Uint32Array),
+    coords: r.ints('edgeCoords', Int32Array),
+    wayId: r.raw('roadWayId', Float64Array),
+    wayName: r.ints('roadWayName', Uint32Array, strings.length),
+    wayClass: r.ints('roadWayClass', Uint32Array, strings.length),
+    wayFlags: r.raw('roadWayFlags', Uint8Array),
+    strings,
+    restrictions: r.ints('restrictions', Uint32Array),
+  };
+  checkGraph(g);
+  const tree = r.has('roadTree') ? (() => { const { buffer, byteOffset } = r.place('roadTree'); return Flatbush.from(buffer, byteOffset); })() : undefined;
+  if (!Array.isArray(meta?.hierarchies)) throw new RangeError('the directory lacks the roads');
+  const hierarchies = meta.hierarchies.map((h, m): HierarchyData | undefined => {
+    if (!h) return undefined;
+    const part = (p: string) => r.raw(`ch${m}${p}`, Uint32Array);
+    return {
+      rank: part('rank'), up: part('up'), down: part('down'), head: part('head'), a: part('a'), b: part('b'),
+      weight: h.weight === 'f64' ? r.raw(`ch${m}weight`, Float64Array) : part('weight'),
+    };
+  });
+  return new Router(g, tree, hierarchies);
+}
+
+// A file written wrong must not index out of range: every node, edge, way and string
+// reference is checked, linearly.
+function checkGraph(g: RoadGraph): void {
+  const nodes = g.nodeLon.length, edges = g.edgeFrom.length, ways = g.wayId.length;
+  if (g.nodeLat.length !== nodes) throw new RangeError('road node columns differ in length');
+  for (const c of [g.edgeTo, g.edgeAccess, g.edgeKmh, g.edgeMeters, g.edgeWay]) if (c.length !== edges) throw new RangeError('edge columns differ in length');
+  for (const c of [g.wayName, g.wayClass, g.wayFlags]) if (c.length !== ways) throw new RangeError('road way columns differ in length');
+  const s = g.coordStart;
+  if (s.length !== edges + 1 || s[0] !== 0 || 2 * s[edges] !== g.coords.length) throw new RangeError('edge geometry does not fit its coordinates');
+  for (let e = 0; e < edges; e++) {
+    if (g.edgeFrom[e] >= nodes || g.edgeTo[e] >= nodes || g.edgeWay[e] >= ways) throw new RangeError(`edge ${e} refers past the nodes or ways`);
+    if (s[e + 1] < s[e] + 2) throw new RangeError(`edge ${e} has fewer than two points`);
+    if (!(g.edgeMeters[e] >= 0)) throw new RangeError(`edge ${e} has no length`);
+  }
+  const r = g.restrictions;
+  if (r.length % 4) throw new RangeError('restrictions are not in fours');
+  for (let i = 0; i < r.length; i += 4) if (r[i] >= ways || r[i + 1] >= nodes || r[i + 2] >= ways) throw new RangeError('a restriction refers past the roads');
+}
