@@ -1,0 +1,662 @@
+import FlatQueue from 'flatqueue';
+import { adjacency, checkArcs, type Arcs } from './csr.js';
+import { ArcList, checkEnds, type Ends, type Path } from './ends.js';
+import { Labels } from './labels.js';
+import { ViaChooser, type AlternativeOptions, type ViaPath } from './alternatives.js';
+
+// local copies of labels.ts's constants: under a loader that turns imports into getters
+// (tsx), an imported constant read in a hot loop costs a call
+const NONE = 0xffffffff;
+const SETTLED = 2;
+const STALLED = 3;
+
+// Contraction hierarchies (Geisberger, Sanders, Schultes, Delling 2008), written on typed
+// arrays: the npm CH libraries (contraction-hierarchy-js, …) keep an object per node and edge
+// and cannot be restored from flat arrays, which a snapshot needs.
+
+/** How hard preprocessing tries; the defaults suit road graphs. */
+export interface ContractOptions {
+  /** Nodes a witness search may settle (default 100): more finds more witnesses, fewer shortcuts, but takes longer. */
+  witness?: number;
+  /** Called now and then with the number of nodes contracted so far. */
+  onProgress?: (contracted: number, n: number) => void;
+}
+
+/** The typed arrays a Hierarchy is made of: what a snapshot stores. */
+export interface HierarchyData {
+  /** Node id → its position in the contraction order; searches run on these positions. */
+  rank: Uint32Array;
+  /** Upward edges out of node r (by rank): slots `up[r] .. up[r + 1]`. */
+  up: Uint32Array;
+  /** Upward edges into node r, searched backwards: slots `down[r] .. down[r + 1]`. */
+  down: Uint32Array;
+  /** Per slot: the edge's other end (a rank), and its weight. */
+  head: Uint32Array;
+  weight: Uint32Array | Float64Array;
+  /** Per slot: an original arc (`b` = NONE), or a shortcut over the slots `a` then `b`. */
+  a: Uint32Array;
+  b: Uint32Array;
+}
+
+/**
+ * Contracts the graph: nodes are removed one by one in the order of a lazily updated
+ * priority (edge quotient + hop quotient + level, as in RoutingKit), each removal adding
+ * the shortcuts that keep the remaining graph's distances, unless a bounded witness search
+ * finds a path at least as short. Deterministic: same arcs, same hierarchy.
+ */
+export function contract(arcs: Arcs, options: ContractOptions = {}): Hierarchy {
+  checkArcs(arcs);
+  return new Contraction(arcs, options).run();
+}
+
+/** `NONE` as a list position. */
+const MISSING = -1;
+
+/** Per-node growable lists of edge ids in one pool, for the graph being contracted. */
+class Lists {
+  readonly start: Uint32Array;
+  readonly len: Uint32Array;
+  readonly cap: Uint32Array;
+  pool: Uint32Array;
+  end = 0;
+
+  constructor(degree: Uint32Array) {
+    const n = degree.length;
+    this.start = new Uint32Array(n);
+    this.len = new Uint32Array(n);
+    this.cap = new Uint32Array(n);
+    let total = 0;
+    for (let v = 0; v < n; v++) total += degree[v] + 2;
+    this.pool = new Uint32Array(Math.max(16, total * 2));
+    for (let v = 0; v < n; v++) {
+      this.start[v] = this.end;
+      this.cap[v] = degree[v] + 2;
+      this.end += degree[v] + 2;
+    }
+  }
+
+  push(v: number, e: number): void {
+    if (this.len[v] === this.cap[v]) {
+      // move the list to the pool's end with twice the room; the old room is left unused
+      const cap = this.cap[v] * 2;
+      if (this.end + cap > this.pool.length) {
+        const p = new Uint32Array(Math.ceil((this.end + cap) * 1.5));
+        p.set(this.pool.subarray(0, this.end));
+        this.pool = p;
+      }
+      this.pool.copyWithin(this.end, this.start[v], this.start[v] + this.len[v]);
+      this.start[v] = this.end;
+      this.cap[v] = cap;
+      this.end += cap;
+    }
+    this.pool[this.start[v] + this.len[v]++] = e;
+  }
+
+  remove(v: number, e: number): void {
+    const s = this.start[v], last = s + this.len[v] - 1;
+    for (let i = s; i <= last; i++) {
+      if (this.pool[i] === e) {
+        this.pool[i] = this.pool[last];
+        this.len[v]--;
+        return;
+      }
+    }
+  }
+}
+
+/** The state of one preprocessing run. */
+class Contraction {
+  private readonly arcs: Arcs;
+  private readonly n: number;
+  private readonly witness: number;
+  private readonly onProgress?: (contracted: number, n: number) => void;
+  // the edge pool: originals first, then shortcuts
+  private from: Uint32Array;
+  private to: Uint32Array;
+  private weight: Float64Array;
+  private ea: Uint32Array;
+  private eb: Uint32Array;
+  private hops: Uint32Array;
+  private edges = 0;
+  private out!: Lists;
+  private in!: Lists;
+  private readonly level: Uint32Array;
+  private readonly done: Uint8Array;
+  /** A neighbour was contracted since the node was last rated. */
+  private readonly dirty: Uint8Array;
+  private readonly priority: Float64Array;
+  private readonly labels: Labels;
+  /** Per node: the shortcut cost wanted to it in the current witness search (0 = not a target). */
+  private readonly want: Float64Array;
+  /** Result of the last simulate(): shortcuts needed and the original arcs they span. */
+  private added = 0;
+  private addedHops = 0;
+
+  constructor(arcs: Arcs, options: ContractOptions) {
+    this.arcs = arcs;
+    this.n = arcs.n;
+    this.witness = options.witness ?? 100;
+    this.onProgress = options.onProgress;
+    const cap = Math.max(16, arcs.from.length * 2);
+    this.from = new Uint32Array(cap);
+    this.to = new Uint32Array(cap);
+    this.weight = new Float64Array(cap);
+    this.ea = new Uint32Array(cap);
+    this.eb = new Uint32Array(cap);
+    this.hops = new Uint32Array(cap);
+    this.level = new Uint32Array(this.n);
+    this.done = new Uint8Array(this.n);
+    this.dirty = new Uint8Array(this.n);
+    this.priority = new Float64Array(this.n);
+    this.labels = new Labels(this.n);
+    this.want = new Float64Array(this.n).fill(-1);
+  }
+
+  run(): Hierarchy {
+    this.originals();
+    const n = this.n;
+    const queue = new FlatQueue<number>();
+    for (let v = 0; v < n; v++) {
+      this.priority[v] = this.rate(v);
+      queue.push(v, this.priority[v]);
+    }
+    const rank = new Uint32Array(n);
+    let next = 0;
+    const every = Math.max(1, Math.floor(n / 100));
+    while (queue.length) {
+      const p = queue.peekValue()!;
+      const v = queue.pop()!;
+      if (this.done[v] || p !== this.priority[v]) continue; // stale entry
+      if (this.dirty[v]) {
+        // lazy update: a neighbour went since v was rated; contract v only if it is still the cheapest
+        const q = this.rate(v);
+        this.dirty[v] = 0;
+        if (queue.length && q > queue.peekValue()!) {
+          this.priority[v] = q;
+          queue.push(v, q);
+          continue;
+        }
+      } else if (this.pendingNode !== v) {
+        this.rate(v); // unchanged since rated: the same shortcuts, recomputed into the buffer
+      }
+      this.contractNode(v);
+      rank[v] = next++;
+      if (this.onProgress && next % every === 0) this.onProgress(next, n);
+      // neighbours: a level deeper, and to be re-rated when they come up
+      for (let i = 0; i < this.nbrCount; i++) {
+        const x = this.nbr[i];
+        if (this.level[x] < this.level[v] + 1) this.level[x] = this.level[v] + 1;
+        this.dirty[x] = 1;
+      }
+    }
+    return this.build(rank);
+  }
+
+  private nbr = new Uint32Array(64);
+  private nbrCount = 0;
+
+  /** The edge pool starts as the arcs, without self-loops and with the lightest of parallel arcs only. */
+  private originals(): void {
+    const { n } = this;
+    const fwd = adjacency(this.arcs);
+    const pick = new Int32Array(n).fill(MISSING);
+    const outDeg = new Uint32Array(n);
+    const inDeg = new Uint32Array(n);
+    const heads: number[] = [];
+    for (let v = 0; v < n; v++) {
+      heads.length = 0;
+      for (let k = fwd.start[v]; k < fwd.start[v + 1]; k++) {
+        const w = fwd.head[k];
+        if (w === v) continue;
+        const p = pick[w];
+        if (p === MISSING) { pick[w] = k; heads.push(w); } else if (fwd.weight[k] < fwd.weight[p]) pick[w] = k;
+      }
+      for (const w of heads) {
+        const k = pick[w];
+        pick[w] = MISSING;
+        this.addEdge(v, w, fwd.weight[k], fwd.arc[k], NONE, 1);
+        outDeg[v]++;
+        inDeg[w]++;
+      }
+    }
+    this.out = new Lists(outDeg);
+    this.in = new Lists(inDeg);
+    for (let e = 0; e < this.edges; e++) {
+      this.out.push(this.from[e], e);
+      this.in.push(this.to[e], e);
+    }
+  }
+
+  private addEdge(u: number, w: number, weight: number, a: number, b: number, hops: number): number {
+    if (this.edges === this.from.length) {
+      const cap = Math.ceil(this.edges * 1.5);
+      this.from = grow(this.from, cap);
+      this.to = grow(this.to, cap);
+      this.weight = grow(this.weight, cap);
+      this.ea = grow(this.ea, cap);
+      this.eb = grow(this.eb, cap);
+      this.hops = grow(this.hops, cap);
+    }
+    const e = this.edges++;
+    this.from[e] = u;
+    this.to[e] = w;
+    this.weight[e] = weight;
+    this.ea[e] = a;
+    this.eb[e] = b;
+    this.hops[e] = hops;
+    return e;
+  }
+
+  /** The priority of contracting v now (smaller first). */
+  private rate(v: number): number {
+    this.shortcuts(v);
+    const removed = this.in.len[v] + this.out.len[v];
+    let removedHops = 0;
+    for (const lists of [this.in, this.out]) {
+      for (let i = lists.start[v], end = i + lists.len[v]; i < end; i++) removedHops += this.hops[lists.pool[i]];
+    }
+    if (removed === 0) return this.level[v];
+    return this.level[v] + this.added / removed + this.addedHops / removedHops;
+  }
+
+  /** Removes v from the graph, adding the shortcuts its removal needs. */
+  private contractNode(v: number): void {
+    const { out, in: inn, pending } = this;
+    for (let i = 0; i < this.pendingCount; i++) {
+      this.addShortcut(pending[4 * i], pending[4 * i + 1], this.pendingCost[i], pending[4 * i + 2], pending[4 * i + 3]);
+    }
+    this.pendingNode = -1;
+    // record the neighbours, then drop v's edges from their lists
+    this.nbrCount = 0;
+    for (let i = inn.start[v], end = i + inn.len[v]; i < end; i++) {
+      const e = inn.pool[i];
+      this.pushNeighbour(this.from[e]);
+      out.remove(this.from[e], e);
+    }
+    for (let i = out.start[v], end = i + out.len[v]; i < end; i++) {
+      const e = out.pool[i];
+      this.pushNeighbour(this.to[e]);
+      inn.remove(this.to[e], e);
+    }
+    inn.len[v] = 0;
+    out.len[v] = 0;
+    this.done[v] = 1;
+  }
+
+  private pending = new Uint32Array(4 * 64);
+  private pendingCost = new Float64Array(64);
+  private pendingCount = 0;
+  private pendingNode = -1;
+
+  private addPending(u: number, w: number, c: number, e1: number, e2: number): void {
+    if (this.pendingCount === this.pendingCost.length) {
+      this.pending = grow(this.pending, this.pending.length * 2);
+      this.pendingCost = grow(this.pendingCost, this.pendingCost.length * 2);
+    }
+    const i = this.pendingCount++;
+    const p = this.pending;
+    p[4 * i] = u;
+    p[4 * i + 1] = w;
+    p[4 * i + 2] = e1;
+    p[4 * i + 3] = e2;
+    this.pendingCost[i] = c;
+  }
+
+  private pushNeighbour(x: number): void {
+    if (this.nbrCount === this.nbr.length) this.nbr = grow(this.nbr, this.nbr.length * 2);
+    this.nbr[this.nbrCount++] = x;
+  }
+
+  /**
+   * For each edge u → v and v → w (u ≠ w), the path u → v → w needs a shortcut unless a
+   * witness search from u that avoids v, settling at most `limit` nodes, finds u → w at no
+   * more cost. They go into the pending buffer, for contractNode(v).
+   */
+  private shortcuts(v: number): void {
+    const { out, in: inn, want, labels: L } = this;
+    const limit = this.witness;
+    this.added = 0;
+    this.addedHops = 0;
+    this.pendingNode = v;
+    this.pendingCount = 0;
+    const outStart = out.start[v], outEnd = outStart + out.len[v];
+    if (outEnd === outStart) return;
+    for (let i = inn.start[v], iEnd = i + inn.len[v]; i < iEnd; i++) {
+      const e1 = inn.pool[i];
+      const u = this.from[e1], w1 = this.weight[e1];
+      let max = 0, targets = 0;
+      for (let j = outStart; j < outEnd; j++) {
+        const e2 = out.pool[j], w = this.to[e2];
+        if (w === u) continue;
+        const c = w1 + this.weight[e2];
+        if (want[w] < 0) targets++;
+        if (want[w] < 0 || c < want[w]) want[w] = c;
+        if (c > max) max = c;
+      }
+      if (targets === 0) continue;
+      this.witnessSearch(u, v, max, targets, limit);
+      for (let j = outStart; j < outEnd; j++) {
+        const e2 = out.pool[j], w = this.to[e2];
+        if (w === u || want[w] < 0) continue;
+        const c = w1 + this.weight[e2];
+        // several v → w edges cannot exist (parallel ones are merged), so c is want[w]
+        if (L.dist[w] > c) {
+          this.added++;
+          this.addedHops += this.hops[e1] + this.hops[e2];
+          this.addPending(u, w, c, e1, e2);
+        }
+        want[w] = -1;
+      }
+      L.reset();
+    }
+  }
+
+  /** Dijkstra from u in the remaining graph without v, until `targets` wanted nodes are settled, the key passes `max`, or `limit` nodes are settled. */
+  private witnessSearch(u: number, v: number, max: number, targets: number, limit: number): void {
+    const { out, labels: L, want, to, weight } = this;
+    const { start, len, pool } = out;
+    const { dist, state, queue } = L;
+    L.reset();
+    L.label(u, 0, NONE);
+    let settled = 0;
+    while (queue.length) {
+      const d = queue.peekValue()!;
+      const x = queue.pop()!;
+      if (d !== dist[x] || state[x] === SETTLED) continue;
+      if (d > max) break;
+      state[x] = SETTLED;
+      if (want[x] >= 0 && --targets === 0) break;
+      if (++settled > limit) break;
+      for (let i = start[x], end = i + len[x]; i < end; i++) {
+        const e = pool[i], y = to[e];
+        if (y === v) continue;
+        const dy = d + weight[e];
+        if (dy < dist[y]) L.label(y, dy, e);
+      }
+    }
+  }
+
+  private addShortcut(u: number, w: number, c: number, e1: number, e2: number): void {
+    const { out } = this;
+    for (let i = out.start[u], end = i + out.len[u]; i < end; i++) {
+      const e = out.pool[i];
+      if (this.to[e] !== w) continue;
+      if (this.weight[e] > c) {
+        // still between uncontracted nodes, so no shortcut refers to it yet: update in place
+        this.weight[e] = c;
+        this.ea[e] = e1;
+        this.eb[e] = e2;
+        this.hops[e] = this.hops[e1] + this.hops[e2];
+      }
+      return;
+    }
+    const e = this.addEdge(u, w, c, e1, e2, this.hops[e1] + this.hops[e2]);
+    out.push(u, e);
+    this.in.push(w, e);
+  }
+
+  /** Lays the edges out by rank: each upward from its lower end, forward or backward. */
+  private build(rank: Uint32Array): Hierarchy {
+    const { n, edges, from, to } = this;
+    const up = new Uint32Array(n + 1);
+    const down = new Uint32Array(n + 1);
+    for (let e = 0; e < edges; e++) {
+      const ru = rank[from[e]], rw = rank[to[e]];
+      if (ru < rw) up[ru + 1]++;
+      else down[rw + 1]++;
+    }
+    for (let r = 0; r < n; r++) up[r + 1] += up[r];
+    down[0] = up[n];
+    for (let r = 0; r < n; r++) down[r + 1] += down[r];
+    const fillUp = up.slice(0, n), fillDown = down.slice(0, n);
+    const slot = new Uint32Array(edges);
+    let maxWeight = 0;
+    for (let e = 0; e < edges; e++) {
+      const ru = rank[from[e]], rw = rank[to[e]];
+      slot[e] = ru < rw ? fillUp[ru]++ : fillDown[rw]++;
+      if (this.weight[e] > maxWeight) maxWeight = this.weight[e];
+    }
+    const head = new Uint32Array(edges);
+    const weight = maxWeight <= 0xffffffff ? new Uint32Array(edges) : new Float64Array(edges);
+    const a = new Uint32Array(edges);
+    const b = new Uint32Array(edges);
+    for (let e = 0; e < edges; e++) {
+      const k = slot[e], ru = rank[from[e]], rw = rank[to[e]];
+      head[k] = ru < rw ? rw : ru;
+      weight[k] = this.weight[e];
+      if (this.eb[e] === NONE) {
+        a[k] = this.ea[e];
+        b[k] = NONE;
+      } else {
+        a[k] = slot[this.ea[e]];
+        b[k] = slot[this.eb[e]];
+      }
+    }
+    return new Hierarchy(this.arcs, { rank, up, down, head, weight, a, b });
+  }
+}
+
+function grow<T extends Uint32Array | Float64Array>(a: T, size: number): T {
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a);
+  return b;
+}
+
+/** One query's two upward searches and what they found. */
+class Search {
+  readonly fwd: Labels;
+  readonly bwd: Labels;
+  best = Infinity;
+  meet = -1;
+  constructor(n: number) {
+    this.fwd = new Labels(n);
+    this.bwd = new Labels(n);
+  }
+}
+
+/**
+ * A contracted graph: answers cheapest-path queries with two upward Dijkstra searches
+ * (forward from the sources, backward from the targets) with stall-on-demand, unpacking
+ * shortcuts to the original arcs. Made by `contract()`, or restored by `Hierarchy.from()`.
+ */
+export class Hierarchy {
+  readonly arcs: Arcs;
+  private readonly d: HierarchyData;
+  private readonly main: Search;
+  private aux?: Search;
+  private chooser?: ViaChooser;
+  private byRank?: Uint32Array;
+  private readonly list = new ArcList();
+  private readonly stack: ArcList = new ArcList();
+
+  constructor(arcs: Arcs, data: HierarchyData) {
+    this.arcs = arcs;
+    this.d = data;
+    this.main = new Search(arcs.n);
+  }
+
+  /**
+   * Restores a hierarchy from its `data()` and the arcs it was contracted from, without
+   * recomputing anything. Throws a RangeError when the arrays do not fit together.
+   */
+  static from(arcs: Arcs, data: HierarchyData): Hierarchy {
+    checkArcs(arcs);
+    const { rank, up, down, head, weight, a, b } = data;
+    const n = arcs.n, m = head.length;
+    const bad = (what: string) => { throw new RangeError(`hierarchy data: ${what}`); };
+    if (rank?.length !== n || up?.length !== n + 1 || down?.length !== n + 1) bad(`rank, up and down must have n = ${n} (+1) entries`);
+    if (weight?.length !== m || a?.length !== m || b?.length !== m) bad('head, weight, a and b differ in length');
+    if (up[0] !== 0 || up[n] !== down[0] || down[n] !== m) bad('up and down do not cover the slots');
+    for (let r = 0; r < n; r++) if (up[r] > up[r + 1] || down[r] > down[r + 1]) bad(`slot ranges of rank ${r} are not ordered`);
+    for (let k = 0; k < m; k++) {
+      if (head[k] >= n) bad(`slot ${k} leads to rank ${head[k]} of ${n}`);
+      if (b[k] === NONE ? a[k] >= arcs.from.length : a[k] >= m || b[k] >= m) bad(`slot ${k} refers past the arcs or slots`);
+    }
+    return new Hierarchy(arcs, data);
+  }
+
+  /** The arrays to store; `Hierarchy.from(arcs, data())` answers exactly like this one. */
+  data(): HierarchyData {
+    return this.d;
+  }
+
+  /** Nodes, and edges (originals kept plus shortcuts). */
+  get size(): { nodes: number; edges: number } {
+    return { nodes: this.arcs.n, edges: this.d.head.length };
+  }
+
+  /** The cheapest path from one of `sources` to one of `targets`, or null when none joins them. */
+  route(sources: Ends, targets: Ends): Path | null {
+    const s = this.main;
+    this.search(s, sources, targets, 1);
+    return s.meet < 0 ? null : this.viaPath(s, s.meet, sources, targets).path;
+  }
+
+  /**
+   * The best path, then up to `options.count` alternatives (see AlternativeOptions), best
+   * first; [] when no path joins the ends. Via candidates are the nodes settled (not stalled)
+   * by both upward searches grown to maxStretch × best, cheapest first.
+   */
+  alternatives(sources: Ends, targets: Ends, options: AlternativeOptions = {}): Path[] {
+    const stretch = Math.max(1, options.maxStretch ?? 1.4);
+    const s = this.main;
+    this.search(s, sources, targets, stretch);
+    if (s.meet < 0) return [];
+    const best = this.viaPath(s, s.meet, sources, targets).path;
+    const F = s.fwd, B = s.bwd;
+    const limit = stretch * s.best;
+    const vias: number[] = [];
+    for (let i = 0; i < F.size; i++) {
+      const r = F.touched[i];
+      if (F.state[r] === SETTLED && B.state[r] === SETTLED && F.dist[r] + B.dist[r] <= limit) vias.push(r);
+    }
+    vias.sort((x, y) => F.dist[x] + B.dist[x] - (F.dist[y] + B.dist[y]) || x - y);
+    // the chooser speaks node ids, the searches ranks
+    const order = this.order();
+    const ids = vias.map((r) => order[r]);
+    this.aux ??= new Search(this.arcs.n);
+    this.chooser ??= new ViaChooser(this.arcs);
+    const aux = this.aux, rank = this.d.rank;
+    return this.chooser.choose(best, {
+      vias: ids,
+      path: (v) => this.viaPath(s, rank[v], sources, targets),
+      between: (x, y) => {
+        this.search(aux, [x, 0], [y, 0], 1);
+        return aux.best;
+      },
+    }, options);
+  }
+
+  /** Rank → node, made on the first call for alternatives: routes alone do not need it. */
+  private order(): Uint32Array {
+    if (!this.byRank) {
+      const { rank } = this.d;
+      this.byRank = new Uint32Array(rank.length);
+      for (let v = 0; v < rank.length; v++) this.byRank[rank[v]] = v;
+    }
+    return this.byRank;
+  }
+
+  private search(s: Search, sources: Ends, targets: Ends, stretch: number): void {
+    const { n } = this.arcs;
+    checkEnds(sources, n, 'sources');
+    checkEnds(targets, n, 'targets');
+    const { rank, up, down } = this.d;
+    const F = s.fwd, B = s.bwd;
+    F.reset();
+    B.reset();
+    s.best = Infinity;
+    s.meet = -1;
+    for (let i = 0; i < sources.length; i += 2) {
+      const r = rank[sources[i]];
+      if (sources[i + 1] < F.dist[r]) F.label(r, sources[i + 1], NONE, r);
+    }
+    for (let i = 0; i < targets.length; i += 2) {
+      const r = rank[targets[i]];
+      if (targets[i + 1] < B.dist[r]) B.label(r, targets[i + 1], NONE, r);
+    }
+    for (;;) {
+      const kf = F.top(), kb = B.top();
+      const lim = stretch * s.best; // searches stop at best (route) or stretch × best (alternatives)
+      const f = kf < lim || (stretch > 1 && kf === lim && kf !== Infinity);
+      const b = kb < lim || (stretch > 1 && kb === lim && kb !== Infinity);
+      if (!f && !b) break;
+      if (f && (!b || kf <= kb)) this.step(s, F, B, up, down, kf);
+      else this.step(s, B, F, down, up, kb);
+    }
+  }
+
+  /**
+   * Settles the top node of S: meets the other side O there, is stalled when a higher node
+   * reaches it cheaper along an edge into it (its label cannot be on a shortest path), else
+   * relaxes its upward edges.
+   */
+  private step(s: Search, S: Labels, O: Labels, own: Uint32Array, other: Uint32Array, d: number): void {
+    const v = S.queue.pop()!;
+    const { head, weight } = this.d;
+    if (O.state[v] !== 0) {
+      const c = d + O.dist[v];
+      if (c < s.best || (c === s.best && v < s.meet)) {
+        s.best = c;
+        s.meet = v;
+      }
+    }
+    for (let k = other[v], end = other[v + 1]; k < end; k++) {
+      if (S.dist[head[k]] + weight[k] < d) {
+        S.state[v] = STALLED;
+        return;
+      }
+    }
+    S.state[v] = SETTLED;
+    for (let k = own[v], end = own[v + 1]; k < end; k++) {
+      const w = head[k], dw = d + weight[k];
+      if (dw < S.dist[w]) S.label(w, dw, k, v);
+    }
+  }
+
+  /** The path through rank r along both search trees, unpacked to original arcs. */
+  private viaPath(s: Search, r: number, sources: Ends, targets: Ends): ViaPath {
+    const F = s.fwd, B = s.bwd, list = this.list;
+    list.length = 0;
+    // forward tree: the slots from r back to its source, then unpacked in path order
+    const slots = this.stack;
+    slots.length = 0;
+    let x = r;
+    while (F.parent[x] !== NONE) {
+      slots.push(F.parent[x]);
+      x = F.prev[x];
+    }
+    const source = x;
+    for (let i = slots.length - 1; i >= 0; i--) this.unpack(slots.data[i]);
+    const via = list.length;
+    let y = r;
+    while (B.parent[y] !== NONE) {
+      this.unpack(B.parent[y]);
+      y = B.prev[y];
+    }
+    const cost = F.dist[r] + B.dist[r];
+    return {
+      path: { cost, arcs: list.slice(), source: this.endAt(sources, source, F.dist[source]), target: this.endAt(targets, y, B.dist[y]) },
+      via,
+    };
+  }
+
+  /** The given end node of rank r with initial cost c. */
+  private endAt(ends: Ends, r: number, c: number): number {
+    for (let i = 0; i < ends.length; i += 2) if (this.d.rank[ends[i]] === r && ends[i + 1] === c) return ends[i];
+    throw new Error(`no end of rank ${r} and cost ${c}`); // unreachable: every tree starts at an end
+  }
+
+  /** Appends the original arcs of slot k, shortcuts expanded depth-first with an explicit stack. */
+  private unpack(k: number): void {
+    const { a, b } = this.d;
+    const list = this.list;
+    const stack: number[] = [k];
+    while (stack.length) {
+      const t = stack.pop()!;
+      if (b[t] === NONE) list.push(a[t]);
+      else stack.push(b[t], a[t]);
+    }
+  }
+}
+

@@ -1,0 +1,238 @@
+import { adjacency, checkArcs, type Adjacency, type Arcs } from './csr.js';
+import { ArcList, checkEnds, type Ends, type Path } from './ends.js';
+import { Labels } from './labels.js';
+import { ViaChooser, type AlternativeOptions, type ViaPath } from './alternatives.js';
+
+// local copies of labels.ts's constants: under a loader that turns imports into getters
+// (tsx), an imported constant read in a hot loop costs a call
+const NONE = 0xffffffff;
+const SETTLED = 2;
+
+/**
+ * Plain one-directional Dijkstra from all sources at once until the best target is settled:
+ * the baseline of the bench and the reference of the tests, kept as simple as it can be.
+ */
+export class Dijkstra {
+  readonly arcs: Arcs;
+  private readonly out: Adjacency;
+  private readonly labels: Labels;
+  /** Initial cost of each target node for the current query (Infinity elsewhere). */
+  private readonly goal: Float64Array;
+
+  constructor(arcs: Arcs) {
+    checkArcs(arcs);
+    this.arcs = arcs;
+    this.out = adjacency(arcs);
+    this.labels = new Labels(arcs.n);
+    this.goal = new Float64Array(arcs.n).fill(Infinity);
+  }
+
+  /** The cheapest path from one of `sources` to one of `targets`, or null when none joins them. */
+  route(sources: Ends, targets: Ends): Path | null {
+    const { n } = this.arcs;
+    checkEnds(sources, n, 'sources');
+    checkEnds(targets, n, 'targets');
+    const L = this.labels, goal = this.goal;
+    const { start, head, weight, arc } = this.out;
+    L.reset();
+    for (let i = 0; i < targets.length; i += 2) goal[targets[i]] = Math.min(goal[targets[i]], targets[i + 1]);
+    try {
+      for (let i = 0; i < sources.length; i += 2) {
+        const v = sources[i], c = sources[i + 1];
+        if (c < L.dist[v]) L.label(v, c, NONE);
+      }
+      let best = Infinity, end = -1;
+      for (;;) {
+        const d = L.top();
+        if (d >= best) break; // also when the queue is empty (Infinity)
+        const v = L.queue.pop()!;
+        L.state[v] = SETTLED;
+        if (d + goal[v] < best) { best = d + goal[v]; end = v; }
+        for (let k = start[v]; k < start[v + 1]; k++) {
+          const w = head[k], dw = d + weight[k];
+          if (dw < L.dist[w]) L.label(w, dw, arc[k]);
+        }
+      }
+      if (end < 0) return null;
+      const list = new ArcList();
+      let v = end;
+      while (L.parent[v] !== NONE) {
+        list.push(L.parent[v]);
+        v = this.arcs.from[L.parent[v]];
+      }
+      list.reverseFrom(0);
+      return { cost: best, arcs: list.slice(), source: v, target: end };
+    } finally {
+      for (let i = 0; i < targets.length; i += 2) goal[targets[i]] = Infinity;
+    }
+  }
+}
+
+/**
+ * Bidirectional Dijkstra: a forward search from the sources and a backward one from the
+ * targets, each step taken by the side with the smaller key, stopping once the two keys sum
+ * to at least the best meeting found. Needs no preprocessing, so a PBF-loaded index routes
+ * with it; per-query scratch is sized n once.
+ */
+export class BiDijkstra {
+  readonly arcs: Arcs;
+  private readonly out: Adjacency;
+  private readonly in: Adjacency;
+  private readonly fwd: Labels;
+  private readonly bwd: Labels;
+  private aux?: BiDijkstra;
+  private chooser?: ViaChooser;
+  private readonly list = new ArcList();
+  private best = Infinity;
+  private meet = -1;
+
+  constructor(arcs: Arcs) {
+    checkArcs(arcs);
+    this.arcs = arcs;
+    this.out = adjacency(arcs);
+    this.in = adjacency(arcs, true);
+    this.fwd = new Labels(arcs.n);
+    this.bwd = new Labels(arcs.n);
+  }
+
+  /** The cheapest path from one of `sources` to one of `targets`, or null when none joins them. */
+  route(sources: Ends, targets: Ends): Path | null {
+    this.search(sources, targets, 1);
+    return this.meet < 0 ? null : this.path(this.meet);
+  }
+
+  /**
+   * The best path, then up to `options.count` alternatives (see AlternativeOptions), best
+   * first; [] when no path joins the ends. Via candidates are the starts of plateaus (arcs on
+   * both shortest-path trees) found by searches grown to maxStretch × best, longest first.
+   */
+  alternatives(sources: Ends, targets: Ends, options: AlternativeOptions = {}): Path[] {
+    this.search(sources, targets, options.maxStretch ?? 1.4);
+    if (this.meet < 0) return [];
+    const best = this.path(this.meet);
+    const vias = this.plateaus(options.maxStretch ?? 1.4);
+    this.aux ??= new BiDijkstra(this.arcs);
+    this.chooser ??= new ViaChooser(this.arcs);
+    const aux = this.aux;
+    return this.chooser.choose(best, {
+      vias,
+      path: (v) => this.viaPath(v),
+      between: (x, y) => aux.route([x, 0], [y, 0])?.cost ?? Infinity,
+    }, options);
+  }
+
+  /** Runs both searches; once they meet, keeps growing each until its key exceeds `stretch` × best. */
+  private search(sources: Ends, targets: Ends, stretch: number): void {
+    const { n } = this.arcs;
+    checkEnds(sources, n, 'sources');
+    checkEnds(targets, n, 'targets');
+    const F = this.fwd, B = this.bwd;
+    F.reset();
+    B.reset();
+    this.best = Infinity;
+    this.meet = -1;
+    for (let i = 0; i < sources.length; i += 2) if (sources[i + 1] < F.dist[sources[i]]) F.label(sources[i], sources[i + 1], NONE);
+    for (let i = 0; i < targets.length; i += 2) {
+      const v = targets[i], c = targets[i + 1];
+      if (c < B.dist[v]) {
+        B.label(v, c, NONE);
+        this.improve(v, F.dist[v] + c);
+      }
+    }
+    for (;;) {
+      const kf = F.top(), kb = B.top(), best = this.best;
+      if (best === Infinity && (kf === Infinity || kb === Infinity)) break; // one side ran dry: no path
+      let forward: boolean;
+      if (stretch <= 1) {
+        if (kf + kb >= best) break;
+        forward = kf <= kb;
+      } else {
+        // alternatives: both trees grown to stretch × best, so every admissible via node is settled twice
+        const lim = stretch * best;
+        const f = kf <= lim && kf !== Infinity, b = kb <= lim && kb !== Infinity;
+        if (!f && !b) break;
+        forward = f && (!b || kf <= kb);
+      }
+      if (forward) this.step(F, B, this.out, kf);
+      else this.step(B, F, this.in, kb);
+    }
+  }
+
+  /** Settles the top node of `S`, relaxing its arcs, checking each label against the other side `O`. */
+  private step(S: Labels, O: Labels, adj: Adjacency, d: number): void {
+    const v = S.queue.pop()!;
+    S.state[v] = SETTLED;
+    const { start, head, weight, arc } = adj;
+    for (let k = start[v]; k < start[v + 1]; k++) {
+      const w = head[k], dw = d + weight[k];
+      if (dw < S.dist[w]) {
+        S.label(w, dw, arc[k]);
+        if (O.state[w]) this.improve(w, dw + O.dist[w]);
+      }
+    }
+  }
+
+  private improve(v: number, cost: number): void {
+    // ties go to the smaller node id, so the result does not depend on which side met first
+    if (cost < this.best || (cost === this.best && v < this.meet)) {
+      this.best = cost;
+      this.meet = v;
+    }
+  }
+
+  /** The path through v along both trees; `via` is where v falls in it. */
+  private viaPath(v: number): ViaPath {
+    const { from, to } = this.arcs;
+    const F = this.fwd, B = this.bwd;
+    const list = this.list;
+    list.length = 0;
+    let s = v;
+    while (F.parent[s] !== NONE) {
+      list.push(F.parent[s]);
+      s = from[F.parent[s]];
+    }
+    list.reverseFrom(0);
+    const via = list.length;
+    let t = v;
+    while (B.parent[t] !== NONE) {
+      list.push(B.parent[t]);
+      t = to[B.parent[t]];
+    }
+    return { path: { cost: F.dist[v] + B.dist[v], arcs: list.slice(), source: s, target: t }, via };
+  }
+
+  private path(v: number): Path {
+    const p = this.viaPath(v).path;
+    p.cost = this.best;
+    return p;
+  }
+
+  /**
+   * One via node per plateau (a maximal chain of arcs on both trees: parent of its head in the
+   * forward tree, of its tail in the backward one), among nodes settled on both sides within
+   * `stretch` × best, ordered by plateau cost, longest first: a long plateau makes a locally
+   * optimal via path.
+   */
+  private plateaus(stretch: number): Uint32Array {
+    const { from, to, weight } = this.arcs;
+    const F = this.fwd, B = this.bwd;
+    const limit = stretch * this.best;
+    const starts: number[] = [];
+    const lengths: number[] = [];
+    for (let i = 0; i < F.size; i++) {
+      const u = F.touched[i];
+      if (F.state[u] !== SETTLED || B.state[u] !== SETTLED || F.dist[u] + B.dist[u] > limit) continue;
+      const a = B.parent[u];
+      if (a === NONE || F.parent[to[a]] !== a) continue; // no plateau arc leaves u
+      const p = F.parent[u];
+      if (p !== NONE && B.parent[from[p]] === p) continue; // u is inside a plateau, not at its start
+      let len = 0;
+      for (let b = a; b !== NONE && F.parent[to[b]] === b && F.state[to[b]] === SETTLED; b = B.parent[to[b]]) len += weight[b];
+      starts.push(u);
+      lengths.push(len);
+    }
+    const order = starts.map((_, i) => i).sort((x, y) => lengths[y] - lengths[x] || starts[x] - starts[y]);
+    return Uint32Array.from(order, (i) => starts[i]);
+  }
+}
+
