@@ -10,12 +10,11 @@ export interface RoadMeta {
   hierarchies: ({ weight: 'u32' | 'f64' } | null)[];
 }
 
-const PARTS = ['rank', 'up', 'down', 'head', 'a', 'b'] as const;
-
 /**
  * Writes a router's road graph, snapping index and contraction hierarchies. The
- * hierarchies' arrays are stored raw, so a snapshot's router views them: nothing
- * is recomputed when it loads.
+ * hierarchies' arrays are stored as they are, each number in the fewest whole
+ * bytes that hold the largest (slot offsets as varint deltas): a snapshot's router
+ * decodes them, and recomputes nothing.
  */
 export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
   const g = router.graph;
@@ -40,8 +39,15 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
   router.hierarchies.forEach((h, m) => {
     if (!h) { meta.hierarchies.push(null); return; }
     const d = h.data();
-    for (const p of PARTS) w.raw(`ch${m}${p}`, d[p]);
-    w.raw(`ch${m}weight`, d.weight);
+    w.fixed(`ch${m}rank`, d.rank);
+    w.delta(`ch${m}up`, d.up);
+    w.delta(`ch${m}down`, d.down);
+    w.fixed(`ch${m}head`, d.head);
+    w.fixed(`ch${m}a`, d.a);
+    // b is NONE (2^32 - 1) for an original arc: stored plus one, that is 0, so it packs too
+    w.fixed(`ch${m}b`, d.b.map((v) => (v + 1) >>> 0));
+    if (d.weight instanceof Float64Array) w.raw(`ch${m}weight`, d.weight);
+    else w.fixed(`ch${m}weight`, d.weight);
     meta.hierarchies.push({ weight: d.weight instanceof Float64Array ? 'f64' : 'u32' });
   });
   return meta;
@@ -73,9 +79,11 @@ export function readRoads(r: SectionReader, meta: RoadMeta): Router {
   if (!Array.isArray(meta?.hierarchies)) throw new RangeError('the directory lacks the roads');
   const hierarchies = meta.hierarchies.map((h, m): HierarchyData | undefined => {
     if (!h) return undefined;
-    const part = (p: string) => r.raw(`ch${m}${p}`, Uint32Array);
+    const part = (p: string) => r.ints(`ch${m}${p}`, Uint32Array);
+    const b = part('b');
+    for (let i = 0; i < b.length; i++) b[i] = (b[i] - 1) >>> 0;
     return {
-      rank: part('rank'), up: part('up'), down: part('down'), head: part('head'), a: part('a'), b: part('b'),
+      rank: part('rank'), up: part('up'), down: part('down'), head: part('head'), a: part('a'), b,
       weight: h.weight === 'f64' ? r.raw(`ch${m}weight`, Float64Array) : part('weight'),
     };
   });
