@@ -75,6 +75,8 @@ export interface LoadOptions {
   onProgress?: (p: LoadProgress) => void;
   /** Decoder threads; 0 decodes on the calling thread (default: by file size and cores). */
   workers?: number;
+  /** Build the road graph for `route()` (default true); `false` saves its time and memory where nothing routes. */
+  roads?: boolean;
 }
 
 /** What a load read, built and skipped. */

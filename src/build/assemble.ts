@@ -21,7 +21,7 @@ export interface AssembleOptions {
  * its addresses (from the table and the PBF's administrative areas), the type,
  * lookup, text and reverse indexes, and the router of the road graph. Adds each phase's milliseconds to `ms`.
  */
-export async function assemble(table: PlaceTable, roads: RoadGraph, areas: Area[], stats: LoadStats, ms: LoadTimings, options: AssembleOptions): Promise<PlaceIndex> {
+export async function assemble(table: PlaceTable, roads: RoadGraph | undefined, areas: Area[], stats: LoadStats, ms: LoadTimings, options: AssembleOptions): Promise<PlaceIndex> {
   for (let p = 0; p < table.size; p++) {
     if (table.what[p] !== PLACE) continue;
     const g = table.geom[p];
@@ -48,7 +48,7 @@ export async function assemble(table: PlaceTable, roads: RoadGraph, areas: Area[
   const index = new PlaceIndex(table, types, streets, options.license, stats);
   ms.search = Math.round(performance.now() - clock);
   clock = performance.now();
-  index.router = new Router(roads);
+  if (roads) index.router = new Router(roads);
   ms.roads = Math.round(performance.now() - clock);
   storeAddresses(table, await addresses);
   ms.addresses = Math.round(performance.now() - started);

@@ -40,7 +40,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   // relations), as extracts are; a file that is not gets built again at the end.
   const osm = new Osm();
   let places: PlaceBuilder | undefined = new PlaceBuilder(osm, stats, guessSizes(total));
-  let roads: RoadBuilder | undefined = new RoadBuilder(osm);
+  let roads: RoadBuilder | undefined = options.roads === false ? undefined : new RoadBuilder(osm);
   let phase = 0; // 0 nodes, 1 ways, 2 relations
   await readBlocks(pbf, workers, (seq, blk) => {
     osm.add(blk);
@@ -59,8 +59,8 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     places.nodes(blk, bi);
     places.ways(blk, bi);
     places.relations(blk, bi);
-    roads!.ways(blk);
-    roads!.relations(blk);
+    roads?.ways(blk);
+    roads?.relations(blk);
   });
   Object.assign(stats, osm.counts());
   let table: PlaceTable;
@@ -69,10 +69,10 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     Object.assign(stats, { partial: 0, skippedWays: 0, skippedRelations: 0 });
     table = buildPlaces(osm, stats);
   }
-  const network = roads ? roads.finish() : buildRoads(osm);
-  Object.assign(stats, network.stats);
+  const network = options.roads === false ? undefined : roads ? roads.finish() : buildRoads(osm);
+  if (network) Object.assign(stats, network.stats);
   ms.decode = clock();
-  const index = await assemble(table, network.graph, osmAdminAreas(osm), stats, ms, {
+  const index = await assemble(table, network?.graph, osmAdminAreas(osm), stats, ms, {
     license: options.license ?? OSM_LICENSE,
     threads: workers > 0 && options.workers !== undefined ? true : workers > 0 ? undefined : false,
   });
