@@ -139,7 +139,7 @@ export async function run(argv: string[]): Promise<number> {
   const app = createApp({ index, tokens, store, log: out });
   let running;
   try {
-    running = await serve(app, { port: Number(port), host, onClose: () => store.close?.() });
+    running = await serve(app, { port: Number(port), host, onClose: (msLeft) => store.close?.(Math.min(msLeft, 1000)) });
   } catch (err) {
     await store.close?.();
     fail(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
