@@ -44,7 +44,7 @@ describe('embedded in a host Hono app: our middleware, 404 and errors stay on ou
     const base = `${prefix === '/' ? '' : prefix}/api/v1`;
     const ok = await h.request(base + nearby);
     expect(ok.status).toBe(200);
-    expect((await ok.json()).data.length).toBeGreaterThan(5);
+    expect(((await ok.json()) as { data: unknown[] }).data.length).toBeGreaterThan(5);
     expect(ok.headers.get('x-request-id')).toBeTruthy();
     for (const path of [`${base}/nope`, base, `${base}/search/nearby/`]) {
       const r = await h.request(path);
@@ -62,7 +62,7 @@ describe('embedded in a host Hono app: our middleware, 404 and errors stay on ou
   it.each([['/geo', '/geo/api/v1'], ['/', '/api/v1'], ['/a/b', '/a/b/api/v1']])('mounted at %s: OpenAPI servers is %s', async (prefix, url) => {
     const { h } = host(prefix);
     const r = await h.request(`${url}/openapi.json`);
-    const doc = await r.json();
+    const doc = (await r.json()) as { servers: unknown };
     expect(doc.servers).toEqual([{ url }]);
     expect(doc).toEqual(openApiDocument({ basePath: url })); // everything else as for the app alone
   });
