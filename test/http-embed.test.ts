@@ -49,7 +49,7 @@ describe('embedded in a host Hono app: our middleware, 404 and errors stay on ou
     for (const path of [`${base}/nope`, base, `${base}/search/nearby/`]) {
       const r = await h.request(path);
       expect(r.status).toBe(404);
-      expect(await r.json()).toMatchObject({ status: 404, data: [], message: expect.stringMatching(/^Not found: no route/) });
+      expect(await r.json()).toMatchObject({ status: 404, data: [], message: `Not found: no route "${path}"; the API is under ${base} (see ${base}/openapi.json)` });
     }
     const post = await h.request(base + nearby, { method: 'POST' });
     expect(post.status).toBe(405);
