@@ -16,7 +16,8 @@ import type { PlaceIndex } from '../index/place-index.js';
 import { loadFile } from '../build/file.js';
 import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
-import { generateKey, loadTokens, TokenError, type Token } from '../http/keys.js';
+import { generateKey, TokenError, type Token } from '../http/keys.js';
+import { loadTokens } from '../http/tokens-file.js';
 import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
 import { serve } from '../http/server.js';
 
@@ -138,7 +139,7 @@ export async function run(argv: string[]): Promise<number> {
   const app = createApp({ index, tokens, store, log: out });
   let running;
   try {
-    running = await serve(app, { port: Number(port), host, onClose: () => store.close?.() });
+    running = await serve(app, { port: Number(port), host, onClose: (msLeft) => store.close?.(Math.min(msLeft, 1000)) });
   } catch (err) {
     await store.close?.();
     fail(`cannot listen on ${host}:${port}: ${(err as Error).message}`);

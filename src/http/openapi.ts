@@ -60,9 +60,10 @@ function keyedPath(r: KeyedRoute) {
       operationId: r.operationId,
       tags: ['search'],
       summary: r.summary,
-      description: `${r.description} Checks run in this order: key (401), origin (403), quota (429), parameters (400)` +
+      description: `${r.description} The key goes in the \`key\` parameter, or in an \`X-API-Key\` or \`Authorization: Bearer\` header ` +
+        '(the parameter wins). Checks run in this order: key (401), origin (403), quota (429 or 503), parameters (400)' +
         `${r.notFound ? ', then 404' : ''}. Unknown or repeated parameters are refused (400).`,
-      security: [{ apiKey: [] }],
+      security: [{ apiKey: [] }, { apiKeyHeader: [] }, { bearer: [] }],
       parameters: r.parameters.map((p) => ref('parameters', p)),
       responses: {
         200: {
@@ -71,7 +72,7 @@ function keyedPath(r: KeyedRoute) {
           content: json(ref('schemas', r.ok[1])),
         },
         400: errorResponse(400, 'A parameter is missing, malformed, out of range, unknown or repeated; the message names it.', RATE_HEADERS),
-        401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
+        401: errorResponse(401, 'The key is missing, malformed, unknown or revoked.'),
         403: errorResponse(403, "The key does not allow the request's `Origin`."),
         ...(r.notFound ? { 404: errorResponse(404, r.notFound, RATE_HEADERS) } : {}),
         405: ref('responses', 'MethodNotAllowed'),
@@ -80,6 +81,9 @@ function keyedPath(r: KeyedRoute) {
           'Retry-After': ref('headers', 'Retry-After'),
         }),
         500: ref('responses', 'InternalError'),
+        503: errorResponse(503, 'Quotas cannot be counted right now (their store is unreachable): quotas fail closed. Retry after `Retry-After` seconds.', {
+          'Retry-After': ref('headers', 'Retry-After'),
+        }),
       },
     },
     options: {
@@ -92,7 +96,7 @@ function keyedPath(r: KeyedRoute) {
       parameters: [ref('parameters', 'key')],
       responses: {
         200: { description: 'Preflight accepted.', content: json(ref('schemas', 'EmptyEnvelope')) },
-        401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
+        401: errorResponse(401, 'The key is missing, malformed, unknown or revoked.'),
         403: errorResponse(403, "The key does not allow the request's `Origin`."),
         405: ref('responses', 'MethodNotAllowed'),
       },
@@ -204,7 +208,9 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     },
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'query', name: 'key', description: 'Your API key.' },
+        apiKey: { type: 'apiKey', in: 'query', name: 'key', description: 'Your API key (the contract of API v1; it wins over a header).' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key, as a header.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'Your API key as `Authorization: Bearer <key>`.' },
       },
       parameters: {
         type: {
@@ -273,7 +279,8 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
           schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: REVERSE_LIMIT },
         },
         key: {
-          name: 'key', in: 'query', required: true, description: 'Your API key.',
+          name: 'key', in: 'query',
+          description: 'Your API key. Required, unless given in an `X-API-Key` or `Authorization: Bearer` header (this parameter wins).',
           schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' },
         },
       },
