@@ -13,6 +13,7 @@ import { Keyring, type Grant, type Token } from './keys.js';
 import { originAllowed } from './origins.js';
 import { queryOf } from './query.js';
 import { MemoryQuotaStore, QuotaUnavailableError, type QuotaResult, type QuotaStore } from './quota.js';
+import { directionsRoutes } from './routes/directions.js';
 import { nearbyRoutes } from './routes/nearby.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { placeRoutes } from './routes/places.js';
@@ -53,7 +54,7 @@ export type ApiApp = Hono<AppEnv> & {
 };
 
 /** The route groups of API v1, each registering its routes (see `src/http/routes/`). */
-const ROUTES: ((api: Api) => void)[] = [nearbyRoutes, placeRoutes, searchRoutes, reverseRoutes, openapiRoutes];
+const ROUTES: ((api: Api) => void)[] = [nearbyRoutes, placeRoutes, searchRoutes, reverseRoutes, directionsRoutes, openapiRoutes];
 
 const MESSAGE_500 = 'Internal server error';
 const ALLOW = 'GET, HEAD, OPTIONS';

@@ -193,6 +193,18 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         ok: ['The places, nearest first, at most `limit` of them.', 'ReverseEnvelope'],
         notFound: 'Nothing within `radius` km of the point.',
       }),
+      '/directions': keyedPath({
+        operationId: 'directions',
+        summary: 'Routes through two or more points',
+        description:
+          'The best route through `points` in order for `mode` (foot: the shortest walk; bike; car: the fastest legal drive, ' +
+          'obeying one-ways, access and turn restrictions), then with `alternatives=true` (two points only) up to two more that ' +
+          'share at most about 70% of its length and cost at most 1.4 times it. Each point snaps to the nearest road the mode ' +
+          'may use within 1 km; the route starts and ends at the snapped points.',
+        parameters: ['points', 'pointsPlain', 'mode', 'instructions', 'alternatives', 'key'],
+        ok: ['The routes, best first.', 'RouteEnvelope'],
+        notFound: 'A point lies farther than 1 km from every road the mode may use, or no road of the mode joins two points.',
+      }),
       '/openapi.json': {
         get: {
           operationId: 'openapi',
@@ -240,6 +252,28 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         },
         isOpen: {
           name: 'isOpen', in: 'query', description: '`true`: only places open now (Nepal Time) by their `opening_hours`. `true`/`false`, any case.',
+          schema: { type: 'boolean', default: false },
+        },
+        points: {
+          name: 'points[]', in: 'query', description: 'A point `lat,lon` to pass, in order; 2 to 25 of them. Sent as `points[]` (the Baato JS client, axios), `points%5B%5D` (the Java client) or repeated `points`.',
+          schema: { type: 'array', items: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?,-?\\d+(\\.\\d+)?$' }, minItems: 2, maxItems: 25 },
+          style: 'form', explode: true,
+        },
+        pointsPlain: {
+          name: 'points', in: 'query', description: 'The same points as `points[]`, for clients that repeat a plain name (not both).',
+          schema: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 25 },
+          style: 'form', explode: true,
+        },
+        mode: {
+          name: 'mode', in: 'query', description: '`foot` (shortest walk, 5 km/h), `bike` (15 km/h) or `car` (fastest, by road class and `maxspeed`).',
+          schema: { type: 'string', enum: ['foot', 'bike', 'car'], default: 'foot' },
+        },
+        instructions: {
+          name: 'instructions', in: 'query', description: '`true`: turn-by-turn `instructionList` (GraphHopper\'s shape); otherwise it is null.',
+          schema: { type: 'boolean', default: false },
+        },
+        alternatives: {
+          name: 'alternatives', in: 'query', description: '`true`: up to two alternatives after the best route (exactly two points only).',
           schema: { type: 'boolean', default: false },
         },
         placeId: {
@@ -346,6 +380,40 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
             status: { const: 200 },
             message: { const: 'Success' },
             data: { type: 'array', items: ref('schemas', 'ReversePlace'), minItems: 1, maxItems: maxLimit },
+          },
+        },
+        RouteEnvelope: {
+          allOf: [ref('schemas', 'Envelope')],
+          properties: {
+            status: { const: 200 },
+            message: { const: 'Success' },
+            data: { type: 'array', items: ref('schemas', 'Route'), minItems: 1, maxItems: 3 },
+          },
+        },
+        Route: {
+          type: 'object',
+          required: ['encodedPolyline', 'distanceInMeters', 'timeInMs', 'routeWeight', 'instructionList'],
+          additionalProperties: false,
+          properties: {
+            encodedPolyline: { type: 'string', description: 'Google encoded polyline, precision 5, `lat,lon`, every vertex from the first snapped point to the last.' },
+            distanceInMeters: { type: 'number', minimum: 0, description: 'Length of the polyline (haversine, R = 6371.0088 km).' },
+            timeInMs: { type: 'number', minimum: 0, description: 'Travel time in milliseconds.' },
+            routeWeight: { type: 'number', minimum: 0, description: 'What the search minimised: the travel time in seconds.' },
+            instructionList: { anyOf: [{ type: 'null' }, { type: 'array', items: ref('schemas', 'Instruction'), minItems: 2 }] },
+          },
+        },
+        Instruction: {
+          type: 'object',
+          required: ['sign', 'text', 'name', 'distance', 'time', 'interval'],
+          additionalProperties: false,
+          properties: {
+            sign: { type: 'integer', description: "GraphHopper's sign: -3 sharp left, -2 left, -1 slight left, 0 continue, 1 slight right, 2 right, 3 sharp right, 4 finish, 5 via point, 6 roundabout, -98 U-turn." },
+            text: { type: 'string', minLength: 1, examples: ['Turn left onto Tridevi Marg'] },
+            name: { type: 'string', description: 'The street, in English where OSM has `name:en`.' },
+            distance: { type: 'number', minimum: 0, description: 'Metres of this step.' },
+            time: { type: 'integer', minimum: 0, description: 'Milliseconds of this step.' },
+            interval: { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2, description: 'First and last polyline point of the step.' },
+            exitNumber: { type: 'integer', minimum: 1, description: 'Roundabouts: the exit to take.' },
           },
         },
         EmptyEnvelope: {

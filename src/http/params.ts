@@ -1,4 +1,5 @@
 import type { NearbyQuery, ReverseQuery, SearchQuery } from '../types.js';
+import type { RouteQuery } from '../query/route.js';
 import { MAX_QUERY_LENGTH } from '../query/search.js';
 import { HttpError, quote } from './http-error.js';
 
@@ -164,4 +165,34 @@ function flag(search: URLSearchParams, name: string): boolean | undefined {
   if (s === null) return undefined;
   if (!BOOLEAN.test(s)) throw bad(name, `must be true or false, got ${quote(s)}`);
   return s.toLowerCase() === 'true';
+}
+
+/** The query parameters of `GET /directions` (`points[]` and `points` are the same list, as clients send it). */
+export const DIRECTIONS_PARAMS = ['key', 'points[]', 'points', 'mode', 'instructions', 'alternatives'] as const;
+
+/**
+ * Reads the directions query: the points as `points[]=lat,lon` (axios, the Baato JS client),
+ * `points%5B%5D=` (the Java client: the same name once decoded) or repeated `points=`, in order;
+ * `mode`, `instructions` and `alternatives` at most once, the flags `true`/`false` in any case
+ * and false when missing. Point syntax and counts are checked by `route()` itself.
+ * @throws {HttpError} 400, with a message naming the parameter
+ */
+export function parseDirectionsParams(search: URLSearchParams): RouteQuery {
+  const seen = new Set<string>();
+  for (const name of search.keys()) {
+    if (!(DIRECTIONS_PARAMS as readonly string[]).includes(name)) {
+      throw bad(name || '(empty name)', `unknown parameter; expected one of ${DIRECTIONS_PARAMS.join(', ')}`);
+    }
+    if (seen.has(name) && !name.startsWith('points')) throw bad(name, 'given more than once');
+    seen.add(name);
+  }
+  if (seen.has('points[]') && seen.has('points')) throw bad('points', 'give the points as points[] or as points, not both');
+  const points = search.getAll(seen.has('points[]') ? 'points[]' : 'points');
+  if (points.length === 0) throw bad('points', 'missing: give two or more points as points[]=lat,lon');
+  const query: RouteQuery = { points };
+  const mode = search.get('mode');
+  if (mode !== null) query.mode = mode.trim().toLowerCase() as RouteQuery['mode'];
+  query.instructions = flag(search, 'instructions') ?? false;
+  query.alternatives = flag(search, 'alternatives') ?? false;
+  return query;
 }

@@ -1,0 +1,22 @@
+import { route } from '../../query/route.js';
+import { RouteError } from '../../errors.js';
+import { core, type Api } from '../api.js';
+import { HttpError } from '../http-error.js';
+import { parseDirectionsParams } from '../params.js';
+
+/**
+ * `GET /directions?points[]=lat,lon&points[]=lat,lon&mode=car&instructions=true`: routes, best
+ * first. A point too far from any road of the mode, or points no road joins, is a 404.
+ */
+export function directionsRoutes(api: Api): void {
+  const { index } = api;
+  api.keyed('/directions', (search) => {
+    const query = parseDirectionsParams(search);
+    try {
+      return core(() => route(index, query));
+    } catch (err) {
+      if (err instanceof RouteError) throw new HttpError(404, `Not found: ${err.message}`);
+      throw err;
+    }
+  });
+}
