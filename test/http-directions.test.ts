@@ -44,7 +44,7 @@ async function client(build: string, points: string[]): Promise<any[]> {
   return page.evaluate(async ([body, base, key, pts]) => {
     // eslint-disable-next-line no-new-func
     const make = new Function('Baato', 'base', 'key', 'points', body) as (...a: unknown[]) => { doRequest(): Promise<unknown> };
-    return make((window as unknown as { Baato: unknown }).Baato, base, key, pts).doRequest();
+    return make((globalThis as unknown as { Baato: unknown }).Baato, base, key, pts).doRequest();
   }, [build, `${server.origin}/api`, KEY.key, points] as const) as Promise<any[]>;
 }
 

@@ -14,7 +14,12 @@ export interface AssembleOptions {
   license: string;
   /** Compute addresses on a thread: `true` always, `false` never, undefined by the table's size. */
   threads?: boolean;
+  /** Contract the road graph: `true` always, `false` never, undefined by its size (`CONTRACT_NODES`). */
+  contract?: boolean;
 }
+
+/** Junctions up to which a load contracts the road graph by default. */
+export const CONTRACT_NODES = 20_000;
 
 /**
  * Makes the `PlaceIndex` of what the builders produced: the place table's stats,
@@ -48,7 +53,10 @@ export async function assemble(table: PlaceTable, roads: RoadGraph | undefined, 
   const index = new PlaceIndex(table, types, streets, options.license, stats);
   ms.search = Math.round(performance.now() - clock);
   clock = performance.now();
-  if (roads) index.router = new Router(roads);
+  if (roads) {
+    index.router = new Router(roads);
+    if (options.contract ?? roads.nodeLon.length <= CONTRACT_NODES) index.router.contract();
+  }
   ms.roads = Math.round(performance.now() - clock);
   storeAddresses(table, await addresses);
   ms.addresses = Math.round(performance.now() - started);

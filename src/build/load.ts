@@ -74,6 +74,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   ms.decode = clock();
   const index = await assemble(table, network?.graph, osmAdminAreas(osm), stats, ms, {
     license: options.license ?? OSM_LICENSE,
+    contract: options.contract,
     threads: workers > 0 && options.workers !== undefined ? true : workers > 0 ? undefined : false,
   });
   progress?.({ bytesRead: total, bytesTotal: total, objects });

@@ -43,7 +43,7 @@ export class RoadBuilder {
   private readonly wayClass = new List(Uint32Array, 1024);
   private readonly wayFlags = new List(Uint8Array, 1024);
   private readonly wayAccess = new List(Uint8Array, 1024);
-  private readonly wayKmh = new List(Uint8Array, 1024);
+  private readonly wayKmh = new List(Float32Array, 1024);
   private readonly wayRefStart = new List(Uint32Array, 1024);
   // per way node: its ordinal (-1: not in the file) and coordinates
   private readonly refOrd = new List(Int32Array, 8192);
@@ -88,7 +88,7 @@ export class RoadBuilder {
       this.wayClass.push(this.intern(get('highway')!));
       this.wayFlags.push(get('junction') === 'roundabout' || get('junction') === 'circular' ? ROUNDABOUT : 0);
       this.wayAccess.push(rules.access);
-      this.wayKmh.push(Math.round(rules.carKmh));
+      this.wayKmh.push(rules.carKmh);
       this.refs(blk, w);
       this.wayRefStart.push(this.refOrd.length);
     }
@@ -173,7 +173,7 @@ export class RoadBuilder {
       }
     }
     const edges = edgeFrom.length;
-    const edgeAccess = new Uint8Array(edges), edgeKmh = new Uint8Array(edges);
+    const edgeAccess = new Uint8Array(edges), edgeKmh = new Float32Array(edges);
     const ew = edgeWay.data;
     for (let e = 0; e < edges; e++) {
       edgeAccess[e] = this.wayAccess.data[ew[e]];

@@ -1,4 +1,4 @@
-type Typed = Float64Array | Int32Array | Uint32Array | Uint8Array;
+type Typed = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array;
 type TypedCtor<T extends Typed> = { new (n: number): T };
 
 /**

@@ -13,8 +13,8 @@ export interface RoadGraph {
   edgeTo: Uint32Array;
   /** Access bits (`FOOT_FWD`…`CAR_BWD`). */
   edgeAccess: Uint8Array;
-  /** Car speed, km/h (0: no cars). */
-  edgeKmh: Uint8Array;
+  /** Car speed, km/h (0: no cars); a `maxspeed` in mph stays exact (20 mph = 32.19 km/h). */
+  edgeKmh: Float32Array;
   /** Length along its geometry, metres (haversine, R = 6371.0088 km). */
   edgeMeters: Float64Array;
   /** The road way the edge belongs to (index into the `way*` columns). */

@@ -64,7 +64,9 @@ export function route(index: PlaceIndex, query: RouteQuery): Route[] {
   const snaps = q.points.map((p, i) => snapPoint(router, m, p, i, q.mode));
   if (q.alternatives) {
     const legs = legPaths(router, m, snaps[0], snaps[1], true, q.mode);
-    return legs.map((leg) => build(router, m, [leg], q.instructions));
+    const routes = legs.map((leg) => build(router, m, [leg], q.instructions));
+    // two searches' paths can draw the same line (a zero-length route, a loop): list it once
+    return routes.filter((r, k) => routes.findIndex((o) => o.encodedPolyline === r.encodedPolyline) === k);
   }
   const legs: Leg[] = [];
   for (let i = 0; i + 1 < snaps.length; i++) legs.push(legPaths(router, m, snaps[i], snaps[i + 1], false, q.mode, i)[0]);
@@ -128,37 +130,94 @@ interface Leg {
   t: Snap;
   cost: number;
   path: Path | undefined;
-  /** Along the shared edge: 0 forward, 1 backward (when `path` is undefined). */
-  dir: number;
+  /** How the path leaves s and reaches t (`path` only). */
+  from: End | undefined;
+  to: End | undefined;
+}
+
+// One end of a search: a node, its initial cost, and how the route gets from the
+// snapped point to it (or from it to the snapped point): along the point's edge
+// forward or backward, or not at all where the point is that junction.
+interface End {
+  node: number;
+  cost: number;
+  how: 'fwd' | 'bwd' | 'at';
+}
+
+// The junction a snapped point is exactly at (an end of its edge), or -1.
+function junctionAt(g: Router['graph'], s: Snap): number {
+  const e = s.edge;
+  if (s.t === 0 && s.at === g.coordStart[e]) return g.edgeFrom[e];
+  if (s.t === 1 && s.at === g.coordStart[e + 1] - 2) return g.edgeTo[e];
+  return -1;
+}
+
+// Where a search may start from s: the heads of its edge the mode may go to, and s's
+// junction itself when s is one (so a car there may leave by any of its roads).
+function starts(router: Router, m: number, s: Snap): End[] {
+  const g = router.graph, mg = router.modes[m], e = s.edge;
+  const out: End[] = [];
+  if (mg.head[2 * e] !== NO_NODE) out.push({ node: mg.head[2 * e], cost: timeOf(g, m, e, g.edgeMeters[e] - s.offset), how: 'fwd' });
+  if (mg.head[2 * e + 1] !== NO_NODE) out.push({ node: mg.head[2 * e + 1], cost: timeOf(g, m, e, s.offset), how: 'bwd' });
+  const j = junctionAt(g, s);
+  if (j >= 0) out.push({ node: j, cost: 0, how: 'at' });
+  return out;
+}
+
+// Where a search may end at t: the tails of the arcs along its edge, and t's junction
+// with its copies (a car arriving by a restricted turn arrives at a copy) when t is one.
+function ends(router: Router, m: number, t: Snap): End[] {
+  const g = router.graph, mg = router.modes[m], f = t.edge;
+  const out: End[] = [];
+  for (let dir = 0; dir < 2; dir++) {
+    const k = 2 * f + dir;
+    const cost = timeOf(g, m, f, dir === 0 ? t.offset : g.edgeMeters[f] - t.offset);
+    for (let a = mg.keyStart[k]; a < mg.keyStart[k + 1]; a++) out.push({ node: mg.arcs.from[mg.keyArcs[a]], cost, how: dir === 0 ? 'fwd' : 'bwd' });
+  }
+  const j = junctionAt(g, t);
+  if (j >= 0) {
+    out.push({ node: j, cost: 0, how: 'at' });
+    const junctions = g.nodeLon.length;
+    for (let c = 0; c < mg.copyOf.length; c++) if (mg.copyOf[c] === j) out.push({ node: junctions + c, cost: 0, how: 'at' });
+  }
+  return out;
+}
+
+// The end a search used: of those at its node, the cheapest (a junction itself first).
+function used(list: End[], node: number): End {
+  let best: End | undefined;
+  for (const x of list) {
+    if (x.node !== node) continue;
+    if (!best || x.cost < best.cost || (x.cost === best.cost && x.how === 'at')) best = x;
+  }
+  return best!;
 }
 
 // The best leg from s to t (and with `alternatives` up to two more).
 function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boolean, mode: string, i = 0): Leg[] {
-  const g = router.graph, mg = router.modes[m];
-  const sources: number[] = [], targets: number[] = [];
-  const e = s.edge, f = t.edge;
-  // leaving s: forward to the edge's end, or backward to its start
-  if (mg.head[2 * e] !== NO_NODE) sources.push(mg.head[2 * e], timeOf(g, m, e, g.edgeMeters[e] - s.offset));
-  if (mg.head[2 * e + 1] !== NO_NODE) sources.push(mg.head[2 * e + 1], timeOf(g, m, e, s.offset));
-  // reaching t: from the tail of any arc along its edge
-  for (let dir = 0; dir < 2; dir++) {
-    const k = 2 * f + dir;
-    const c = timeOf(g, m, f, dir === 0 ? t.offset : g.edgeMeters[f] - t.offset);
-    for (let a = mg.keyStart[k]; a < mg.keyStart[k + 1]; a++) targets.push(mg.arcs.from[mg.keyArcs[a]], c);
-  }
+  const g = router.graph;
+  const from = starts(router, m, s), to = ends(router, m, t);
+  const flat = (list: End[]) => list.flatMap((x) => [x.node, x.cost]);
   // along the edge both lie on, if the mode may go that way
   let direct: Leg | undefined;
-  if (e === f) {
-    const fwd = forwardBit(m);
+  const e = s.edge;
+  if (e === t.edge) {
     const dir = t.offset >= s.offset ? 0 : 1;
-    if (g.edgeAccess[e] & (fwd << dir)) direct = { s, t, cost: timeOf(g, m, e, Math.abs(t.offset - s.offset)), path: undefined, dir };
+    if (g.edgeAccess[e] & (forwardBit(m) << dir)) {
+      direct = { s, t, cost: timeOf(g, m, e, Math.abs(t.offset - s.offset)), path: undefined, from: undefined, to: undefined };
+    }
   }
   const search = router.search(m);
-  const paths = sources.length && targets.length
-    ? alternatives ? search.alternatives(sources, targets, ALTERNATIVES) : [search.route(sources, targets)].filter((p): p is Path => p !== null)
+  const paths = from.length && to.length
+    ? alternatives
+      ? search.alternatives(flat(from), flat(to), { ...ALTERNATIVES, share: router.arcMetres(m) })
+      : [search.route(flat(from), flat(to))].filter((p): p is Path => p !== null)
     : [];
-  const legs: Leg[] = paths.map((path) => ({ s, t, cost: path.cost, path, dir: 0 }));
-  if (direct && (legs.length === 0 || direct.cost <= legs[0].cost)) legs.unshift(direct);
+  let legs: Leg[] = paths.map((path) => ({ s, t, cost: path.cost, path, from: used(from, path.source), to: used(to, path.target) }));
+  if (direct && (legs.length === 0 || direct.cost <= legs[0].cost)) {
+    // the alternatives were chosen against a path that is not the best: keep those still within the stretch
+    legs = [direct, ...legs.filter((l) => l.cost <= ALTERNATIVES.maxStretch * direct!.cost && l.cost > direct!.cost)];
+  }
   if (legs.length === 0) throw new RouteError('no-route', i, mode, `no route between point ${i + 1} and point ${i + 2} (${mode})`);
   return alternatives ? legs.slice(0, 1 + ALTERNATIVES.count) : legs.slice(0, 1);
 }
@@ -178,20 +237,13 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
       track.walk(g, s.edge, s, t, leg.cost);
       continue;
     }
-    const { path } = leg;
-    // which way the leg leaves s's edge: toward the head its source node is
-    const e = s.edge;
-    const fwdCost = timeOf(g, m, e, g.edgeMeters[e] - s.offset), bwdCost = timeOf(g, m, e, s.offset);
-    const fwd = mg.head[2 * e] === path.source && (mg.head[2 * e + 1] !== path.source || fwdCost <= bwdCost);
-    track.walk(g, e, s, fwd ? 'to' : 'from', fwd ? fwdCost : bwdCost);
+    const { path, from, to } = leg;
+    if (from!.how !== 'at') track.walk(g, s.edge, s, from!.how === 'fwd' ? 'to' : 'from', from!.cost);
     for (const a of path.arcs) {
       const k = mg.key[a];
       track.walk(g, k >> 1, k & 1 ? 'to' : 'from', k & 1 ? 'from' : 'to', mg.arcs.weight[a]);
     }
-    // the arc into t's edge: the one of its keys whose tail the path ends at
-    const f = t.edge;
-    const inFwd = arrivesForward(mg, f, path.target, t, g, m);
-    track.walk(g, f, inFwd ? 'from' : 'to', t, timeOf(g, m, f, inFwd ? t.offset : g.edgeMeters[f] - t.offset));
+    if (to!.how !== 'at') track.walk(g, t.edge, to!.how === 'fwd' ? 'from' : 'to', t, to!.cost);
   }
   const points: [number, number][] = track.lat.map((lat, i) => [lat, track.lon[i]]);
   const encoded = polyline.encode(points, 5);
@@ -207,21 +259,8 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
     distanceInMeters: distance,
     timeInMs: cost,
     routeWeight: cost / 1000,
-    instructionList: withSteps ? instructions(g, router.degree, track, metres, vias) : null,
+    instructionList: withSteps ? instructions(g, router.degree, (v) => router.isExit(m, v), track, metres, vias) : null,
   };
-}
-
-// Whether a path ending at node `tail` reaches t along its edge forward (from the
-// edge's start): the key whose arcs leave `tail` at the lower cost.
-function arrivesForward(mg: Router['modes'][number], f: number, tail: number, t: Snap, g: Router['graph'], m: number): boolean {
-  const has = (k: number) => {
-    for (let a = mg.keyStart[k]; a < mg.keyStart[k + 1]; a++) if (mg.arcs.from[mg.keyArcs[a]] === tail) return true;
-    return false;
-  };
-  const fwd = has(2 * f), bwd = has(2 * f + 1);
-  if (fwd !== bwd) return fwd;
-  // both ends are the one node (a loop): the cheaper way in, as the search took it
-  return timeOf(g, m, f, t.offset) <= timeOf(g, m, f, g.edgeMeters[f] - t.offset);
 }
 
 // Haversine metres between two [lat, lon] points, with @turf/distance's operations.

@@ -37,8 +37,8 @@ export const CAR_KMH: Readonly<Record<string, number>> = {
 };
 
 // no mode goes here
-const NOT_ROADS = new Set(['construction', 'proposed', 'planned', 'abandoned', 'razed', 'disused', 'platform', 'corridor',
-  'bus_stop', 'elevator', 'emergency_bay', 'rest_area', 'services', 'street_lamp', 'traffic_signals', 'crossing']);
+const NOT_ROADS = new Set(['construction', 'proposed', 'planned', 'abandoned', 'razed', 'disused', 'bus_stop',
+  'elevator', 'emergency_bay', 'rest_area', 'services', 'street_lamp', 'traffic_signals', 'crossing']);
 // foot may use any other highway but these
 const NO_FOOT = new Set(['motorway', 'motorway_link']);
 // bikes may use these only where `bicycle` allows it

@@ -35,9 +35,11 @@ const SAME_STREET_TURN = 60;
  * The instructions of a track. `metres[i]` is the length of segment i as the
  * route's distance counts it, `vias` the points where a leg ends and the next begins.
  * A step starts where the street's name changes, at a sharp turn at a junction,
- * at a roundabout (with its exit number) and at a via point; the last is the finish.
+ * at a roundabout (with its exit number: the junctions where `isExit` says the mode
+ * could leave, as GraphHopper counts them) and at a via point; the last is the finish.
  */
-export function instructions(g: RoadGraph, degree: Uint8Array, track: Track, metres: ArrayLike<number>, vias: number[]): Instruction[] {
+export function instructions(g: RoadGraph, degree: Uint8Array, isExit: (v: number) => boolean, track: Track,
+  metres: ArrayLike<number>, vias: number[]): Instruction[] {
   const out: Instruction[] = [];
   const n = track.length;
   const segs = n - 1;
@@ -74,11 +76,11 @@ export function instructions(g: RoadGraph, degree: Uint8Array, track: Track, met
     if (p === 0) { begin(0, CONTINUE, name(0)); continue; }
     const inRound = round(p - 1), nowRound = round(p);
     if (nowRound && !inRound) {
-      // the exit: the junctions with other roads passed until the route leaves the roundabout
+      // the exit: the junctions passed where the mode could leave, until the route leaves the roundabout
       let exits = 0, q = p + 1;
       while (q < n) {
         const v = track.node[q];
-        if (v >= 0 && degree[v] > 2) exits++;
+        if (v >= 0 && isExit(v)) exits++;
         if (q >= segs || !round(q)) break;
         q++;
       }

@@ -1,5 +1,6 @@
 import type Flatbush from 'flatbush';
-import type { RoadGraph } from '../model/roads.js';
+import { ROUNDABOUT, type RoadGraph } from '../model/roads.js';
+import { forwardBit } from '../road/profile.js';
 import { Snapper } from '../index/snap.js';
 import { modeGraph, type ModeGraph } from './modes.js';
 import { contract, Hierarchy, type HierarchyData, type ContractOptions } from './ch.js';
@@ -28,6 +29,7 @@ export class Router {
   /** Per junction: how many edge ends meet there (any mode). */
   readonly degree: Uint8Array;
   private readonly plain: (BiDijkstra | undefined)[] = [];
+  private readonly metres: (Float64Array | undefined)[] = [];
 
   /** A router over `graph`; `tree` and `hierarchies` are what a snapshot stored of them. */
   constructor(graph: RoadGraph, tree?: Flatbush, hierarchies?: (HierarchyData | undefined)[]) {
@@ -42,6 +44,28 @@ export class Router {
       if (degree[b] < 255) degree[b]++;
     }
     this.degree = degree;
+    // the edges at each junction, for the exits of roundabouts
+    const start = new Uint32Array(degree.length + 1);
+    for (let e = 0; e < graph.edgeFrom.length; e++) { start[graph.edgeFrom[e] + 1]++; start[graph.edgeTo[e] + 1]++; }
+    for (let v = 0; v < degree.length; v++) start[v + 1] += start[v];
+    const fill = start.slice(0, degree.length);
+    const at = new Uint32Array(start[degree.length]);
+    for (let e = 0; e < graph.edgeFrom.length; e++) { at[fill[graph.edgeFrom[e]]++] = e; at[fill[graph.edgeTo[e]]++] = e; }
+    this.incident = { start, at };
+  }
+
+  private readonly incident: { start: Uint32Array; at: Uint32Array };
+
+  /** Whether mode `m` may leave junction `v` by a road that is no roundabout: an exit, where it passes a roundabout. */
+  isExit(m: number, v: number): boolean {
+    const g = this.graph, { start, at } = this.incident;
+    const fwd = forwardBit(m);
+    for (let k = start[v]; k < start[v + 1]; k++) {
+      const e = at[k];
+      if (g.wayFlags[g.edgeWay[e]] & ROUNDABOUT) continue;
+      if ((g.edgeFrom[e] === v && g.edgeAccess[e] & fwd) || (g.edgeTo[e] === v && g.edgeAccess[e] & (fwd << 1))) return true;
+    }
+    return false;
   }
 
   /** Contracts every mode's graph not contracted yet (what `buildSnapshot` does: tens of seconds at Nepal scale). */
@@ -52,6 +76,12 @@ export class Router {
   /** Whether every mode has its hierarchy. */
   get contracted(): boolean {
     return this.hierarchies.every(Boolean);
+  }
+
+  /** Per arc of mode `m`: the length of its edge, metres (what alternatives share is measured in). */
+  arcMetres(m: number): Float64Array {
+    const mg = this.modes[m];
+    return (this.metres[m] ??= Float64Array.from(mg.key, (k) => this.graph.edgeMeters[k >> 1]));
   }
 
   /** The search of mode `m`: its hierarchy, else a bidirectional Dijkstra (made on first use). */

@@ -62,7 +62,7 @@ export function readRoads(r: SectionReader, meta: RoadMeta): Router {
     edgeFrom: r.ints('edgeFrom', Uint32Array),
     edgeTo: r.ints('edgeTo', Uint32Array),
     edgeAccess: r.raw('edgeAccess', Uint8Array),
-    edgeKmh: r.raw('edgeKmh', Uint8Array),
+    edgeKmh: r.raw('edgeKmh', Float32Array),
     edgeMeters: r.raw('edgeMeters', Float64Array),
     edgeWay: r.ints('edgeWay', Uint32Array),
     coordStart: r.ints('edgeCoordStart', Uint32Array),

@@ -12,7 +12,7 @@ type Encoding = 'raw' | 'fixed' | 'varint' | 'delta' | 'delta2';
 const STRIDE: Record<'varint' | 'delta' | 'delta2', Stride> = { varint: 0, delta: 1, delta2: 2 };
 
 /** The typed arrays that sections hold. */
-export type IntArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+export type IntArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 
 /** A typed array constructor that sections store. */
 type ArrayType<T extends IntArray = IntArray> = {

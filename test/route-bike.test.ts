@@ -1,0 +1,91 @@
+/**
+ * Bike routes are the shortest legal ride at 15 km/h (issue 11, §2): on both real fixtures the
+ * engine's ride matches a plain Dijkstra run here over osm-read's ways with the bike rules
+ * written again from the issue (test/support/roads-raw.ts: `bikeOk`, `bikeOneway`).
+ */
+import polyline from '@mapbox/polyline';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { PlaceIndex } from '../src/index.js';
+import { route, type Route } from '../src/query/route.js';
+import { RouteError } from '../src/errors.js';
+import { engine } from './support/fixture.js';
+import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
+import { random } from './support/random.js';
+import { bikeGraph, bikeOk, bikeOneway, dijkstra, edgeCounter, junctions, type RawGraph } from './support/roads-raw.js';
+
+/** Cycling at 15 km/h: 240 ms a metre. */
+const MS_PER_M = 240;
+/** Whole-ms rounding per edge: at most 0.5 / 240 m. */
+const ROUNDING_M = 0.0021;
+
+describe.each([['core', CORE, 61], ['transit', TRANSIT, 62]])('bike routes are the shortest legal ride (%s fixture)', (_, file, seed) => {
+  let raw: RawData, index: PlaceIndex, g: RawGraph;
+  let edges: ReturnType<typeof edgeCounter>;
+  const pairs: [number, number][] = [];
+  let oneway: Set<number>;
+  beforeAll(async () => {
+    [raw, index] = await Promise.all([readRaw(file), engine(file)]);
+    g = bikeGraph(raw);
+    edges = edgeCounter(raw);
+    oneway = new Set(raw.ways.filter((w) => bikeOk(w.tags) && bikeOneway(w.tags) !== 0).flatMap((w) => w.refs));
+    const js = junctions(raw, g).sort((a, b) => a - b);
+    const rnd = random(seed);
+    for (let i = 0; i < 150; i++) {
+      const s = js[Math.floor(rnd() * js.length)], t = js[Math.floor(rnd() * js.length)];
+      if (s !== t) pairs.push([s, t]);
+    }
+  });
+  const at = (id: number): [number, number] => [raw.node.get(id)!.lat, raw.node.get(id)!.lon];
+  const ride = (s: number, t: number): Route | RouteError => {
+    try {
+      return route(index, { points: [at(s), at(t)], mode: 'bike' })[0];
+    } catch (e) {
+      if (e instanceof RouteError) return e;
+      throw e;
+    }
+  };
+
+  it('between junctions of two-way bike roads: the time is the shortest legal ride at 15 km/h; no ride where there is none', () => {
+    const bad: string[] = [];
+    let joined = 0;
+    const list = pairs.filter(([s, t]) => !oneway.has(s) && !oneway.has(t));
+    expect(list.length).toBeGreaterThan(50);
+    for (const [s, t] of list) {
+      const best = dijkstra(g, s)(t);
+      const r = ride(s, t);
+      if (best.cost === Infinity) {
+        if (!(r instanceof RouteError && r.problem === 'no-route')) bad.push(`${s} → ${t}: no legal ride, got ${r instanceof RouteError ? r.problem : r.timeInMs}`);
+        continue;
+      }
+      joined++;
+      if (r instanceof RouteError) bad.push(`${s} → ${t}: ${r.problem}, expected ${best.metres} m`);
+      else if (Math.abs(r.timeInMs / MS_PER_M - best.metres) > ROUNDING_M * edges(best)) bad.push(`${s} → ${t}: ${r.timeInMs / MS_PER_M} m, expected ${best.metres} m`);
+    }
+    expect(bad).toEqual([]);
+    expect(joined).toBeGreaterThan(list.length / 3);
+  });
+
+  it('from or to any junction, no ride is shorter than the shortest legal one, and every stretch is a bike road ridden a way bikes may go', () => {
+    const key = (lat: number, lon: number) => `${Math.round(lat * 1e5)},${Math.round(lon * 1e5)}`;
+    const at5 = new Map<string, number[]>();
+    for (const id of g.ids) {
+      const n = raw.node.get(id)!;
+      at5.set(key(n.lat, n.lon), [...(at5.get(key(n.lat, n.lon)) ?? []), g.idx.get(id)!]);
+    }
+    const arc = new Set<string>();
+    for (let a = 0; a < g.from.length; a++) arc.add(`${g.from[a]}>${g.to[a]}`);
+    const bad: string[] = [];
+    for (const [s, t] of pairs) {
+      const best = dijkstra(g, s)(t);
+      const r = ride(s, t);
+      if (r instanceof RouteError) continue;
+      if (r.timeInMs / MS_PER_M < best.metres - ROUNDING_M * edges(best)) bad.push(`${s} → ${t}: ${r.timeInMs / MS_PER_M} m, shorter than ${best.metres} m`);
+      const line = polyline.decode(r.encodedPolyline, 5);
+      for (let i = 0; i + 1 < line.length; i++) {
+        const u = at5.get(key(...line[i])) ?? [], v = at5.get(key(...line[i + 1])) ?? [];
+        if (!u.some((x) => v.some((y) => arc.has(`${x}>${y}`)))) bad.push(`${s} → ${t}: ${line[i]} → ${line[i + 1]}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+});
