@@ -119,6 +119,11 @@ interface Ring {
 export class Keyring {
   private ring: Promise<Ring> | Ring;
   private count = 0;
+  // Digests of keys that matched an entry: Web Crypto's digest is asynchronous and costs a few
+  // times node:crypto's, so a known key is hashed once. Only matched keys are kept (random
+  // guesses cannot flush it), and it is dropped with the tokens it matched. The comparison below
+  // stays constant-time either way.
+  private known = new Map<string, Uint8Array>();
 
   constructor(tokens: readonly Token[] = []) {
     this.ring = this.build(tokens);
@@ -127,6 +132,7 @@ export class Keyring {
   /** Swaps in a new set of tokens (e.g. a reloaded file); checks them first. */
   replace(tokens: readonly Token[]): void {
     this.ring = this.build(tokens);
+    this.known = new Map();
   }
 
   // Checks at once (a bad token throws here), digests asynchronously (Web Crypto is async).
@@ -181,13 +187,16 @@ export class Keyring {
     if (values.length > 1) throw new HttpError(401, 'key: given more than once');
     const key = values[0]!;
     if (!KEY_PATTERN.test(key)) throw new HttpError(401, 'key: malformed; expected 16 to 128 characters from A-Z a-z 0-9 _ -');
-    const [d, ring] = await Promise.all([digest(key), this.ring]);
+    const known = this.known.get(key);
+    const d = known ?? (await digest(key));
+    const ring = await this.ring;
     let found = -1;
     for (let i = 0; i < ring.digests.length; i++) {
       // No early exit: every entry is compared whatever matched before.
       if (sameDigest(ring.digests[i]!, d)) found = i;
     }
     const grant = found < 0 ? undefined : ring.grants[found];
+    if (grant && !known && ring === this.ring) this.known.set(key, d);
     // One message for unknown and deleted keys: saying "deleted" would confirm that a key existed.
     if (!grant || grant.deleted) throw new HttpError(401, KEY_REFUSED);
     return grant;
