@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { InvalidQueryError } from '../errors.js';
 import { nearby as coreNearby, place, search as coreSearch, reverse, REVERSE_RADIUS, type PlaceIndex } from '../index.js';
+import type { GeoRecord } from '../query/geojson.js';
 import type { NearbyPlace, NearbyQuery } from '../types.js';
 import { accessLine } from './access-log.js';
 import { envelope, toWire } from './envelope.js';
@@ -9,7 +10,8 @@ import { HttpError, quote } from './http-error.js';
 import { Keyring, type Grant, type Token } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { originAllowed } from './origins.js';
-import { parseNearbyParams, parsePlaceParams, parseReverseParams, parseSearchParams } from './params.js';
+import { geoJsonBody, GEOJSON } from './geojson.js';
+import { parseFormat, parseNearbyParams, parsePlaceParams, parseReverseParams, parseSearchParams } from './params.js';
 import { MemoryQuotaStore, type QuotaStore } from './quota.js';
 
 /** The search the app runs: `nearby()` of the core, or a stand-in (e.g. in tests). */
@@ -131,8 +133,9 @@ export function createApp(options: AppOptions): Hono<Env> {
   };
 
   // A keyed route: key (401), origin (403), quota (429), then `answer` (which may throw a 400);
-  // its records go into a 200 envelope. The search routes of API v1 are all of this shape.
-  const keyed = (path: string, answer: (search: URLSearchParams) => Promise<unknown[]>) => {
+  // its records go into a 200 envelope, or with `shaped` and format=geojson into a GeoJSON
+  // FeatureCollection. The search routes of API v1 are all of this shape.
+  const keyed = (path: string, answer: (search: URLSearchParams) => Promise<unknown[]>, shaped = false) => {
     app.get(path, async (c) => {
       const search = queryOf(c.req.url);
       const grant = admit(c, search);
@@ -146,7 +149,14 @@ export function createApp(options: AppOptions): Hono<Env> {
           'Retry-After': String(q.resetSeconds),
         });
       }
-      return reply(c, 200, undefined, await answer(search));
+      // the format first: a bad one is a 400 before any 404 of the answer
+      const out = shaped ? parseFormat(search) : undefined;
+      const records = await answer(search);
+      if (out?.format !== 'geojson') return reply(c, 200, undefined, records);
+      c.header('Cache-Control', 'no-store');
+      c.header('X-Content-Type-Options', 'nosniff');
+      c.header('Content-Type', GEOJSON);
+      return c.body(geoJsonBody(records as GeoRecord[], out.geometry, now()), 200);
     });
     // A preflight passes the key and origin checks but is not counted: the browser sends it on its own.
     app.options(path, (c) => {
@@ -169,7 +179,7 @@ export function createApp(options: AppOptions): Hono<Env> {
       throw err;
     }
     return places.map(toWire);
-  });
+  }, true);
 
   // The core's InvalidQueryError is a bad request; anything else it throws is a fault.
   const core = <T>(run: () => T): T => {
@@ -186,7 +196,7 @@ export function createApp(options: AppOptions): Hono<Env> {
     const found = core(() => place(index, id, { at: new Date(now()) }));
     if (!found) throw new HttpError(404, `Not found: no place with placeId ${id}`);
     return [found];
-  });
+  }, true);
 
   keyed(`${basePath}/search`, async (search) => core(() => coreSearch(index, parseSearchParams(search, limits))));
 
@@ -196,7 +206,7 @@ export function createApp(options: AppOptions): Hono<Env> {
     const found = core(() => reverse(index, query));
     if (!found.length) throw new HttpError(404, `Not found: no place within ${query.radius ?? REVERSE_RADIUS} km of ${query.lat}, ${query.lon}`);
     return found;
-  });
+  }, true);
 
   const openapiPath = `${basePath}/openapi.json`;
   app.get(openapiPath, (c) => {
