@@ -13,14 +13,18 @@ import { originAllowed } from './origins.js';
 import { geoJsonBody, GEOJSON } from './geojson.js';
 import { parseFormat, parseNearbyParams, parsePlaceParams, parseReverseParams, parseSearchParams } from './params.js';
 import { MemoryQuotaStore, type QuotaStore } from './quota.js';
+import { Reloadable } from './reloadable.js';
 
 /** The search the app runs: `nearby()` of the core, or a stand-in (e.g. in tests). */
 export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] | Promise<NearbyPlace[]>;
 
 /** Options of `createApp()`. */
 export interface AppOptions {
-  /** The loaded places (`loadPbf()`). */
-  index: PlaceIndex;
+  /**
+   * The loaded places (`loadPbf()`), or a `Reloadable` of them to swap in new data while serving:
+   * each request answers from the index current when it arrived.
+   */
+  index: PlaceIndex | Reloadable<PlaceIndex>;
   /** The API keys: an array of tokens, or a `Keyring` to swap keys at run time. Default: none. */
   tokens?: readonly Token[] | Keyring;
   /** Where quota counts live (default: a new `MemoryQuotaStore`). */
@@ -50,12 +54,11 @@ const EXPOSE = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-Aft
 /**
  * Builds API v1 over a loaded index as a Hono app (Web-standard `fetch`), to serve with `serve()`
  * or mount in another app. Routes under `basePath`: `GET /search/nearby`, `GET /places`,
- * `GET /search`, `GET /reverse` (keyed) and `GET /openapi.json` (public).
+ * `GET /search`, `GET /reverse` (keyed), `GET /openapi.json` and `GET /health` (public).
  * Every response, errors included, is an envelope `{timestamp, status, message, data}`.
  */
 export function createApp(options: AppOptions): Hono<Env> {
   const {
-    index,
     store = new MemoryQuotaStore(),
     maxLimit = 100,
     maxRadius = 100,
@@ -64,7 +67,8 @@ export function createApp(options: AppOptions): Hono<Env> {
     log = (line: string) => void process.stdout.write(`${line}\n`),
     nearby = coreNearby,
   } = options;
-  if (!index) throw new TypeError('createApp: index is required');
+  if (!options.index) throw new TypeError('createApp: index is required');
+  const data = options.index instanceof Reloadable ? options.index : new Reloadable(options.index, () => Promise.reject(new Error('not reloadable')));
   for (const [name, n] of [['maxLimit', maxLimit], ['maxRadius', maxRadius]] as const) {
     if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`createApp: ${name} must be a positive integer, got ${n}`);
   }
@@ -135,8 +139,17 @@ export function createApp(options: AppOptions): Hono<Env> {
   // A keyed route: key (401), origin (403), quota (429), then `answer` (which may throw a 400);
   // its records go into a 200 envelope, or with `shaped` and format=geojson into a GeoJSON
   // FeatureCollection. The search routes of API v1 are all of this shape.
-  const keyed = (path: string, answer: (search: URLSearchParams) => Promise<unknown[]>, shaped = false) => {
+  const keyed = (path: string, answer: (search: URLSearchParams, index: PlaceIndex) => Promise<unknown[]>, shaped = false) => {
     app.get(path, async (c) => {
+      // the index of this request, whatever a reload swaps in before it is done
+      const lease = data.acquire();
+      try {
+        return await keyedAnswer(c, lease.value);
+      } finally {
+        lease.release();
+      }
+    });
+    const keyedAnswer = async (c: Context<Env>, index: PlaceIndex) => {
       const search = queryOf(c.req.url);
       const grant = admit(c, search);
       const { requests, windowSeconds } = grant.quota;
@@ -151,13 +164,13 @@ export function createApp(options: AppOptions): Hono<Env> {
       }
       // the format first: a bad one is a 400 before any 404 of the answer
       const out = shaped ? parseFormat(search) : undefined;
-      const records = await answer(search);
+      const records = await answer(search, index);
       if (out?.format !== 'geojson') return reply(c, 200, undefined, records);
       c.header('Cache-Control', 'no-store');
       c.header('X-Content-Type-Options', 'nosniff');
       c.header('Content-Type', GEOJSON);
       return c.body(geoJsonBody(records as GeoRecord[], out.geometry, now()), 200);
-    });
+    };
     // A preflight passes the key and origin checks but is not counted: the browser sends it on its own.
     app.options(path, (c) => {
       if (!isPreflight(c)) return plainOptions(c, reply);
@@ -168,7 +181,7 @@ export function createApp(options: AppOptions): Hono<Env> {
   };
   const routes: string[] = [];
 
-  keyed(`${basePath}/search/nearby`, async (search) => {
+  keyed(`${basePath}/search/nearby`, async (search, index) => {
     const query = parseNearbyParams(search, limits);
     query.at = new Date(now());
     let places: NearbyPlace[];
@@ -191,16 +204,16 @@ export function createApp(options: AppOptions): Hono<Env> {
     }
   };
 
-  keyed(`${basePath}/places`, async (search) => {
+  keyed(`${basePath}/places`, async (search, index) => {
     const id = parsePlaceParams(search);
     const found = core(() => place(index, id, { at: new Date(now()) }));
     if (!found) throw new HttpError(404, `Not found: no place with placeId ${id}`);
     return [found];
   }, true);
 
-  keyed(`${basePath}/search`, async (search) => core(() => coreSearch(index, parseSearchParams(search, limits))));
+  keyed(`${basePath}/search`, async (search, index) => core(() => coreSearch(index, parseSearchParams(search, limits))));
 
-  keyed(`${basePath}/reverse`, async (search) => {
+  keyed(`${basePath}/reverse`, async (search, index) => {
     const query = parseReverseParams(search, limits);
     query.at = new Date(now());
     const found = core(() => reverse(index, query));
@@ -221,6 +234,13 @@ export function createApp(options: AppOptions): Hono<Env> {
     return preflight(c, reply);
   });
   routes.push(openapiPath);
+
+  // For load balancers and orchestrators: no key, no data, no quota; a 200 envelope means the
+  // process is up and serving its index.
+  const healthPath = `${basePath}/health`;
+  app.get(healthPath, (c) => reply(c, 200, undefined, []));
+  app.options(healthPath, (c) => plainOptions(c, reply));
+  routes.push(healthPath);
 
   // Registered last, so they only catch the methods no route above answers.
   for (const path of routes) {

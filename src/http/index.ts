@@ -3,6 +3,7 @@
  * shutdown. A separate entry (`nepal-places/http`) so that the core never loads HTTP code.
  */
 export { createApp, type AppOptions, type AppEnv, type NearbyFn } from './app.js';
+export { Reloadable, type ReloadOutcome, type Lease, type ReloadableOptions } from './reloadable.js';
 export { serve, type Fetcher, type ServeOptions, type Running } from './server.js';
 export { envelope, toWire, SUCCESS, type Envelope, type WirePlace, type NonFinite } from './envelope.js';
 export { nptTimestamp, NPT_OFFSET_MS } from './timestamp.js';

@@ -282,6 +282,19 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         geojson: 'ReverseFeatures',
         notFound: 'Nothing within `radius` km of the point.',
       }),
+      '/health': {
+        get: {
+          operationId: 'health',
+          tags: ['meta'],
+          summary: 'Health check (public, no key, not counted)',
+          description: 'For load balancers: a 200 envelope with empty `data` while the instance serves; no data, no key, no quota.',
+          responses: {
+            200: { description: 'Up.', content: json(ref('schemas', 'EmptyEnvelope')) },
+            405: ref('responses', 'MethodNotAllowed'),
+            500: ref('responses', 'InternalError'),
+          },
+        },
+      },
       '/openapi.json': {
         get: {
           operationId: 'openapi',
