@@ -122,9 +122,9 @@ describe('401: key missing, malformed, unknown or deleted', () => {
     ['too short', `${good}&key=abc`, /^key: malformed/],
     ['bad characters', `${good}&key=${'x'.repeat(20)}%21`, /^key: malformed/],
     ['too long', `${good}&key=${'x'.repeat(129)}`, /^key: malformed/],
-    ['unknown', `${good}&key=${'u'.repeat(24)}`, /^key: unknown/],
-    ['one character off', `${good}&key=${open.key.slice(0, -1)}p`, /^key: unknown/],
-    ['deleted', `${good}&key=${gone.key}`, /^key: deleted/],
+    ['unknown', `${good}&key=${'u'.repeat(24)}`, /^key: unknown or revoked$/],
+    ['one character off', `${good}&key=${open.key.slice(0, -1)}p`, /^key: unknown or revoked$/],
+    ['deleted', `${good}&key=${gone.key}`, /^key: unknown or revoked$/],
     ['given twice', `${good}&key=${open.key}&key=${open.key}`, /^key: given more than once/],
   ])('%s', async (_, q, message) => {
     const r = await server.request(nearbyUrl(q));

@@ -16,7 +16,8 @@ import type { PlaceIndex } from '../index/place-index.js';
 import { loadFile } from '../load/file.js';
 import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
-import { generateKey, loadTokens, TokenError, type Token } from '../http/keys.js';
+import { generateKey, TokenError, type Token } from '../http/keys.js';
+import { loadTokens } from '../http/tokens-file.js';
 import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
 import { serve } from '../http/server.js';
 

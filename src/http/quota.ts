@@ -53,3 +53,17 @@ export class MemoryQuotaStore implements QuotaStore {
     return Promise.resolve(quotaResult(w.count, limit, w.end - t));
   }
 }
+
+/**
+ * The quota store cannot count right now (it timed out, refused or is disconnected). The app
+ * answers 503 with `Retry-After: retryAfter`: quotas fail closed, see the README.
+ */
+export class QuotaUnavailableError extends Error {
+  /** Seconds after which the store is worth trying again. */
+  readonly retryAfter: number;
+  constructor(message: string, retryAfter: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'QuotaUnavailableError';
+    this.retryAfter = retryAfter;
+  }
+}
