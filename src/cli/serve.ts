@@ -191,7 +191,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   const app = createApp({ index: data, tokens, store, log: out });
   let running;
   try {
-    running = await serve(app, { port: Number(port), host, onClose: () => store.close?.() });
+    running = await serve(app, { port: Number(port), host, onClose: (msLeft) => store.close?.(Math.min(msLeft, 1000)) });
   } catch (err) {
     await store.close?.();
     fail(`cannot listen on ${host}:${port}: ${(err as Error).message}`);

@@ -109,7 +109,7 @@ function keyedPath(r: KeyedRoute) {
       summary: r.summary,
       description: `${r.description} Checks run in this order: key (401), origin (403), quota (429), parameters (400)` +
         `${r.notFound ? ', then 404' : ''}. Unknown or repeated parameters are refused (400).`,
-      security: [{ apiKey: [] }],
+      security: [{ apiKey: [] }, { apiKeyHeader: [] }, { bearer: [] }],
       parameters: r.parameters.map((p) => ref('parameters', p)),
       responses: {
         200: {
@@ -121,7 +121,7 @@ function keyedPath(r: KeyedRoute) {
           },
         },
         400: errorResponse(400, 'A parameter is missing, malformed, out of range, unknown or repeated; the message names it.', RATE_HEADERS),
-        401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
+        401: errorResponse(401, 'The key is missing, malformed, unknown or revoked.'),
         403: errorResponse(403, "The key does not allow the request's `Origin`."),
         ...(r.notFound ? { 404: errorResponse(404, r.notFound, RATE_HEADERS) } : {}),
         405: ref('responses', 'MethodNotAllowed'),
@@ -142,7 +142,7 @@ function keyedPath(r: KeyedRoute) {
       parameters: [ref('parameters', 'key')],
       responses: {
         200: { description: 'Preflight accepted.', content: json(ref('schemas', 'EmptyEnvelope')) },
-        401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
+        401: errorResponse(401, 'The key is missing, malformed, unknown or revoked.'),
         403: errorResponse(403, "The key does not allow the request's `Origin`."),
         405: ref('responses', 'MethodNotAllowed'),
       },
@@ -310,7 +310,9 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     },
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'query', name: 'key', description: 'Your API key.' },
+        apiKey: { type: 'apiKey', in: 'query', name: 'key', description: 'Your API key (the contract of API v1; it wins over a header).' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key, as a header.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'Your API key as `Authorization: Bearer <key>`.' },
       },
       parameters: {
         type: {

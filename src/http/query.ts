@@ -19,16 +19,24 @@ export function queryOf(url: string): URLSearchParams {
  * reads there: it drops one leading `?`, splits on `&` (only), and percent-decodes each name with
  * `+` as a space. Parts are independent, so reading a part alone gives the name the whole gives it.
  */
-export function queryParts(raw: string): { lead: string; parts: { text: string; name: string }[] } {
+export function queryParts(raw: string): { lead: string; parts: QueryPart[] } {
   const lead = raw.startsWith('?') ? '?' : '';
-  const parts = (lead ? raw.slice(1) : raw).split('&').map((text) => ({ text, name: partName(text) }));
+  const parts = (lead ? raw.slice(1) : raw).split('&').map(readPart);
   return { lead, parts };
 }
 
-function partName(part: string): string {
-  const eq = part.indexOf('=');
-  const raw = eq < 0 ? part : part.slice(0, eq);
-  if (!/[%+]/.test(raw)) return raw;
-  for (const name of new URLSearchParams(`${raw}=`).keys()) return name;
-  return raw;
+/** One `&`-separated part of a query: its text, and its name and value as `URLSearchParams` reads them. */
+export interface QueryPart {
+  text: string;
+  name: string;
+  value: string;
+}
+
+function readPart(text: string): QueryPart {
+  if (!/[%+]/.test(text)) {
+    const eq = text.indexOf('=');
+    return eq < 0 ? { text, name: text, value: '' } : { text, name: text.slice(0, eq), value: text.slice(eq + 1) };
+  }
+  for (const [name, value] of new URLSearchParams(text)) return { text, name, value };
+  return { text, name: '', value: '' };
 }

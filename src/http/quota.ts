@@ -15,8 +15,8 @@ export interface QuotaResult {
  */
 export interface QuotaStore {
   hit(id: string, windowSeconds: number, limit: number): Promise<QuotaResult>;
-  /** Releases connections or timers, if any. */
-  close?(): Promise<void>;
+  /** Releases connections or timers, if any, within `timeoutMs` if given. */
+  close?(timeoutMs?: number): Promise<void>;
 }
 
 /** Turns a count and the window's remaining time into a result. */

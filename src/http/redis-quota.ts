@@ -117,9 +117,11 @@ export class RedisQuotaStore implements QuotaStore {
     try {
       await withTimeout(this.redis.quit(), timeoutMs, 'QUIT');
     } catch {
-      // ignored: the connection is dropped below either way
+      // No answer in time: drop the connection. ioredis' disconnect() only half-closes the socket
+      // (a stopped server never closes its side), so the socket itself is destroyed.
+      this.redis.disconnect();
+      this.redis.stream?.destroy();
     }
-    this.redis.disconnect();
   }
 }
 

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { envelope } from './envelope.js';
@@ -26,10 +26,10 @@ export interface ServeOptions {
   /** Longest wait for in-flight requests on shutdown before their connections are cut (default 10 s). */
   graceMs?: number;
   /**
-   * Called once the server has closed (e.g. to close a quota store); not waited for beyond the
-   * grace period.
+   * Called once the server has closed (e.g. to close a quota store), with the milliseconds left
+   * of the grace period; not waited for beyond it.
    */
-  onClose?: () => Promise<void> | void;
+  onClose?: (msLeft: number) => Promise<void> | void;
   /** Largest request line plus headers in bytes (default 64 KiB; Node's own default is 16 KiB). */
   maxHeaderSize?: number;
 }
@@ -64,6 +64,8 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
   // backslash in the path): its error handler is called synchronously within the listener, and
   // is told only the error, so the listener notes which request it is handling.
   let current: IncomingMessage | undefined;
+  const inflight = new Set<ServerResponse>();
+  let drained: (() => void) | undefined;
   const listener = getRequestListener(app.fetch, {
     errorHandler: (err) => {
       if (!(err instanceof RequestError)) return reject(500, 'Internal server error');
@@ -81,6 +83,15 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
         void listener(req, res);
       } finally {
         current = undefined;
+      }
+      // Registered after the adapter's own close handler (which aborts the request's signal,
+      // and so logs a cut request): a shutdown waits for both.
+      if (!res.writableFinished) {
+        inflight.add(res);
+        res.once('close', () => {
+          inflight.delete(res);
+          if (inflight.size === 0) drained?.();
+        });
       }
     });
     s.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => void clientError(err, socket));
@@ -113,15 +124,18 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
       const cut = setTimeout(() => server.closeAllConnections(), graceMs);
       try {
         await stopped;
+        // The requests of the connections cut are logged (as cut) before the shutdown is done.
+        if (inflight.size) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), new Promise((r) => setTimeout(r, 100))]);
       } finally {
         clearInterval(sweep);
         clearTimeout(cut);
       }
       // Whatever onClose waits for (a stalled Redis), the shutdown ends at the grace period.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+      const msLeft = Math.max(0, deadline - Date.now());
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, msLeft)));
       try {
-        await Promise.race([Promise.resolve(onClose?.()).catch(() => {}), late]);
+        await Promise.race([Promise.resolve(onClose?.(msLeft)).catch(() => {}), late]);
       } finally {
         clearTimeout(timer);
       }
