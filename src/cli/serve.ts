@@ -25,6 +25,7 @@ import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
 import { Reloadable } from '../http/reloadable.js';
 import { serve } from '../http/server.js';
 import { runPrimary, workerReady, workerStart } from './cluster.js';
+import { batchedLines } from './lines.js';
 import { Reloads } from './reload.js';
 
 const USAGE = 'usage: nepal-places serve [--data FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]';
@@ -58,7 +59,9 @@ const EXAMPLES = [
   { type: 'school', lat: 27.7, lon: 85.33, radius: 100 },
 ];
 
-const out = (line: string) => void process.stdout.write(`${line}\n`);
+// Standard output (banner, access log) in batches, one write per turn of the event loop.
+const stdout = batchedLines((text) => void process.stdout.write(text));
+const out = stdout.line;
 const fail = (line: string) => void process.stderr.write(`nepal-places serve: ${line}\n`);
 
 /** Runs the subcommand; resolves with the exit code once the server has stopped. */
