@@ -40,6 +40,8 @@ describe('requests the Node adapter refuses: an envelope and one log line each',
     ['headers over the limit (431)', `GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(70_000)}\r\n\r\n`, 431, '- -'],
     ['not HTTP', 'HELLO THERE\r\n\r\n', 400, '- -'],
     ['a bad header line', 'GET / HTTP/1.1\r\nHost x\r\n\r\n', 400, '- -'],
+    ['no Host', 'GET /api/v1/openapi.json HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'GET /api/v1/openapi.json'],
+    ['an Expect other than 100-continue (417)', 'GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\nExpect: magic\r\nConnection: close\r\n\r\n', 417, 'GET /api/v1/openapi.json'],
   ])('%s: %s', async (_, bytes, status, logged) => {
     const before = server.lines.length;
     const r = await raw(bytes);
@@ -50,7 +52,7 @@ describe('requests the Node adapter refuses: an envelope and one log line each',
     expect(Object.keys(body)).toEqual(['timestamp', 'status', 'message', 'data']);
     expect(body.timestamp).toMatch(new RegExp(TIMESTAMP_PATTERN));
     expect(body).toMatchObject({ status, data: [] });
-    expect(body.message).toMatch(status === 431 ? /^Request header fields too large/ : /^Bad request: /);
+    expect(body.message).toMatch({ 400: /^Bad request: /, 417: /^Expectation failed: "magic"/, 431: /^Request header fields too large/ }[status]!);
     const lines = server.lines.slice(before);
     expect(lines.length).toBe(1);
     const m = LINE.exec(lines[0]!);

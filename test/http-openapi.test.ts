@@ -44,12 +44,12 @@ describe('openapi.json: a valid OpenAPI 3.1 document of the API', () => {
     });
     expect(params.map((p: { name: string }) => p.name).sort()).toEqual([...NEARBY_PARAMS].sort());
     const required = params.filter((p: { required?: boolean }) => p.required).map((p: { name: string }) => p.name).sort();
-    expect(required).toEqual(['key', 'lat', 'lon', 'type']);
+    expect(required).toEqual(['lat', 'lon', 'type']); // key: the parameter, or a header (see securitySchemes)
     expect(served.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'query', name: 'key' }));
   });
 
   it('describes every status the route answers', () => {
-    expect(Object.keys(served.paths['/search/nearby'].get.responses).sort()).toEqual(['200', '400', '401', '403', '405', '429', '500']);
+    expect(Object.keys(served.paths['/search/nearby'].get.responses).sort()).toEqual(['200', '400', '401', '403', '405', '429', '500', '503']);
     const r429 = served.paths['/search/nearby'].get.responses['429'];
     expect(Object.keys(r429.headers)).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
     expect(served.components.responses.NotFound).toBeDefined();

@@ -262,9 +262,9 @@ describe('500: a fault in the engine is an envelope, its cause in the log under 
 
 describe('the OpenAPI document describes the three routes', () => {
   it.each([
-    ['/places', PLACE_PARAMS, ['key', 'placeId'], ['200', '400', '401', '403', '404', '405', '429', '500']],
-    ['/search', SEARCH_PARAMS, ['key', 'q'], ['200', '400', '401', '403', '405', '429', '500']],
-    ['/reverse', REVERSE_PARAMS, ['key', 'lat', 'lon'], ['200', '400', '401', '403', '404', '405', '429', '500']],
+    ['/places', PLACE_PARAMS, ['placeId'], ['200', '400', '401', '403', '404', '405', '429', '500', '503']],
+    ['/search', SEARCH_PARAMS, ['q'], ['200', '400', '401', '403', '405', '429', '500', '503']],
+    ['/reverse', REVERSE_PARAMS, ['lat', 'lon'], ['200', '400', '401', '403', '404', '405', '429', '500', '503']],
   ] as const)('%s: its parameters, the required ones, its statuses', (path, params, required, statuses) => {
     const op = (doc.paths as any)[path].get;
     const ps = op.parameters.map((p: { $ref: string }) => (doc.components as any).parameters[p.$ref.split('/').pop()!]);

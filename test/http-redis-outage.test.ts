@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiDocument } from '../src/http/openapi.js';
+import { ResponseValidator } from './support/http-schema.js';
 import type { NearbyPlace, PlaceIndex } from '../src/index.js';
 import { createApp } from '../src/http/app.js';
 import { RedisQuotaStore } from '../src/http/redis-quota.js';
@@ -12,6 +14,7 @@ import { coreIndex, THAMEL, token } from './support/http-fixture.js';
 import { startRedis, type TestRedis } from './support/http-redis.js';
 import { fetchReply, startServer } from './support/http-server.js';
 
+const validator = new ResponseValidator(openApiDocument());
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const key = token('o');
@@ -49,6 +52,7 @@ describe('a stalled Redis: 503 with Retry-After at once, the outage logged once,
           expect(r.body).toMatchObject({ status: 503, data: [] });
           expect(r.body.message).toMatch(/^Service unavailable: quotas cannot be counted right now; retry in 1 s$/);
           expect(r.headers.get('retry-after')).toBe('1');
+          expect(validator.errors('/search/nearby', 'get', 503, r.body)).toEqual([]);
         }
       }
       const down = s.lines.filter((l) => l.includes('quota store unavailable'));

@@ -302,9 +302,10 @@ export function createApp(options: AppOptions): ApiApp {
       throw new HttpError(405, `Method not allowed: ${quote(c.req.method)} on ${c.req.path}; allowed: ${ALLOW}`, { Allow: ALLOW });
     });
   }
-  const notFound = (c: Context<AppEnv>) =>
-    fail(new HttpError(404, `Not found: no route ${quote(c.req.path, 80)}; the API is under ${basePath} (see ${basePath}/openapi.json)`), c);
-  app.all('/*', notFound);
+  // The base path as mounted (a host's prefix included): the catch-all's own route, less its `/*`.
+  const notFound = (c: Context<AppEnv>, base = basePath) =>
+    fail(new HttpError(404, `Not found: no route ${quote(c.req.path, 80)}; the API is under ${base} (see ${base}/openapi.json)`), c);
+  app.all('/*', (c) => notFound(c, c.req.routePath.slice(0, -2)));
 
   // Served alone, paths outside the base path reach Hono's not-found handler, outside the
   // middleware: it gives them their request id, envelope and log line itself.

@@ -109,11 +109,6 @@ interface Ring {
   anyOrigin: boolean;
   /** The origins some live key allows. */
   origins: Set<string>;
-  /**
-   * Live keys already verified, to their grants: at most one entry per live token (only a key
-   * that matched gets in), dropped with the ring when the tokens are replaced.
-   */
-  verified: Map<string, Grant>;
 }
 
 /**
@@ -124,6 +119,11 @@ interface Ring {
 export class Keyring {
   private ring: Promise<Ring> | Ring;
   private count = 0;
+  // Digests of keys that matched an entry: Web Crypto's digest is asynchronous and costs a few
+  // times node:crypto's, so a known key is hashed once. Only matched keys are kept (random
+  // guesses cannot flush it), and it is dropped with the tokens it matched. The comparison below
+  // stays constant-time either way.
+  private known = new Map<string, Uint8Array>();
 
   constructor(tokens: readonly Token[] = []) {
     this.ring = this.build(tokens);
@@ -132,6 +132,7 @@ export class Keyring {
   /** Swaps in a new set of tokens (e.g. a reloaded file); checks them first. */
   replace(tokens: readonly Token[]): void {
     this.ring = this.build(tokens);
+    this.known = new Map();
   }
 
   // Checks at once (a bad token throws here), digests asynchronously (Web Crypto is async).
@@ -152,7 +153,7 @@ export class Keyring {
           deleted: t.deleted === true,
         } satisfies Grant;
       });
-      const ring = { digests, grants, anyOrigin, origins, verified: new Map<string, Grant>() };
+      const ring = { digests, grants, anyOrigin, origins };
       if (this.ring === pending) this.ring = ring; // later calls skip the await
       return ring;
     });
@@ -186,22 +187,18 @@ export class Keyring {
     if (values.length > 1) throw new HttpError(401, 'key: given more than once');
     const key = values[0]!;
     if (!KEY_PATTERN.test(key)) throw new HttpError(401, 'key: malformed; expected 16 to 128 characters from A-Z a-z 0-9 _ -');
-    // A key seen before skips the digest, which is most of a request's time on this path (Web
-    // Crypto's digest is asynchronous, a round trip through the thread pool). The lookup hashes
-    // the presented string with V8's seeded string hash and compares strings only on an equal
-    // hash, so its timing says nothing about how much of a key an attacker has right.
-    const known = this.ring instanceof Promise ? undefined : this.ring.verified.get(key);
-    if (known) return known;
-    const [d, ring] = await Promise.all([digest(key), this.ring]);
+    const known = this.known.get(key);
+    const d = known ?? (await digest(key));
+    const ring = await this.ring;
     let found = -1;
     for (let i = 0; i < ring.digests.length; i++) {
       // No early exit: every entry is compared whatever matched before.
       if (sameDigest(ring.digests[i]!, d)) found = i;
     }
     const grant = found < 0 ? undefined : ring.grants[found];
+    if (grant && !known && ring === this.ring) this.known.set(key, d);
     // One message for unknown and deleted keys: saying "deleted" would confirm that a key existed.
     if (!grant || grant.deleted) throw new HttpError(401, KEY_REFUSED);
-    ring.verified.set(key, grant);
     return grant;
   }
 }

@@ -107,7 +107,8 @@ function keyedPath(r: KeyedRoute) {
       operationId: r.operationId,
       tags: ['search'],
       summary: r.summary,
-      description: `${r.description} Checks run in this order: key (401), origin (403), quota (429), parameters (400)` +
+      description: `${r.description} The key goes in the \`key\` parameter, or in an \`X-API-Key\` or \`Authorization: Bearer\` header ` +
+        '(the parameter wins). Checks run in this order: key (401), origin (403), quota (429 or 503), parameters (400)' +
         `${r.notFound ? ', then 404' : ''}. Unknown or repeated parameters are refused (400).`,
       security: [{ apiKey: [] }, { apiKeyHeader: [] }, { bearer: [] }],
       parameters: r.parameters.map((p) => ref('parameters', p)),
@@ -130,6 +131,9 @@ function keyedPath(r: KeyedRoute) {
           'Retry-After': ref('headers', 'Retry-After'),
         }),
         500: ref('responses', 'InternalError'),
+        503: errorResponse(503, 'Quotas cannot be counted right now (their store is unreachable): quotas fail closed. Retry after `Retry-After` seconds.', {
+          'Retry-After': ref('headers', 'Retry-After'),
+        }),
       },
     },
     options: {
@@ -391,7 +395,8 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
           schema: { type: 'string', enum: ['full', 'centroid'], default: 'full' },
         },
         key: {
-          name: 'key', in: 'query', required: true, description: 'Your API key.',
+          name: 'key', in: 'query',
+          description: 'Your API key. Required, unless given in an `X-API-Key` or `Authorization: Bearer` header (this parameter wins).',
           schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' },
         },
       },

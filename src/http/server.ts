@@ -68,16 +68,18 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
   let drained: (() => void) | undefined;
   const listener = getRequestListener(app.fetch, {
     errorHandler: (err) => {
-      if (!(err instanceof RequestError)) return reject(500, 'Internal server error');
-      return reject(400, 'Bad request: the request target or Host header is not a valid URL', current?.method, current?.url);
+      if (!(err instanceof RequestError)) return refuse(500, 'Internal server error');
+      return refuse(400, 'Bad request: the request target or Host header is not a valid URL', current?.method, current?.url);
     },
   });
-  const reject = (status: number, message: string, method?: string, target?: string): Response =>
+  const refuse = (status: number, message: string, method?: string, target?: string): Response =>
     app.rejected?.(status, message, method, target) ??
     new Response(JSON.stringify(envelope(status, message, [], Date.now())), { status, headers: { 'Content-Type': 'application/json' } });
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = createServer({ maxHeaderSize }, (req, res) => {
+    // requireHostHeader off: Node would answer a missing Host with a bare 400 of its own; the
+    // adapter refuses it instead (an envelope, logged).
+    const s = createServer({ maxHeaderSize, requireHostHeader: false }, (req, res) => {
       current = req;
       try {
         void listener(req, res);
@@ -95,6 +97,10 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
       }
     });
     s.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => void clientError(err, socket));
+    // An `Expect` other than 100-continue, which Node would refuse with a bare 417.
+    s.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+      void send(refuse(417, `Expectation failed: ${JSON.stringify(String(req.headers.expect).slice(0, 40))} is not supported`, req.method, req.url), res);
+    });
     s.listen(port, host);
     s.once('error', reject);
     s.once('listening', () => {
@@ -153,6 +159,12 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
     closed,
   };
 
+  async function send(response: Response, res: ServerResponse): Promise<void> {
+    const body = await response.text();
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(body);
+  }
+
   // Requests Node's parser refuses before they reach the app (too large, not HTTP, too slow) get
   // an envelope too, instead of Node's bare status line, and their log line.
   async function clientError(err: NodeJS.ErrnoException, socket: Socket): Promise<void> {
@@ -166,7 +178,7 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'Request timeout: the request was not received in time']
           : [400, 'Bad Request', 'Bad request: not a well-formed HTTP request'];
-    const res = reject(status, message);
+    const res = refuse(status, message);
     const body = await res.text();
     if (!socket.writable) return void socket.destroy();
     let head = `HTTP/1.1 ${status} ${reason}\r\n`;
