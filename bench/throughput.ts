@@ -13,7 +13,8 @@
  * its rounds. Target: one process at ≥ 50% of the bare server.
  *
  * Run alone: `node --import tsx bench/throughput.ts` (BENCH_TP_SECONDS=3 BENCH_TP_ROUNDS=1 for a
- * quick look; BENCH_TP_CLI=/path/to/dist/cli.js measures another build).
+ * quick look; BENCH_TP_CLI=/path/to/dist/cli.js measures another build, BENCH_TP_BEFORE=… adds one as
+ * a row of its own).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -162,6 +163,9 @@ export async function run(): Promise<Record<string, unknown>> {
     servers.push(['bare node:http', bare], ['serve, 1 process, quota in memory', memory]);
     servers.push(['serve, 1 process, quota in Redis', await start(serveArgs(['--redis', redis.origin]), READY, 'serve --redis')]);
     servers.push(['serve --workers 2, Redis', await start(serveArgs(['--redis', redis.origin, '--workers', '2']), READY, 'serve --workers 2')]);
+    // another build beside this one in the same run (before/after a change)
+    const before = process.env.BENCH_TP_BEFORE;
+    if (before) servers.push(['BENCH_TP_BEFORE, 1 process, memory', await start([before, 'serve', '--port', '0', '--tokens', tokens], READY, 'serve (BENCH_TP_BEFORE)')]);
     children.push(...servers.slice(2).map(([, c]) => c));
 
     for (const [, c] of servers) await load(c.origin, 1); // warm-up: JIT, connections
