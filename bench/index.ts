@@ -9,6 +9,8 @@
 //   5. HTTP       bench/http.ts's run(), when that file exists
 //   6. Search     bench/search.ts's run(): search, place and reverse on the fixture
 //   7. Snapshots  each file's snapshot: size, and load time against its PBF's
+//   8. Throughput bench/throughput.ts's run(): one serve process, Redis, 2 workers, against a
+//                 bare node:http server answering the same bytes
 //
 // Every index is loaded in a child process (bench/load-child.ts) under a memory and
 // time watchdog; a big file is loaded once, and its child runs sections 2–4 on it.
@@ -33,6 +35,7 @@ import type { ChildLine, ChildResult } from './load-child.js';
 const RESULTS = fileURLToPath(new URL('results/latest.json', import.meta.url));
 const HTTP = fileURLToPath(new URL('http.ts', import.meta.url));
 const SEARCH = fileURLToPath(new URL('search.ts', import.meta.url));
+const THROUGHPUT = fileURLToPath(new URL('throughput.ts', import.meta.url));
 /** Limits of a file's child: its whole run, and the silence of one step (the load, one query class). */
 const CHILD_TIMEOUT = 240_000;
 const CHILD_STALL = 90_000;
@@ -113,6 +116,14 @@ async function main(): Promise<void> {
   const nepal = files.get('nepal');
   const snapshots = await snapshotSection(nepal ? [FIXTURE, nepal] : [FIXTURE], loads, errors);
   checks.push(...snapshots.checks);
+  const throughput = (await section('8. HTTP throughput', THROUGHPUT, errors)) as { share?: number; target?: number; pass?: boolean } | null;
+  if (throughput?.share !== undefined) {
+    checks.push({
+      target: `one serve process ≥ ${100 * throughput.target!}% of a bare node:http server's req/s`,
+      value: `${(100 * throughput.share).toFixed(0)}%`,
+      pass: throughput.pass === true,
+    });
+  }
 
   const seconds = (performance.now() - started) / 1000;
   printChecks('Targets', checks, [
@@ -123,7 +134,7 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL('results/', import.meta.url)), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify({
     machine: m, seconds, missing, errors, load: loads, nearby: all.nearby, nearbyFailures: all.failures,
-    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, checks,
+    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, throughput, checks,
   }, null, 1) + '\n');
   console.log(`\nResults: ${RESULTS}`);
 }

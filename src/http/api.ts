@@ -11,8 +11,17 @@ export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] 
 /** What the app keeps per request: its id (Hono's `requestId`) and the hint of its key, for the log. */
 export type AppEnv = { Variables: { requestId: string; keyHint: string } };
 
-/** The records of a keyed route's 200 envelope, from the request's parsed query. */
-export type Answer = (search: URLSearchParams, c: Context<AppEnv>) => unknown[] | Promise<unknown[]>;
+/**
+ * The records of a keyed route's 200 envelope, from the request's parsed query and the index the
+ * request was given when it arrived (a reload meanwhile does not change it).
+ */
+export type Answer = (search: URLSearchParams, c: Context<AppEnv>, index: PlaceIndex) => unknown[] | Promise<unknown[]>;
+
+/** Options of a keyed route. */
+export interface KeyedOptions {
+  /** Its records have shapes: `format=geojson` answers them as a GeoJSON FeatureCollection. */
+  geojson?: boolean;
+}
 
 /**
  * What a route module registers its routes with (one module per route group, see `routes/`).
@@ -21,7 +30,6 @@ export type Answer = (search: URLSearchParams, c: Context<AppEnv>) => unknown[] 
 export interface Api {
   /** The Hono app of the API (its routes are under the base path): for routes of other shapes. */
   app: Hono<AppEnv>;
-  index: PlaceIndex;
   limits: QueryLimits;
   /** The app's clock in milliseconds. */
   now: () => number;
@@ -30,12 +38,14 @@ export interface Api {
    * A GET route behind the key (401), origin (403) and quota (429) checks, answering `answer`'s
    * records in a 200 envelope; with its CORS preflight and a 405 for other methods.
    */
-  keyed(path: string, answer: Answer): void;
+  keyed(path: string, answer: Answer, options?: KeyedOptions): void;
   /**
    * A public GET route (no key, any origin), e.g. a document; with its preflight and a 405 for
    * other methods.
    */
   open(path: string, handler: (c: Context<AppEnv>) => Response | Promise<Response>): void;
+  /** An envelope response: `status`, `message` (default `Success` on 2xx) and `data`. */
+  reply(c: Context<AppEnv>, status: number, message: string | undefined, data: unknown[]): Response;
 }
 
 /** Runs a core query: its `InvalidQueryError` is a bad request (400); anything else a fault. */

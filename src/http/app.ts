@@ -4,16 +4,21 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { PlaceIndex } from '../index/place-index.js';
+import type { GeoRecord } from '../query/geojson.js';
 import { nearby as coreNearby } from '../query/nearby.js';
 import { accessLine } from './access-log.js';
-import type { Answer, Api, AppEnv, NearbyFn } from './api.js';
+import type { Answer, Api, AppEnv, KeyedOptions, NearbyFn } from './api.js';
 import { envelope } from './envelope.js';
+import { GEOJSON, geoJsonBody } from './geojson.js';
 import { HttpError, quote } from './http-error.js';
 import { Keyring, type Grant, type Token } from './keys.js';
 import { originAllowed } from './origins.js';
+import { parseFormat } from './params.js';
 import { queryOf } from './query.js';
 import { MemoryQuotaStore, QuotaUnavailableError, type QuotaResult, type QuotaStore } from './quota.js';
 import { directionsRoutes } from './routes/directions.js';
+import { Reloadable } from './reloadable.js';
+import { healthRoutes } from './routes/health.js';
 import { nearbyRoutes } from './routes/nearby.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { placeRoutes } from './routes/places.js';
@@ -24,8 +29,11 @@ export type { AppEnv, NearbyFn } from './api.js';
 
 /** Options of `createApp()`. */
 export interface AppOptions {
-  /** The loaded places (`loadPbf()`, `fromSnapshot()`). */
-  index: PlaceIndex;
+  /**
+   * The loaded places (`loadPbf()`, `fromSnapshot()`), or a `Reloadable` of them to swap in new
+   * data while serving: each request answers from the index current when it arrived.
+   */
+  index: PlaceIndex | Reloadable<PlaceIndex>;
   /** The API keys: an array of tokens, or a `Keyring` to swap keys at run time. Default: none. */
   tokens?: readonly Token[] | Keyring;
   /** Where quota counts live (default: a new `MemoryQuotaStore`). */
@@ -54,7 +62,7 @@ export type ApiApp = Hono<AppEnv> & {
 };
 
 /** The route groups of API v1, each registering its routes (see `src/http/routes/`). */
-const ROUTES: ((api: Api) => void)[] = [nearbyRoutes, placeRoutes, searchRoutes, reverseRoutes, directionsRoutes, openapiRoutes];
+const ROUTES: ((api: Api) => void)[] = [nearbyRoutes, placeRoutes, searchRoutes, reverseRoutes, directionsRoutes, openapiRoutes, healthRoutes];
 
 const MESSAGE_500 = 'Internal server error';
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -68,12 +76,11 @@ const encoder = new TextEncoder();
  * runs on Node, Bun, Deno and edge runtimes), to serve with `serve()` or mount in another app
  * (`host.route('/prefix', app)`): its middleware, 404 and errors apply to its own routes only.
  * Routes under `basePath`: `GET /search/nearby`, `GET /places`, `GET /search`, `GET /reverse`
- * (keyed) and `GET /openapi.json` (public). Every response, errors included, is an envelope
+ * (keyed), `GET /openapi.json` and `GET /health` (public). Every response, errors included, is an envelope
  * `{timestamp, status, message, data}`.
  */
 export function createApp(options: AppOptions): ApiApp {
   const {
-    index,
     store = new MemoryQuotaStore(),
     maxLimit = 100,
     maxRadius = 100,
@@ -82,7 +89,8 @@ export function createApp(options: AppOptions): ApiApp {
     log = (line: string) => console.log(line),
     nearby = coreNearby,
   } = options;
-  if (!index) throw new TypeError('createApp: index is required');
+  if (!options.index) throw new TypeError('createApp: index is required');
+  const data = options.index instanceof Reloadable ? options.index : new Reloadable(options.index, () => Promise.reject(new Error('not reloadable')));
   for (const [name, n] of [['maxLimit', maxLimit], ['maxRadius', maxRadius]] as const) {
     if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`createApp: ${name} must be a positive integer, got ${n}`);
   }
@@ -103,8 +111,14 @@ export function createApp(options: AppOptions): ApiApp {
     c.header('X-Content-Type-Options', 'nosniff');
     // UTF-8 is at least as long as UTF-16 code units: a long text needs no measuring to be compressed.
     if (text.length < COMPRESS_MIN) c.header('Content-Length', String(encoder.encode(text).length));
+    else compressible(c);
     return c.body(text, status as 200);
   };
+
+  // A body compress() may compress varies by Accept-Encoding: said before the response exists.
+  // Said after (by compress() itself), Hono rebuilds the response around a stream, which costs a
+  // keyed request a tenth of its time even when the client takes no compression.
+  const compressible = (c: Context<AppEnv>) => c.header('Vary', 'Accept-Encoding', { append: true });
 
   // An HttpError (or Hono's HTTPException) answers with its status; anything else is a fault:
   // the body says only that it failed, the log line with the request id says why.
@@ -123,14 +137,20 @@ export function createApp(options: AppOptions): ApiApp {
   // before that (the client left, or a shutdown cut it at its grace period), as `cut`.
   const accessLog: MiddlewareHandler<AppEnv> = async (c, next) => {
     const start = performance.now();
-    const signal = c.req.raw.signal;
     let logged = false;
     const line = (status: number | 'cut') => {
       logged = true;
       log(accessLine(now(), c.get('requestId'), c.req.method, c.req.url, status, performance.now() - start, c.get('keyHint')));
     };
-    const cut = () => line('cut');
-    signal.addEventListener('abort', cut);
+    const cut = () => {
+      if (!logged) line('cut');
+    };
+    // Under @hono/node-server the Node response's own 'close' says so: the request's AbortSignal
+    // would be made for this alone, a twentieth of a request's time. Elsewhere, the signal.
+    const outgoing = (c.env as { outgoing?: { once(event: 'close', f: () => void): unknown } } | undefined)?.outgoing;
+    const signal = outgoing?.once ? undefined : c.req.raw.signal;
+    if (outgoing?.once) outgoing.once('close', cut);
+    else signal!.addEventListener('abort', cut);
     try {
       await next();
     } catch (err) {
@@ -138,23 +158,26 @@ export function createApp(options: AppOptions): ApiApp {
       // every request still gets its envelope and its log line.
       c.res = fail(err, c);
     }
-    signal.removeEventListener('abort', cut);
+    signal?.removeEventListener('abort', cut);
     if (!logged) line(c.res.status);
   };
 
   // All registered without a path: the base path's `/*`, so a host app's routes never see them.
   app.use(requestId({ generator: newRid, limitLength: 64 }));
   app.use(accessLog);
-  app.use(compress());
+  // compress() for clients that take a compressed body; for the others it would only read the
+  // response's headers back (a tenth of a request's time): their Vary is said by `reply`.
+  const compressed = compress();
+  app.use((c, next) => (c.req.header('Accept-Encoding') ? compressed(c, next) : next()));
 
   // CORS headers on actual requests (Hono's cors) for the origins some live key allows: their
   // 401s and 403s are readable too. Whether the request's own key allows the origin is the
   // 403 check. Preflights are answered by the routes (an envelope, and the key checked when
   // the query carries it), which cors() cannot do, so they pass by.
-  const keyedCors = skipOptions(cors({
+  const keyedCors = browserOnly(skipOptions(cors({
     origin: async (origin) => (origin && (await keyring.allowsOrigin(origin)) ? origin : null),
     exposeHeaders: EXPOSE,
-  }));
+  })));
   const openCors = skipOptions(cors({ origin: '*' }));
 
   // The key of a request: the `key` parameter (the contract; it wins), else `X-API-Key`, else
@@ -204,23 +227,43 @@ export function createApp(options: AppOptions): ApiApp {
     return q;
   };
 
+  // Key (401), origin (403), quota (429), then the answer (400s, 404s), in an envelope or as GeoJSON.
+  const keyedAnswer = async (c: Context<AppEnv>, answer: Answer, options: KeyedOptions, index: PlaceIndex) => {
+    const search = queryOf(c.req.url);
+    const grant = await admit(c, search);
+    const q = await count(grant);
+    const { requests, windowSeconds } = grant.quota;
+    c.header('RateLimit-Limit', String(requests));
+    c.header('RateLimit-Remaining', String(q.remaining));
+    c.header('RateLimit-Reset', String(q.resetSeconds));
+    if (!q.allowed) {
+      throw new HttpError(429, `key: quota of ${requests} requests per ${windowSeconds} s used up; retry in ${q.resetSeconds} s`, {
+        'Retry-After': String(q.resetSeconds),
+      });
+    }
+    // the format first: a bad one is a 400 before any 404 of the answer
+    const out = options.geojson ? parseFormat(search) : undefined;
+    const records = await answer(search, c, index);
+    if (out?.format !== 'geojson') return reply(c, 200, undefined, records);
+    c.header('Content-Type', GEOJSON);
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Content-Type-Options', 'nosniff');
+    compressible(c);
+    return c.body(geoJsonBody(records as GeoRecord[], out.geometry, now()), 200);
+  };
+
   const methods: string[] = [];
-  const keyed = (path: string, answer: Answer) => {
+  // With `geojson`, format=geojson answers the records as a FeatureCollection (application/geo+json).
+  const keyed = (path: string, answer: Answer, options: KeyedOptions = {}) => {
     app.use(path, keyedCors);
     app.get(path, async (c) => {
-      const search = queryOf(c.req.url);
-      const grant = await admit(c, search);
-      const q = await count(grant);
-      const { requests, windowSeconds } = grant.quota;
-      c.header('RateLimit-Limit', String(requests));
-      c.header('RateLimit-Remaining', String(q.remaining));
-      c.header('RateLimit-Reset', String(q.resetSeconds));
-      if (!q.allowed) {
-        throw new HttpError(429, `key: quota of ${requests} requests per ${windowSeconds} s used up; retry in ${q.resetSeconds} s`, {
-          'Retry-After': String(q.resetSeconds),
-        });
+      // the index of this request, whatever a reload swaps in before it is done
+      const lease = data.acquire();
+      try {
+        return await keyedAnswer(c, answer, options, lease.value);
+      } finally {
+        lease.release();
       }
-      return reply(c, 200, undefined, await answer(search, c));
     });
     // A preflight passes the key and origin checks but is not counted: the browser sends it on
     // its own. A page sending its key in a header cannot put it in the preflight (browsers send
@@ -250,7 +293,7 @@ export function createApp(options: AppOptions): ApiApp {
     methods.push(path);
   };
 
-  const api: Api = { app, index, limits: { maxLimit, maxRadius }, now, nearby, keyed, open };
+  const api: Api = { app, limits: { maxLimit, maxRadius }, now, nearby, keyed, open, reply };
   for (const routes of ROUTES) routes(api);
 
   // Registered last, so they only catch what no route above answers: other methods on our
@@ -294,6 +337,20 @@ export function createApp(options: AppOptions): ApiApp {
     });
   };
   return Object.assign(app, { rejected });
+}
+
+/**
+ * `handler` for requests with an `Origin` (browsers'); the others only get `Vary: Origin`. Hono's
+ * cors() sets its headers on `c.res` before the route has answered, which makes Hono build a
+ * placeholder response and later copy it into the route's: a fifth of a keyed request's time
+ * (bench/throughput.ts) for headers that only a browser reads.
+ */
+function browserOnly(handler: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    if (c.req.header('Origin') !== undefined) return handler(c, next);
+    c.header('Vary', 'Origin');
+    return next();
+  };
 }
 
 /** `handler` for every method but OPTIONS. */

@@ -9,8 +9,7 @@ import { parseDirectionsParams } from '../params.js';
  * first. A point too far from any road of the mode, or points no road joins, is a 404.
  */
 export function directionsRoutes(api: Api): void {
-  const { index } = api;
-  api.keyed('/directions', (search) => {
+  api.keyed('/directions', (search, _c, index) => {
     const query = parseDirectionsParams(search);
     try {
       return core(() => route(index, query));

@@ -6,8 +6,8 @@ import { parseNearbyParams } from '../params.js';
 
 /** `GET /search/nearby`: `nearby()`'s records. */
 export function nearbyRoutes(api: Api): void {
-  const { index, limits, now, nearby } = api;
-  api.keyed('/search/nearby', async (search) => {
+  const { limits, now, nearby } = api;
+  api.keyed('/search/nearby', async (search, _c, index) => {
     const query = parseNearbyParams(search, limits);
     query.at = new Date(now());
     try {
@@ -16,5 +16,5 @@ export function nearbyRoutes(api: Api): void {
       if (err instanceof InvalidQueryError) throw new HttpError(400, err.message);
       throw err;
     }
-  });
+  }, { geojson: true });
 }

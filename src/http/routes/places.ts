@@ -5,11 +5,11 @@ import { parsePlaceParams } from '../params.js';
 
 /** `GET /places?placeId=`: one record, or a 404. */
 export function placeRoutes(api: Api): void {
-  const { index, now } = api;
-  api.keyed('/places', (search) => {
+  const { now } = api;
+  api.keyed('/places', (search, _c, index) => {
     const id = parsePlaceParams(search);
     const found = core(() => place(index, id, { at: new Date(now()) }));
     if (!found) throw new HttpError(404, `Not found: no place with placeId ${id}`);
     return [found];
-  });
+  }, { geojson: true });
 }

@@ -5,12 +5,12 @@ import { parseReverseParams } from '../params.js';
 
 /** `GET /reverse?lat=&lon=`: what is at a point, or a 404. */
 export function reverseRoutes(api: Api): void {
-  const { index, limits, now } = api;
-  api.keyed('/reverse', (search) => {
+  const { limits, now } = api;
+  api.keyed('/reverse', (search, _c, index) => {
     const query = parseReverseParams(search, limits);
     query.at = new Date(now());
     const found = core(() => reverse(index, query));
     if (!found.length) throw new HttpError(404, `Not found: no place within ${query.radius ?? REVERSE_RADIUS} km of ${query.lat}, ${query.lon}`);
     return found;
-  });
+  }, { geojson: true });
 }

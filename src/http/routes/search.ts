@@ -4,6 +4,6 @@ import { parseSearchParams } from '../params.js';
 
 /** `GET /search?q=`: suggestions for a search box. */
 export function searchRoutes(api: Api): void {
-  const { index, limits } = api;
-  api.keyed('/search', (params) => core(() => search(index, parseSearchParams(params, limits))));
+  const { limits } = api;
+  api.keyed('/search', (params, _c, index) => core(() => search(index, parseSearchParams(params, limits))));
 }

@@ -1,0 +1,41 @@
+/** serve's standard output: lines batched into one write per turn of the event loop, in order, none lost. */
+import { describe, expect, it } from 'vitest';
+import { batchedLines } from '../src/cli/lines.js';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('batchedLines: one write per turn, in order, nothing lost', () => {
+  it('the lines of one turn go out in one write, after it', async () => {
+    const writes: string[] = [];
+    const lines = batchedLines((t) => writes.push(t));
+    lines.line('a');
+    lines.line('b');
+    lines.line('c');
+    expect(writes).toEqual([]);
+    await tick();
+    expect(writes).toEqual(['a\nb\nc\n']);
+    lines.line('d');
+    await tick();
+    expect(writes).toEqual(['a\nb\nc\n', 'd\n']);
+  });
+
+  it('flush() writes what is queued at once; an empty queue writes nothing', async () => {
+    const writes: string[] = [];
+    const lines = batchedLines((t) => writes.push(t));
+    lines.line('x');
+    lines.flush();
+    expect(writes).toEqual(['x\n']);
+    await tick();
+    lines.flush();
+    expect(writes).toEqual(['x\n']);
+  });
+
+  it('64 KiB queued are written without waiting for the turn to end', () => {
+    const writes: string[] = [];
+    const lines = batchedLines((t) => writes.push(t));
+    const long = 'y'.repeat(1023);
+    for (let i = 0; i < 64; i++) lines.line(long);
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.length).toBe(64 * 1024);
+  });
+});
