@@ -75,6 +75,12 @@ export interface LoadOptions {
   onProgress?: (p: LoadProgress) => void;
   /** Decoder threads; 0 decodes on the calling thread (default: by file size and cores). */
   workers?: number;
+  /**
+   * `true`: refuse (with `PbfError`) a file with blobs of unknown type, which the format
+   * asks readers to skip but which are, in practice, damaged data blobs. Default `false`:
+   * they are skipped and counted in `stats.skippedBlobs`.
+   */
+  strict?: boolean;
 }
 
 /** What a load read, built and skipped. */
@@ -95,6 +101,11 @@ export interface LoadStats {
   /** Distinct `opening_hours` values, and how many of them failed to parse. */
   schedules: number;
   badSchedules: number;
+  /**
+   * Blobs of a type other than `OSMHeader`/`OSMData`, skipped as the format asks. Not 0
+   * means data may be missing: a damaged `OSMData` type is read as unknown.
+   */
+  skippedBlobs: number;
 }
 
 /**

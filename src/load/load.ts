@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { PbfError } from '../errors.js';
 import type { LoadOptions, LoadStats, LoadTimings } from '../types.js';
-import { scanFrames, readHeader } from './frames.js';
+import { scanFrames, readHeader, describeSkipped } from './frames.js';
 import { inflateBlob } from './blob.js';
 import { decodeFrames, defaultWorkers } from './decode.js';
 import { Osm } from './osm.js';
@@ -18,7 +18,9 @@ export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
 
 /**
  * Loads an OSM PBF file (a path, or its bytes) into a `PlaceIndex`.
- * A missing, truncated, corrupt or non-PBF file rejects with `PbfError` naming it.
+ * A missing, truncated, corrupt or non-PBF file rejects with `PbfError` naming it;
+ * so does, with `strict`, a file with blobs of unknown type (counted in
+ * `stats.skippedBlobs` otherwise).
  *
  * @example
  * const index = await loadPbf('nepal-latest.osm.pbf');
@@ -37,7 +39,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     try {
       buf = await readFile(source);
     } catch (err) {
-      throw new PbfError(file, cannotRead(err));
+      throw new PbfError(file, cannotRead(err), { cause: err, code: (err as NodeJS.ErrnoException).code });
     }
   } else if (source instanceof Uint8Array) {
     buf = source;
@@ -46,7 +48,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   }
 
   const fail = (err: unknown): never => {
-    throw new PbfError(file, (err as Error).message);
+    throw new PbfError(file, (err as Error).message, { cause: err, code: (err as NodeJS.ErrnoException).code });
   };
   let frames: ReturnType<typeof scanFrames>;
   try {
@@ -57,6 +59,9 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   } catch (err) {
     return fail(err);
   }
+  if (options.strict && frames.skipped.length) {
+    fail(new Error(`${describeSkipped(frames.skipped)}: strict loading refuses a file whose data it would skip`));
+  }
 
   const total = buf.length;
   let read = frames.header.offset + frames.header.length;
@@ -66,7 +71,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   const workers = options.workers ?? defaultWorkers(total);
   const stats: LoadStats = {
     nodes: 0, ways: 0, relations: 0, points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
-    skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0,
+    skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0, skippedBlobs: frames.skipped.length,
   };
   const ms: LoadTimings = { read: lap(), decode: 0, types: 0, addresses: 0, search: 0 };
 

@@ -113,7 +113,9 @@ function read(r: SectionReader): PlaceIndex {
   });
   checkWords(words, t.size);
   const lookup = new PlaceLookup(t, r.ints('lookup', Uint32Array));
-  return new PlaceIndex(t, types, streets, meta.license, meta.stats, { lookup, words, landmarks });
+  // snapshots written before skippedBlobs was counted skipped none they know of
+  const stats = { skippedBlobs: 0, ...meta.stats };
+  return new PlaceIndex(t, types, streets, meta.license, stats, { lookup, words, landmarks });
 }
 
 // The checksum catches damage; these catch a file written wrong, whose bad offsets
