@@ -11,7 +11,7 @@ export { buildSnapshot } from './snapshot/build.js';
 export { fromSnapshot } from './snapshot/read.js';
 export { isSnapshot, SNAPSHOT_VERSION } from './snapshot/format.js';
 export { MERGED_TYPES, FEATURE_KEYS, NODE_FEATURE_KEYS } from './place/feature.js';
-export { InvalidQueryError, PbfError, SnapshotError, type SnapshotProblem } from './errors.js';
+export { InvalidQueryError, PbfError, SnapshotError, type SnapshotProblem, type QueryParam, type FileErrorOptions } from './errors.js';
 export type {
   NearbyPlace, NearbyQuery, Centroid, Geometry, Position, LoadOptions, LoadProgress, LoadStats, LoadTimings,
   Place, ReversePlace, Suggestion, SearchQuery, ReverseQuery,

@@ -11,6 +11,7 @@ import { MULTIPOLYGON, BUILDING, POINT, LINE, POLYGON, type PlaceTable } from '.
 import { SnapshotError } from '../errors.js';
 import { SectionReader } from './sections.js';
 import type { Meta } from './build.js';
+import type { LoadStats } from '../types.js';
 
 /**
  * Reads a snapshot written by `buildSnapshot` into an index that answers every query
@@ -113,9 +114,21 @@ function read(r: SectionReader): PlaceIndex {
   });
   checkWords(words, t.size);
   const lookup = new PlaceLookup(t, r.ints('lookup', Uint32Array));
+  return new PlaceIndex(t, types, streets, meta.license, checkStats(meta.stats), { lookup, words, landmarks });
+}
+
+const STATS: (keyof LoadStats)[] = ['nodes', 'ways', 'relations', 'points', 'lineStrings', 'polygons', 'multiPolygons',
+  'partial', 'skippedWays', 'skippedRelations', 'schedules', 'badSchedules', 'skippedBlobs'];
+
+// The stats are counts (the index's size is their sum): whole and not negative.
+function checkStats(stats: LoadStats): LoadStats {
   // snapshots written before skippedBlobs was counted skipped none they know of
-  const stats = { skippedBlobs: 0, ...meta.stats };
-  return new PlaceIndex(t, types, streets, meta.license, stats, { lookup, words, landmarks });
+  const out = { ...stats, skippedBlobs: stats.skippedBlobs ?? 0 };
+  for (const name of STATS) {
+    const v = out[name];
+    if (!(Number.isSafeInteger(v) && v >= 0)) throw new RangeError(`stats.${name} is ${JSON.stringify(v)}, not a count`);
+  }
+  return out;
 }
 
 // The checksum catches damage; these catch a file written wrong, whose bad offsets
