@@ -85,7 +85,7 @@ function read(r: SectionReader): PlaceIndex {
     if (typeof name !== 'string' || !Number.isSafeInteger(items) || items < 0 || at + items > places.length) {
       throw new RangeError(`type ${i} does not fit its places`);
     }
-    const tree = KDBush.from(r.buffer('types', treeAt, bytes));
+    const tree = checkKDBush(KDBush.from(r.buffer('types', treeAt, bytes)), `type ${name}`);
     types.set(name, typeTree(t, tree, places.subarray(at, at + items), matched.subarray(at, at + items)));
     at += items;
   });
@@ -93,10 +93,10 @@ function read(r: SectionReader): PlaceIndex {
 
   const flatbush = (name: string): Flatbush => {
     const { buffer, byteOffset } = r.place(name);
-    return Flatbush.from(buffer, byteOffset);
+    return checkFlatbush(Flatbush.from(buffer, byteOffset), name);
   };
   const landmarks = new Landmarks(t, {
-    tree: KDBush.from(r.buffer('landmarks')),
+    tree: checkKDBush(KDBush.from(r.buffer('landmarks')), 'landmarks'),
     boxes: r.has('landmarkBoxes') ? flatbush('landmarkBoxes') : undefined,
     areaM2: r.raw('landmarkAreas', Float64Array),
   });
@@ -144,11 +144,55 @@ function checkTable(t: PlaceTable): void {
     for (let i = 0; i < n; i++) if (s[i + 1] < s[i]) throw new RangeError('a table offset column goes backwards');
   }
   for (let i = 0; i < n; i++) {
+    // placeId = osmId * 4 + kind must be a whole number, exact in a double: a fractional,
+    // NaN or huge id would come out of every query as a placeId that place() cannot find
+    const id = t.osmId[i];
+    if (!(Number.isInteger(id) && Math.abs(id) < MAX_OSM_ID)) throw new RangeError(`row ${i} has osmId ${id}, not a whole number below 2^51`);
     if (t.kind[i] > 2 || t.what[i] > BUILDING || t.geom[i] > MULTIPOLYGON || t.hours[i] >= t.schedules.size) {
       throw new RangeError(`row ${i} has an unknown kind`);
     }
     if (!shapeFits(t, i)) throw new RangeError(`row ${i}'s shape does not fit its coordinates`);
   }
+}
+
+/** OSM ids must stay below this in magnitude for `osmId * 4 + kind` to be exact. */
+const MAX_OSM_ID = 2 ** 51;
+
+// A spatial index's item ids are what its searches return and the index maps to rows:
+// each must be an item (below numItems), and each item once (a permutation), or a
+// search would return a row twice or one that does not exist.
+function checkKDBush(tree: KDBush, what: string): KDBush {
+  if (tree.ids.length !== tree.numItems || !isPermutation(tree.ids, tree.numItems)) throw new RangeError(`the ${what} tree's item ids are not its items`);
+  return tree;
+}
+
+// Flatbush keeps, beside its leaves' item ids, each inner node's first child's position:
+// the same numbers whatever the data (see its finish()), and a wrong one would send a
+// search out of the tree or round in a loop.
+function checkFlatbush(tree: Flatbush, what: string): Flatbush {
+  const { numItems, nodeSize, _indices: ids, _levelBounds: bounds } = tree;
+  if (!isPermutation(ids.subarray(0, numItems), numItems)) throw new RangeError(`the ${what} tree's item ids are not its items`);
+  let node = numItems;
+  for (let level = 0, read = 0; level < bounds.length - 1; level++) {
+    const end = bounds[level];
+    for (; read < end; read += 4 * nodeSize) {
+      if (ids[node++] !== read) throw new RangeError(`the ${what} tree's node ${node - 1} points elsewhere than its children`);
+    }
+    read = end;
+  }
+  if (node !== ids.length) throw new RangeError(`the ${what} tree has ${ids.length} nodes, its levels ${node}`);
+  return tree;
+}
+
+function isPermutation(ids: ArrayLike<number>, n: number): boolean {
+  if (ids.length !== n) return false;
+  const seen = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    if (!(id < n) || seen[id]) return false;
+    seen[id] = 1;
+  }
+  return true;
 }
 
 // Whether row r's shape layout (see PlaceTable) accounts for exactly its coordinates.
