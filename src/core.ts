@@ -10,6 +10,7 @@ export { PlaceIndex } from './index/place-index.js';
 export { buildSnapshot } from './snapshot/build.js';
 export { fromSnapshot } from './snapshot/read.js';
 export { isSnapshot, SNAPSHOT_VERSION } from './snapshot/format.js';
+export { parseInstant, INSTANT_FORMAT } from './hours/instant.js';
 export { MERGED_TYPES, FEATURE_KEYS, NODE_FEATURE_KEYS } from './place/feature.js';
 export { InvalidQueryError, PbfError, SnapshotError, type SnapshotProblem, type QueryParam, type FileErrorOptions } from './errors.js';
 export type {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { PbfWriter as Pbf } from 'pbf';
 import { PbfWriter, encodeFrame } from '../scripts/pbf-writer.js';
 import { loadPbf, PbfError, buildSnapshot, fromSnapshot } from '../src/index.js';
 import { CORE } from './support/raw.js';
+import { damagedFixture } from './support/damaged.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MiB = 1024 * 1024;
@@ -148,36 +149,6 @@ describe('a blob may not inflate past the 32 MiB the format allows, whatever it 
     expect(got.maxRss).toBeLessThan(400 * MiB);
   });
 });
-
-/** The fixture with one data blob's type string changed: "OSMData" → "OSMDatb". */
-function damagedFixture(): { bytes: Uint8Array; offset: number } {
-  const bytes = new Uint8Array(readFileSync(CORE));
-  const view = new DataView(bytes.buffer);
-  // walk to the third frame: length prefix, BlobHeader (type first), blob
-  let pos = 0;
-  for (let k = 0; k < 2; k++) {
-    const len = view.getUint32(pos);
-    const header = bytes.subarray(pos + 4, pos + 4 + len);
-    const size = datasize(header);
-    pos += 4 + len + size;
-  }
-  const len = view.getUint32(pos);
-  const type = new TextDecoder().decode(bytes.subarray(pos + 6, pos + 6 + 7));
-  expect(type).toBe('OSMData');
-  bytes[pos + 6 + 6] = 'b'.charCodeAt(0);
-  return { bytes, offset: pos + 4 + len };
-}
-
-// BlobHeader field 3 (datasize), a varint after the tag byte 0x18
-function datasize(header: Uint8Array): number {
-  const at = header.lastIndexOf(0x18);
-  let v = 0, s = 1;
-  for (let p = at + 1; ; p++) {
-    v += (header[p] & 0x7f) * s;
-    s *= 128;
-    if (header[p] < 0x80) return v;
-  }
-}
 
 describe('blobs of unknown type are skipped, counted in stats, and refused by strict loading', () => {
   it('the fixture has none', async () => {

@@ -1,7 +1,7 @@
 /**
  * `nepal-places serve`: API v1 over HTTP.
  *
- *   nepal-places serve [--data FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]
+ *   nepal-places serve [--data FILE] [--strict] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]
  *
  * `--data` (or its older name `--pbf`) is a PBF or a snapshot, told apart by its first
  * bytes; without it, the bundled Kathmandu fixture.
@@ -9,30 +9,30 @@
  * SIGTERM (or Ctrl-C) stops it gracefully and it exits 0.
  */
 import { relative } from 'node:path';
-import { parseArgs } from 'node:util';
-import { DEFAULT_PBF } from '../data.js';
-import { PbfError, SnapshotError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
-import { loadFile } from '../load/file.js';
 import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
 import { generateKey, loadTokens, TokenError, type Token } from '../http/keys.js';
 import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
 import { serve } from '../http/server.js';
+import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
+import { DATA_HELP, DATA_OPTIONS, dataFile, openData } from './data.js';
 
-const USAGE = 'usage: nepal-places serve [--data FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]';
+const USAGE = 'usage: nepal-places serve [--data FILE] [--strict] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]';
 
 const HELP = `${USAGE}
 
 Serves the API v1 over HTTP until SIGTERM or Ctrl-C.
 
-  --data FILE     an OSM PBF or a snapshot (nepal-places build), told apart by its first
-                  bytes; --pbf FILE is the same (default: the bundled Kathmandu fixture)
-  --port N        default 8080; 0 picks a free port
-  --host ADDR     default 127.0.0.1
-  --tokens FILE   the API keys (JSON); without it, a development key is made and printed
-  --redis URL     count quotas in Redis (redis://host:port), shared between instances
-  -h, --help      this help`;
+${DATA_HELP}
+  --port N      default 8080; 0 picks a free port
+  --host ADDR   default 127.0.0.1
+  --tokens FILE the API keys (JSON); without it, a development key is made and printed
+  --redis URL   count quotas in Redis (redis://host:port), shared between instances
+  -h, --help    this help
+
+Exit codes: 0 stopped by SIGTERM or Ctrl-C, 1 the data, the tokens, Redis or the port
+failed, 2 bad usage.`;
 
 /** The quota of the development key. */
 const DEV_QUOTA = { requests: 1000, windowSeconds: 60 };
@@ -50,56 +50,33 @@ const out = (line: string) => void process.stdout.write(`${line}\n`);
 const fail = (line: string) => void process.stderr.write(`nepal-places serve: ${line}\n`);
 
 /** Runs the subcommand; resolves with the exit code once the server has stopped. */
-export async function run(argv: string[]): Promise<number> {
-  let values: { data?: string; pbf?: string; port?: string; host?: string; tokens?: string; redis?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        data: { type: 'string' },
-        pbf: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        tokens: { type: 'string' },
-        redis: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    // parseArgs explains at length; the first sentence is the one line we want.
-    fail(`${(err as Error).message.split('. ')[0]!.replace(/\.$/, '')}; ${USAGE}`);
-    return 2;
-  }
+export function run(argv: string[]): Promise<number> {
+  return guard('serve', () => start(argv));
+}
+
+async function start(argv: string[]): Promise<number> {
+  const { values: v } = parseCommand(argv, {
+    ...DATA_OPTIONS,
+    port: { type: 'string' },
+    host: { type: 'string' },
+    tokens: { type: 'string' },
+    redis: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  const values = v as { data?: string; pbf?: string; strict?: boolean; port?: string; host?: string; tokens?: string; redis?: string; help?: boolean };
   if (values.help) {
     out(HELP);
-    return 0;
+    return EXIT.ok;
   }
-  if (values.data !== undefined && values.pbf !== undefined) {
-    fail('--pbf is another name for --data: give one of them');
-    return 2;
-  }
+  const file = dataFile(values);
   const port = values.port ?? '8080';
-  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
-    fail(`--port must be an integer from 0 to 65535, got '${port}'`);
-    return 2;
-  }
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got '${port}'`);
   const host = values.host ?? '127.0.0.1';
-  if (host === '') {
-    fail('--host must not be empty');
-    return 2;
-  }
+  if (host === '') throw new UsageError('--host must not be empty');
   if (values.redis !== undefined && !/^rediss?:\/\/[^\s]+$/.test(values.redis)) {
-    fail(`--redis must be a URL such as redis://127.0.0.1:6379, got '${values.redis}'`);
-    return 2;
+    throw new UsageError(`--redis must be a URL such as redis://127.0.0.1:6379, got '${values.redis}'`);
   }
-  for (const name of ['data', 'pbf', 'tokens'] as const) {
-    if (values[name] === '') {
-      fail(`--${name} must name a file`);
-      return 2;
-    }
-  }
+  if (values.tokens === '') throw new UsageError('--tokens must name a file');
 
   let tokens: Token[];
   let devKey: string | undefined;
@@ -107,9 +84,9 @@ export async function run(argv: string[]): Promise<number> {
     if (values.tokens !== undefined) tokens = await loadTokens(values.tokens);
     else tokens = [{ key: (devKey = generateKey()), allowedOrigins: '*', quota: DEV_QUOTA }];
   } catch (err) {
-    if (!(err instanceof TokenError)) throw err;
-    fail(err.message);
-    return 2;
+    // a tokens file that cannot be read or is not valid is bad data, like a bad data file
+    if (err instanceof TokenError) throw new Failure(err.message);
+    throw err;
   }
 
   let store: QuotaStore;
@@ -118,21 +95,16 @@ export async function run(argv: string[]): Promise<number> {
     try {
       store = await RedisQuotaStore.connect(values.redis, { onError: (err) => fail(`redis: ${err.message}`) });
     } catch (err) {
-      fail(`cannot connect to redis at ${values.redis}: ${(err as Error).message}`);
-      return 1;
+      throw new Failure(`cannot connect to redis at ${values.redis}: ${(err as Error).message}`);
     }
   } else store = new MemoryQuotaStore();
 
   let index: PlaceIndex;
-  const file = values.data ?? values.pbf ?? DEFAULT_PBF;
   try {
-    index = await loadFile(file);
+    index = await openData('serve', file, values.strict === true);
   } catch (err) {
     await store.close?.();
-    // A bad data file is a bad argument, as for `nearby`.
-    if (!(err instanceof PbfError || err instanceof SnapshotError)) throw err;
-    fail(err.message);
-    return 2;
+    throw err;
   }
 
   const app = createApp({ index, tokens, store, log: out });
@@ -141,8 +113,7 @@ export async function run(argv: string[]): Promise<number> {
     running = await serve(app, { port: Number(port), host, onClose: () => store.close?.() });
   } catch (err) {
     await store.close?.();
-    fail(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
-    return 1;
+    throw new Failure(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
   }
 
   const api = `${running.origin}/api/v1`;
@@ -154,7 +125,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   await running.closed;
   out('nepal-places: stopped');
-  return 0;
+  return EXIT.ok;
 }
 
 function shortPath(file: string): string {
