@@ -160,7 +160,7 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   keyed(`${basePath}/search/nearby`, async (search) => {
     const query = parseNearbyParams(search, limits);
-    query.at = new Date(now());
+    query.at ??= new Date(now()); // `at`, an extension, asks for another instant
     let places: NearbyPlace[];
     try {
       places = await nearby(index, query);
