@@ -3,7 +3,9 @@
  * browser build gets (the `browser` condition of `.`), which must offer nothing that
  * only runs in Node.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +61,24 @@ describe('package.json: what a registry and a bundler read', () => {
     // ESM: import works from Node 20; require() of it needs require(esm), Node >= 20.19
     expect(pkg.engines).toEqual({ node: '>=20' });
     expect(readFileSync(`${ROOT}README.md`, 'utf8')).toMatch(/require\(\)[^\n]*20\.19/);
+  });
+});
+
+describe('require() of the ES module works where Node can require(esm)', () => {
+  it('the Node entry, as ESM with its packages external, loads with require() here (no top-level await)', async () => {
+    const [major, minor] = process.versions.node.split('.').map(Number);
+    expect(major > 20 || (major === 20 && minor >= 19), `this test needs Node >= 20.19, runs on ${process.versions.node}`).toBe(true);
+    // in tmp/ of the package, so that its packages resolve from node_modules
+    const dir = `${ROOT}tmp/require-${process.pid}`;
+    mkdirSync(dir, { recursive: true });
+    try {
+      await build({ entryPoints: [`${ROOT}src/index.ts`], bundle: true, format: 'esm', platform: 'node', packages: 'external', outfile: `${dir}/index.mjs`, logLevel: 'silent' });
+      const script = `const m = require(${JSON.stringify(`${dir}/index.mjs`)}); console.log(JSON.stringify([typeof m.loadPbf, typeof m.nearby, typeof m.fromSnapshot]))`;
+      const out = execFileSync(process.execPath, ['--no-warnings', '-e', script], { encoding: 'utf8' });
+      expect(JSON.parse(out)).toEqual(['function', 'function', 'function']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
