@@ -86,7 +86,9 @@ function read(r: SectionReader): PlaceIndex {
       throw new RangeError(`type ${i} does not fit its places`);
     }
     const tree = checkKDBush(KDBush.from(r.buffer('types', treeAt, bytes)), `type ${name}`);
-    types.set(name, typeTree(t, tree, places.subarray(at, at + items), matched.subarray(at, at + items)));
+    const rows = places.subarray(at, at + items);
+    types.set(name, typeTree(t, tree, rows, matched.subarray(at, at + items)));
+    checkPoints(t, tree, rows, `type ${name}`);
     at += items;
   });
   if (at !== places.length) throw new RangeError(`${places.length - at} type items belong to no type`);
@@ -100,6 +102,7 @@ function read(r: SectionReader): PlaceIndex {
     boxes: r.has('landmarkBoxes') ? flatbush('landmarkBoxes') : undefined,
     areaM2: r.raw('landmarkAreas', Float64Array),
   });
+  checkPoints(t, landmarks.tree, landmarks.rows, 'landmarks');
   const streets = new Streets(t, r.has('streets') ? flatbush('streets') : undefined);
   const words = new Words({
     sorted: r.strings('words'),
@@ -164,6 +167,16 @@ const MAX_OSM_ID = 2 ** 51;
 function checkKDBush(tree: KDBush, what: string): KDBush {
   if (tree.ids.length !== tree.numItems || !isPermutation(tree.ids, tree.numItems)) throw new RangeError(`the ${what} tree's item ids are not its items`);
   return tree;
+}
+
+// A KDBush of rows' centroids holds each item at its row's own coordinates: one
+// elsewhere would be found (or missed) at the wrong place, silently.
+function checkPoints(t: PlaceTable, tree: KDBush, rows: Uint32Array, what: string): void {
+  const { ids, coords } = tree;
+  for (let k = 0; k < ids.length; k++) {
+    const r = rows[ids[k]];
+    if (coords[2 * k] !== t.lon[r] || coords[2 * k + 1] !== t.lat[r]) throw new RangeError(`the ${what} tree holds item ${ids[k]} away from its row`);
+  }
 }
 
 // Flatbush keeps, beside its leaves' item ids, each inner node's first child's position:
