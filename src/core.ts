@@ -13,9 +13,12 @@ export { PlaceIndex } from './index/place-index.js';
 export { buildSnapshot } from './snapshot/build.js';
 export { fromSnapshot } from './snapshot/read.js';
 export { isSnapshot, SNAPSHOT_VERSION } from './snapshot/format.js';
+export { parseInstant, INSTANT_FORMAT } from './hours/instant.js';
 export { MERGED_TYPES, FEATURE_KEYS, NODE_FEATURE_KEYS } from './place/feature.js';
-export { InvalidQueryError, PbfError, SnapshotError, type SnapshotProblem } from './errors.js';
+export { InvalidQueryError, PbfError, SnapshotError, type SnapshotProblem, type QueryParam, type FileErrorOptions } from './errors.js';
+// LoadOptions and LoadProgress are the PBF loader's, exported by the Node entry only;
+// LoadStats and LoadTimings describe any index, a snapshot's too
 export type {
-  NearbyPlace, NearbyQuery, Centroid, Geometry, Position, LoadOptions, LoadProgress, LoadStats, LoadTimings,
+  NearbyPlace, NearbyQuery, Centroid, Geometry, Position, LoadStats, LoadTimings,
   Place, ReversePlace, Suggestion, SearchQuery, ReverseQuery,
 } from './types.js';

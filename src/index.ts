@@ -7,3 +7,4 @@ export * from './core.js';
 export { loadPbf, OSM_LICENSE } from './build/load.js';
 export { loadFile, loadSnapshot } from './build/file.js';
 export { DEFAULT_PBF } from './data.js';
+export type { LoadOptions, LoadProgress } from './types.js';

@@ -84,6 +84,12 @@ export interface LoadOptions {
    * which finds routes of the same time (alternatives and ties may differ) more slowly.
    */
   contract?: boolean;
+  /**
+   * `true`: refuse (with `PbfError`) a file with blobs of unknown type, which the format
+   * asks readers to skip but which are, in practice, damaged data blobs. Default `false`:
+   * they are skipped and counted in `stats.skippedBlobs`.
+   */
+  strict?: boolean;
 }
 
 /** What a load read, built and skipped. */
@@ -109,6 +115,11 @@ export interface LoadStats {
   roadEdges: number;
   restrictions: number;
   skippedRestrictions: number;
+  /**
+   * Blobs of a type other than `OSMHeader`/`OSMData`, skipped as the format asks. Not 0
+   * means data may be missing: a damaged `OSMData` type is read as unknown.
+   */
+  skippedBlobs: number;
 }
 
 /**

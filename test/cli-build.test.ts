@@ -96,6 +96,54 @@ describe('build writes a snapshot', () => {
   });
 });
 
+describe('build --json: the summary as one JSON object on stdout', () => {
+  it('figures that match the index and the files; no summary lines on stderr', async () => {
+    const json = join(dir, 'json.places');
+    const r = await cli('build', CORE, '-o', json, '--json');
+    expect(r.code).toBe(0);
+    const got = JSON.parse(r.stdout);
+    const size = (await stat(json)).size;
+    expect(got).toEqual({
+      input: CORE, output: json, places: index.size, license: index.license, stats: index.stats, size, pbfSize,
+      ms: { load: expect.any(Number), snapshot: expect.any(Number), write: expect.any(Number), total: expect.any(Number) },
+    });
+    expect(got.ms.total).toBeGreaterThanOrEqual(got.ms.load + got.ms.snapshot + got.ms.write - 3);
+    expect(r.stderr).not.toContain('nepal-places build: wrote');
+    // --quiet leaves the JSON and drops the progress
+    const q = await cli('build', CORE, '-o', json, '--json', '--quiet');
+    expect(q.stderr).toBe('');
+    expect(JSON.parse(q.stdout).places).toBe(index.size);
+    await rm(json);
+  });
+});
+
+describe('build of a PBF with a blob of unknown type: a warning, or with --strict exit 1 and no output', () => {
+  let damaged: string;
+  beforeAll(async () => {
+    const { damagedFixture } = await import('./support/damaged.js');
+    damaged = join(dir, 'damaged.osm.pbf');
+    await writeFile(damaged, damagedFixture().bytes);
+  });
+  afterAll(() => rm(damaged));
+
+  it('without --strict: written, with a warning naming the file', async () => {
+    const o = join(dir, 'damaged.places');
+    const r = await cli('build', damaged, '-o', o, '--quiet');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`nepal-places build: warning: ${damaged}: 1 blob of unknown type skipped, so the places in it are missing (damaged data?); --strict refuses such files\n`);
+    expect(isSnapshot(await readFile(o))).toBe(true);
+    await rm(o);
+  });
+
+  it('--strict: exit 1, the blob named, nothing written', async () => {
+    const o = join(dir, 'strict.places');
+    const r = await cli('build', damaged, '-o', o, '--strict', '--quiet');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^nepal-places build: ${damaged.replace(/[.]/g, '\\.')}: 1 blob of unknown type \\("OSMDatb" at offset \\d+\\): strict loading refuses`));
+    expect(await readdir(dir)).not.toContain('strict.places');
+  });
+});
+
 describe('build: bad usage is a message and the usage on stderr, exit 2', () => {
   const cases: [string, string[], RegExp][] = [
     ['no input', ['-o', 'x.places'], /no input PBF given/],
@@ -182,7 +230,7 @@ describe('nearby and serve read the snapshot with --data', () => {
     const junk = join(dir, 'junk.places');
     await writeFile(junk, 'not a snapshot, not a PBF');
     const bad = await cli('nearby', ...q, '--data', junk);
-    expect(bad.code).toBe(2);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(junk);
     await rm(junk);
   });

@@ -72,6 +72,8 @@ describe('stats: what was read, built, partial and skipped', () => {
       skippedRelations: 1,
       schedules: 3,
       badSchedules: 0,
+      // every blob is OSMHeader or OSMData
+      skippedBlobs: 0,
     });
     expect(index.size).toBe(19);
   });

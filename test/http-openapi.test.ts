@@ -48,6 +48,19 @@ describe('openapi.json: a valid OpenAPI 3.1 document of the API', () => {
     expect(served.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'query', name: 'key' }));
   });
 
+  it('marks at, and only at, as an extension that is not part of API v1', () => {
+    const params = Object.values(served.components.parameters) as { name: string; description: string; 'x-extension'?: boolean; schema: { pattern?: string } }[];
+    expect(params.filter((p) => p['x-extension']).map((p) => p.name)).toEqual(['at']);
+    const at = served.components.parameters.at;
+    expect(at.required).toBeUndefined();
+    expect(at.description).toMatch(/^\*\*Extension, not part of API v1\*\*/);
+    expect(at.description).toMatch(/Nepal Time \(UTC\+05:45\)/);
+    // the pattern takes what the server takes, and not what it refuses
+    const re = new RegExp(at.schema.pattern!);
+    for (const v of ['2026-11-21', '2026-11-21T22:10', '2026-11-21T22:10:05.25Z', '2026-11-21T22:10-0500']) expect(re.test(v), v).toBe(true);
+    for (const v of ['2026-11-21 22:10', 'Nov 21 2026', '2026-11-21T22']) expect(re.test(v), v).toBe(false);
+  });
+
   it('describes every status the route answers', () => {
     expect(Object.keys(served.paths['/search/nearby'].get.responses).sort()).toEqual(['200', '400', '401', '403', '405', '429', '500', '503']);
     const r429 = served.paths['/search/nearby'].get.responses['429'];

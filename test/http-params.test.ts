@@ -28,6 +28,13 @@ describe('params: a well-formed query', () => {
       type: 'cafe', lat: 27.7, lon: 85.3, radius: 3, limit: 7, sortBy: true, isOpen: false,
     });
   });
+  it('reads at, an extension: ISO 8601, Nepal Time without an offset', () => {
+    expect(parse(`${base}&at=2026-11-21T22:10`).at?.toISOString()).toBe('2026-11-21T16:25:00.000Z');
+    expect(parse(`${base}&at=${encodeURIComponent('2026-11-21T22:10:00+05:45')}`).at?.toISOString()).toBe('2026-11-21T16:25:00.000Z');
+    expect(parse(`${base}&at=2026-11-21`).at?.toISOString()).toBe('2026-11-20T18:15:00.000Z');
+    expect(refusal(`${base}&at=2026-11-21T22:10&at=2026-11-21T22:11`)).toMatch(/^at: given more than once/);
+    expect(refusal(`${base}&at=`)).toMatch(/^at: must be an ISO 8601/);
+  });
   it.each(['true', 'TRUE', 'True', 'tRuE'])('booleans are case-insensitive: %s', (v) => {
     expect(parse(`${base}&sortBy=${v}&isOpen=${v}`)).toMatchObject({ sortBy: true, isOpen: true });
   });

@@ -53,14 +53,34 @@ describe('serve: bad arguments are one line on stderr and exit 2', () => {
     [['extra'], /Unexpected argument 'extra'|positional/],
     [['--redis', 'http://127.0.0.1:6379'], /--redis must be a URL such as redis:/],
     [['--tokens'], /--tokens/],
-    [['--pbf', '/no/such/file.osm.pbf'], /\/no\/such\/file\.osm\.pbf: no such file/],
-    [['--tokens', 'BAD'], /bad-tokens\.json\[0\]\.key: must be 16 to 128 characters/],
+    [['--data', '/x.pbf', '--pbf', '/y.pbf'], /--pbf is another name for --data/],
   ])('%j', async (args, message) => {
-    const run = cli(args.map((a) => (a === 'BAD' ? join(dir, 'bad-tokens.json') : a)));
+    const run = cli(args);
     expect(await run.exit).toBe(2);
     const lines = run.out.stderr.trimEnd().split('\n');
     expect(lines.length).toBe(1);
     expect(lines[0]).toMatch(/^nepal-places serve: /);
+    expect(lines[0]).toMatch(message);
+    expect(run.out.stdout).toBe('');
+  });
+});
+
+describe('serve: a bad data or tokens file is one line on stderr and exit 1 (the data failed, not the usage)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'np-serve-'));
+    await writeFile(join(dir, 'bad-tokens.json'), '[{"key":"short"}]');
+    await writeFile(join(dir, 'junk.places'), 'neither a snapshot nor a PBF');
+  });
+  it.each([
+    [['--pbf', '/no/such/file.osm.pbf'], /\/no\/such\/file\.osm\.pbf: no such file/],
+    [['--data', 'JUNK'], /junk\.places: /],
+    [['--tokens', 'BAD'], /bad-tokens\.json\[0\]\.key: must be 16 to 128 characters/],
+  ])('%j', async (args, message) => {
+    const run = cli(args.map((a) => (a === 'BAD' ? join(dir, 'bad-tokens.json') : a === 'JUNK' ? join(dir, 'junk.places') : a)));
+    expect(await run.exit).toBe(1);
+    const lines = run.out.stderr.trimEnd().split('\n');
+    expect(lines).toEqual([expect.stringMatching(/^nepal-places serve: /)]);
     expect(lines[0]).toMatch(message);
     expect(run.out.stdout).toBe('');
   });

@@ -67,6 +67,26 @@ describe('200: nearby() records in the envelope', () => {
     expect(r.body.data.every((p: { open: boolean }) => p.open)).toBe(true);
   });
 
+  it('at (an extension, not API v1): open places at that instant, Nepal Time without an offset', async () => {
+    // 22:10 in Kathmandu is 16:25 UTC; the server clock (12:00 NPT) must not be used
+    const want = nearby(index, { type: 'eat', ...THAMEL, radius: 3, limit: 100, isOpen: true, at: new Date('2026-11-21T16:25:00Z') });
+    const atClock = nearby(index, { type: 'eat', ...THAMEL, radius: 3, limit: 100, isOpen: true, at: new Date(at) });
+    expect(want.map((p) => p.placeId)).not.toEqual(atClock.map((p) => p.placeId));
+    for (const v of ['2026-11-21T22:10', '2026-11-21T16:25Z', '2026-11-21T22:10%2B05:45', '2026-11-21T11:25-05:00']) {
+      const r = await server.request(nearbyUrl(`type=eat&lat=${THAMEL.lat}&lon=${THAMEL.lon}&radius=3&limit=100&isOpen=true&at=${v}&key=${open.key}`));
+      expect(r.status, v).toBe(200);
+      expect(r.body.data, v).toEqual(JSON.parse(JSON.stringify(want)));
+      expect(validator.errors('/search/nearby', 'get', 200, r.body)).toEqual([]);
+    }
+  });
+
+  it('at that is not ISO 8601 is a 400 saying what is accepted; an unencoded + gets a hint', async () => {
+    for (const v of ['yesterday', 'Nov%2021%202026', '2026-02-30T10:00', '1763742600000']) {
+      expectError(await server.request(nearbyUrl(`${good}&at=${v}&key=${open.key}`)), 400, /^at: must be an ISO 8601 date and time such as 2026-11-21T22:10 \(Nepal Time when no offset is given\)/);
+    }
+    expectError(await server.request(nearbyUrl(`${good}&at=2026-11-21T22:10+05:45&key=${open.key}`)), 400, /^at: .*write the offset's \+ as %2B/);
+  });
+
   it('an unknown type is an empty 200', async () => {
     const r = await server.request(nearbyUrl(`type=no-such-type&lat=1&lon=1&key=${open.key}`));
     expect(r.status).toBe(200);

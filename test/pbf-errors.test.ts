@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadPbf, nearby, PbfError } from '../src/index.js';
+import { loadPbf, loadFile, nearby, PbfError } from '../src/index.js';
 import { CORE } from './support/raw.js';
 
 let dir: string;
@@ -226,5 +226,43 @@ describe('a missing file rejects with a PbfError naming the file', () => {
 
   it('a directory', async () => {
     await expectPbfError(dir);
+  });
+});
+
+describe('a PbfError keeps the error underneath as cause, and its code', () => {
+  it('a missing file: the system\'s ENOENT, from loadPbf and from loadFile', async () => {
+    const none = join(dir, 'does-not-exist.osm.pbf');
+    for (const e of [await expectPbfError(none), await loadFile(none).catch((x: unknown) => x) as PbfError]) {
+      expect(e).toBeInstanceOf(PbfError);
+      expect(e.code).toBe('ENOENT');
+      expect(e.cause).toBeInstanceOf(Error);
+      expect(e.cause).toMatchObject({ code: 'ENOENT', path: none });
+    }
+  });
+
+  it('a directory: EISDIR', async () => {
+    const e = await expectPbfError(dir);
+    expect(e.code).toBe('EISDIR');
+    expect(e.cause).toMatchObject({ code: 'EISDIR' });
+  });
+
+  it('a damaged zlib stream: zlib\'s code, on this thread and on decoder threads', async () => {
+    const f = frames(bytes);
+    const copy = bytes.slice();
+    const mid = f[5].blob + (f[5].size >> 1);
+    for (let i = 0; i < 16; i++) copy[mid + i] ^= 0xff;
+    const file = write('flipped-code.osm.pbf', copy);
+    for (const workers of [0, 2]) {
+      const e = await loadPbf(file, { workers }).catch((x: unknown) => x) as PbfError;
+      expect(e).toBeInstanceOf(PbfError);
+      expect(e.code).toMatch(/^Z_(DATA|BUF)_ERROR$/);
+      expect(e.cause).toBeInstanceOf(Error);
+      expect((e.cause as Error).message).toContain(`blob at offset ${f[5].blob}`);
+    }
+  });
+
+  it('a file that is not a PBF has no code: nothing underneath failed', async () => {
+    const e = await expectPbfError(write('text2.osm.pbf', 'not a PBF at all, just some text\n'));
+    expect(e.code).toBeUndefined();
   });
 });

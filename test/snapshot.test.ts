@@ -323,6 +323,15 @@ describe('a snapshot file on disk', () => {
     await expect(loadFile(join(dir, 'none.places'))).rejects.toThrow(/none\.places.*no such file/);
   });
 
+  it('a file that cannot be read is unreadable (not foreign), with the system\'s code and error', async () => {
+    const none = join(dir, 'none.places');
+    const err = await loadSnapshot(none).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SnapshotError);
+    expect(err).toMatchObject({ problem: 'unreadable', code: 'ENOENT', file: none });
+    expect((err as Error).cause).toMatchObject({ code: 'ENOENT', syscall: 'open' });
+    await expect(loadSnapshot(dir)).rejects.toMatchObject({ name: 'SnapshotError', problem: 'unreadable', code: 'EISDIR' });
+  });
+
   it('a truncated file is named and called truncated', async () => {
     const path = join(dir, 'cut.places');
     const bytes = buildSnapshot(await engine());

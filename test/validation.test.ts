@@ -2,9 +2,9 @@
  * Query validation: every bad argument throws InvalidQueryError naming its parameter;
  * edge values that are valid pass; an unknown type answers [].
  */
-import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidQueryError, nearby } from '../src/index.js';
-import type { NearbyQuery, PlaceIndex } from '../src/index.js';
+import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { InvalidQueryError, nearby, place, search, reverse } from '../src/index.js';
+import type { NearbyQuery, PlaceIndex, QueryParam } from '../src/index.js';
 import { CENTER, engine } from './support/fixture.js';
 
 let index: PlaceIndex;
@@ -22,7 +22,7 @@ function ask(patch: Record<string, unknown>, drop: string[] = []): () => unknown
   return () => nearby(index, q as unknown as NearbyQuery);
 }
 
-function expectInvalid(fn: () => unknown, param: string): void {
+function expectInvalid(fn: () => unknown, param: QueryParam): void {
   let err: unknown;
   try {
     fn();
@@ -125,5 +125,33 @@ describe('at: a valid Date when given', () => {
     const got = nearby(index, { type: 'eat', ...CENTER, limit: 20 });
     expect(got.length).toBe(20);
     for (const r of got) expect(typeof r.open).toBe('boolean');
+  });
+});
+
+describe('InvalidQueryError.param is one of the parameter names, as a type', () => {
+  const ALL: QueryParam[] = ['query', 'type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'at', 'q', 'placeId'];
+
+  it('typed as the union, not any string', () => {
+    expectTypeOf<InvalidQueryError['param']>().toEqualTypeOf<QueryParam>();
+    expectTypeOf<'lat'>().toExtend<InvalidQueryError['param']>();
+    expectTypeOf<'latitude'>().not.toExtend<InvalidQueryError['param']>();
+  });
+
+  it('every query function names a member of it', () => {
+    const bad: (() => unknown)[] = [
+      () => nearby(index, null as unknown as NearbyQuery),
+      () => nearby(index, { ...OK, type: '' }),
+      () => nearby(index, { ...OK, at: new Date(NaN) }),
+      () => place(index, -1),
+      () => search(index, { q: ' ' }),
+      () => search(index, { q: 'x', lat: 27.7 }),
+      () => reverse(index, { lat: 27.7, lon: 200 }),
+      () => reverse(index, { lat: 27.7, lon: 85.3, radius: 0 }),
+    ];
+    for (const fn of bad) {
+      const e = (() => { try { fn(); } catch (x) { return x; } })() as InvalidQueryError;
+      expect(e).toBeInstanceOf(InvalidQueryError);
+      expect(ALL).toContain(e.param);
+    }
   });
 });

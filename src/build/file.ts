@@ -20,7 +20,7 @@ export async function loadSnapshot(path: string): Promise<PlaceIndex> {
   try {
     bytes = await readWhole(path);
   } catch (err) {
-    throw new SnapshotError('foreign', cannotRead(err), path);
+    throw new SnapshotError('unreadable', cannotRead(err), path, { cause: err, code: (err as NodeJS.ErrnoException).code });
   }
   const read = performance.now() - t0;
   const index = fromSnapshot(bytes, path);
@@ -47,7 +47,7 @@ export async function loadFile(path: string, options: LoadOptions = {}): Promise
       await f.close();
     }
   } catch (err) {
-    throw new PbfError(path, cannotRead(err));
+    throw new PbfError(path, cannotRead(err), { cause: err, code: (err as NodeJS.ErrnoException).code });
   }
   // a snapshot keeps the license it was built with: `options` are the PBF loader's
   if (isSnapshot(head)) return loadSnapshot(path);

@@ -14,14 +14,16 @@ export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
 
 /**
  * Loads an OSM PBF file (a path, or its bytes) into a `PlaceIndex`.
- * A missing, truncated, corrupt or non-PBF file rejects with `PbfError` naming it.
+ * A missing, truncated, corrupt or non-PBF file rejects with `PbfError` naming it;
+ * so does, with `strict`, a file with blobs of unknown type (counted in
+ * `stats.skippedBlobs` otherwise).
  *
  * @example
  * const index = await loadPbf('nepal-latest.osm.pbf');
  */
 export async function loadPbf(source: string | Uint8Array, options: LoadOptions = {}): Promise<PlaceIndex> {
   const clock = lapClock();
-  const pbf = await openPbf(source);
+  const pbf = await openPbf(source, options.strict);
   const total = pbf.bytes.length;
   let read = pbf.headerEnd;
   const progress = options.onProgress;
@@ -30,7 +32,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   const workers = options.workers ?? defaultWorkers(total);
   const stats: LoadStats = {
     nodes: 0, ways: 0, relations: 0, points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
-    skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0,
+    skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0, skippedBlobs: pbf.skipped.length,
     roadNodes: 0, roadEdges: 0, restrictions: 0, skippedRestrictions: 0,
   };
   const ms: LoadTimings = { read: clock(), decode: 0, types: 0, addresses: 0, search: 0, roads: 0 };

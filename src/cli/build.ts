@@ -1,23 +1,25 @@
 /**
  * `nepal-places build`: a PBF in, a snapshot out.
  *
- *   nepal-places build IN.osm.pbf -o OUT.places [--workers N] [--license TEXT] [--quiet]
+ *   nepal-places build IN.osm.pbf -o OUT.places [--workers N] [--license TEXT] [--strict] [--quiet] [--json]
  *
- * Progress and a summary go to stderr (stdout stays free for pipes); the snapshot is
+ * Progress and a summary go to stderr (stdout stays free for pipes, and for the
+ * summary as JSON with --json); the snapshot is
  * written to a temporary file beside OUT and renamed over it, so OUT is either the old
  * file or the whole new one, never half of it.
  */
 import { access, constants, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { PbfError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { loadPbf } from '../build/load.js';
 import { buildSnapshot } from '../snapshot/build.js';
 import { isSnapshot, MAGIC } from '../snapshot/format.js';
 import { formatBytes, formatCount, formatDuration, Progress } from './progress.js';
+import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
+import { checkSkipped } from './data.js';
 
-const USAGE = 'usage: nepal-places build IN.osm.pbf -o OUT.places [--workers N] [--license TEXT] [--quiet]';
+const USAGE = 'usage: nepal-places build IN.osm.pbf -o OUT.places [--workers N] [--license TEXT] [--strict] [--quiet] [--json]';
 
 const HELP = `${USAGE}
 
@@ -27,7 +29,10 @@ read in a fraction of the PBF's load time.
   -o, --output FILE   the snapshot to write (required); replaced whole, never half-written
   --workers N         decoder threads, 0 decodes on the main thread (default: by file size and cores)
   --license TEXT      the license of every record (default: © OpenStreetMap contributors, ODbL 1.0)
-  --quiet             print nothing but errors
+  --strict            refuse a PBF with blobs of unknown type (damaged data the format's
+                      rule would skip; without --strict they are skipped with a warning)
+  --quiet             print nothing but errors and warnings
+  --json              the summary as one JSON object on stdout instead of lines on stderr
   -h, --help          this help
 
 Progress and a summary go to stderr: a bar on a terminal, a line every tenth of the
@@ -37,40 +42,32 @@ unwritable output), 2 bad usage.`;
 /** Decoder threads beyond this are a typo, not a plan: the main thread's place building is the limit long before. */
 const MAX_WORKERS = 64;
 
-/** A bad command line: a message and the usage on stderr, exit code 2. */
-class UsageError extends Error {}
-
 interface Args {
   input: string;
   output: string;
   quiet: boolean;
+  json: boolean;
+  strict: boolean;
   workers?: number;
   license?: string;
 }
 
 /** Runs the subcommand; resolves with the exit code. */
-export async function run(argv: string[]): Promise<number> {
+export function run(argv: string[]): Promise<number> {
+  return guard('build', () => build(argv), USAGE);
+}
+
+async function build(argv: string[]): Promise<number> {
   const t0 = performance.now();
-  let args: Args | 'help';
-  try {
-    args = parse(argv);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`nepal-places build: ${err.message}\n${USAGE}\n`);
-    return 2;
-  }
+  const args = parse(argv);
   if (args === 'help') {
     process.stdout.write(`${HELP}\n`);
-    return 0;
+    return EXIT.ok;
   }
-  const fail = (message: string) => {
-    process.stderr.write(`nepal-places build: ${message}\n`);
-    return 1;
-  };
 
   // Found out now rather than after a load of minutes.
   const problem = await outputProblem(args.output);
-  if (problem) return fail(`${args.output}: ${problem}`);
+  if (problem) throw new Failure(`${args.output}: ${problem}`);
 
   const stderr = process.stderr;
   const tty = stderr.isTTY && !args.quiet;
@@ -80,13 +77,14 @@ export async function run(argv: string[]): Promise<number> {
   const t1 = performance.now();
   let index: PlaceIndex;
   try {
-    index = await loadPbf(args.input, { onProgress: progress.update, workers: args.workers, license: args.license });
+    index = await loadPbf(args.input, { onProgress: progress.update, workers: args.workers, license: args.license, strict: args.strict });
   } catch (err) {
     progress.end();
-    if (!(err instanceof PbfError)) throw err;
-    return fail(await isSnapshotFile(args.input) ? `${args.input}: is a snapshot already; build reads an OSM PBF` : err.message);
+    if (err instanceof PbfError && await isSnapshotFile(args.input)) throw new Failure(`${args.input}: is a snapshot already; build reads an OSM PBF`);
+    throw err;
   }
   progress.end();
+  checkSkipped('build', args.input, index.stats, args.strict);
   const t2 = performance.now();
   let bytes: Uint8Array;
   status('building the snapshot…');
@@ -101,15 +99,40 @@ export async function run(argv: string[]): Promise<number> {
     await writeAtomically(args.output, bytes);
   } catch (err) {
     status('');
-    return fail(`${args.output}: cannot write (${(err as Error).message})`);
+    throw new Failure(`${args.output}: cannot write (${(err as Error).message})`);
   }
   status('');
   const t4 = performance.now();
 
   const pbfSize = (await stat(args.input)).size;
   const figures = { output: args.output, size: bytes.length, pbfSize, load: t2 - t1, build: t3 - t2, write: t4 - t3, total: performance.now() - t0 };
-  if (!args.quiet) for (const line of summary(index, figures)) stderr.write(`${line}\n`);
-  return 0;
+  if (args.json) process.stdout.write(`${JSON.stringify(summaryJson(index, args.input, figures))}\n`);
+  else if (!args.quiet) for (const line of summary(index, figures)) stderr.write(`${line}\n`);
+  return EXIT.ok;
+}
+
+/** What `build --json` prints: one JSON object, the summary's figures as numbers. */
+export interface BuildSummary {
+  input: string;
+  output: string;
+  /** The places of `nearby` (rows kept only for search, reverse and addresses are not counted). */
+  places: number;
+  license: string;
+  stats: PlaceIndex['stats'];
+  /** Bytes of the snapshot and of the PBF. */
+  size: number;
+  pbfSize: number;
+  /** Wall milliseconds of each step. */
+  ms: { load: number; snapshot: number; write: number; total: number };
+}
+
+/** The summary of `build --json`. */
+export function summaryJson(index: PlaceIndex, input: string, f: BuildFigures): BuildSummary {
+  const ms = (v: number) => Math.round(v);
+  return {
+    input, output: f.output, places: index.size, license: index.license, stats: { ...index.stats },
+    size: f.size, pbfSize: f.pbfSize, ms: { load: ms(f.load), snapshot: ms(f.build), write: ms(f.write), total: ms(f.total) },
+  };
 }
 
 /** What a summary reports beside the index: the files' sizes and the phases' wall milliseconds. */
@@ -141,25 +164,16 @@ export function summary(index: PlaceIndex, f: BuildFigures): string[] {
 }
 
 function parse(argv: string[]): Args | 'help' {
-  let values;
-  let positionals;
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        output: { type: 'string', short: 'o' },
-        quiet: { type: 'boolean' },
-        workers: { type: 'string' },
-        license: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    // parseArgs explains at length; its first sentence is the message
-    throw new UsageError((err as Error).message.split('. ')[0]!.replace(/\.$/, ''));
-  }
+  const { values: v, positionals } = parseCommand(argv, {
+    output: { type: 'string', short: 'o' },
+    quiet: { type: 'boolean' },
+    json: { type: 'boolean' },
+    strict: { type: 'boolean' },
+    workers: { type: 'string' },
+    license: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  }, true);
+  const values = v as { output?: string; quiet?: boolean; json?: boolean; strict?: boolean; workers?: string; license?: string; help?: boolean };
   if (values.help) return 'help';
   const input = positionals[0];
   if (input === undefined || input === '') throw new UsageError('no input PBF given');
@@ -174,7 +188,7 @@ function parse(argv: string[]): Args | 'help' {
     workers = Number(w);
   }
   if (values.license !== undefined && values.license.trim() === '') throw new UsageError('--license must not be empty');
-  return { input, output, quiet: values.quiet ?? false, workers, license: values.license };
+  return { input, output, quiet: values.quiet ?? false, json: values.json ?? false, strict: values.strict ?? false, workers, license: values.license };
 }
 
 // Whether a file that failed as a PBF is a snapshot, a likely mix-up worth saying so.

@@ -1,7 +1,7 @@
 /**
  * `nepal-places serve`: API v1 over HTTP.
  *
- *   nepal-places serve [--data FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]
+ *   nepal-places serve [--data FILE] [--strict] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]
  *
  * `--data` (or its older name `--pbf`) is a PBF or a snapshot, told apart by its first
  * bytes; without it, the bundled Kathmandu fixture.
@@ -12,11 +12,7 @@
  */
 import cluster from 'node:cluster';
 import { relative } from 'node:path';
-import { parseArgs } from 'node:util';
-import { DEFAULT_PBF } from '../data.js';
-import { PbfError, SnapshotError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
-import { loadFile } from '../build/file.js';
 import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
 import { generateKey, TokenError, type Token } from '../http/keys.js';
@@ -27,15 +23,16 @@ import { serve } from '../http/server.js';
 import { runPrimary, workerReady, workerStart } from './cluster.js';
 import { batchedLines } from './lines.js';
 import { Reloads } from './reload.js';
+import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
+import { DATA_HELP, DATA_OPTIONS, dataFile, openData } from './data.js';
 
-const USAGE = 'usage: nepal-places serve [--data FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]';
+const USAGE = 'usage: nepal-places serve [--data FILE] [--strict] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]';
 
 const HELP = `${USAGE}
 
 Serves the API v1 over HTTP until SIGTERM or Ctrl-C.
 
-  --data FILE     an OSM PBF or a snapshot (nepal-places build), told apart by its first
-                  bytes; --pbf FILE is the same (default: the bundled Kathmandu fixture)
+${DATA_HELP}
   --port N        default 8080; 0 picks a free port
   --host ADDR     default 127.0.0.1
   --tokens FILE   the API keys (JSON); without it, a development key is made and printed
@@ -43,9 +40,13 @@ Serves the API v1 over HTTP until SIGTERM or Ctrl-C.
   --workers N     N server processes on the one port (node:cluster); N > 1 needs --redis,
                   so that they share the quotas (default 1)
 
+  -h, --help      this help
+
 SIGHUP reloads --data: requests in flight finish on the old data, a file that
 fails to load keeps the old data serving.
-  -h, --help      this help`;
+
+Exit codes: 0 stopped by SIGTERM or Ctrl-C, 1 the data, the tokens, Redis or the port
+failed, 2 bad usage.`;
 
 /** The quota of the development key. */
 const DEV_QUOTA = { requests: 1000, windowSeconds: 60 };
@@ -71,7 +72,7 @@ export async function run(argv: string[]): Promise<number> {
   const reloads = new Reloads(out, (line) => fail(line), who);
   process.on('SIGHUP', reloads.signal);
   try {
-    return await serveIn(argv, reloads);
+    return await guard('serve', () => serveIn(argv, reloads));
   } finally {
     process.off('SIGHUP', reloads.signal);
     // a worker's channel to the primary would keep it alive after its server has stopped
@@ -80,64 +81,36 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
-  let values: { data?: string; pbf?: string; port?: string; host?: string; tokens?: string; redis?: string; workers?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        data: { type: 'string' },
-        pbf: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        tokens: { type: 'string' },
-        redis: { type: 'string' },
-        workers: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    // parseArgs explains at length; the first sentence is the one line we want.
-    fail(`${(err as Error).message.split('. ')[0]!.replace(/\.$/, '')}; ${USAGE}`);
-    return 2;
-  }
+  const { values: v } = parseCommand(argv, {
+    ...DATA_OPTIONS,
+    port: { type: 'string' },
+    host: { type: 'string' },
+    tokens: { type: 'string' },
+    redis: { type: 'string' },
+    workers: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  const values = v as { data?: string; pbf?: string; strict?: boolean; port?: string; host?: string; tokens?: string; redis?: string;
+    workers?: string; help?: boolean };
   if (values.help) {
     out(HELP);
-    return 0;
+    return EXIT.ok;
   }
-  if (values.data !== undefined && values.pbf !== undefined) {
-    fail('--pbf is another name for --data: give one of them');
-    return 2;
-  }
+  const file = dataFile(values);
   const port = values.port ?? '8080';
-  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
-    fail(`--port must be an integer from 0 to 65535, got '${port}'`);
-    return 2;
-  }
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got '${port}'`);
   const host = values.host ?? '127.0.0.1';
-  if (host === '') {
-    fail('--host must not be empty');
-    return 2;
-  }
+  if (host === '') throw new UsageError('--host must not be empty');
   if (values.redis !== undefined && !/^rediss?:\/\/[^\s]+$/.test(values.redis)) {
-    fail(`--redis must be a URL such as redis://127.0.0.1:6379, got '${values.redis}'`);
-    return 2;
+    throw new UsageError(`--redis must be a URL such as redis://127.0.0.1:6379, got '${values.redis}'`);
   }
-  for (const name of ['data', 'pbf', 'tokens'] as const) {
-    if (values[name] === '') {
-      fail(`--${name} must name a file`);
-      return 2;
-    }
-  }
+  if (values.tokens === '') throw new UsageError('--tokens must name a file');
   const workers = values.workers ?? '1';
   if (!/^\d{1,3}$/.test(workers) || Number(workers) < 1 || Number(workers) > 256) {
-    fail(`--workers must be a whole number from 1 to 256, got '${workers}'`);
-    return 2;
+    throw new UsageError(`--workers must be a whole number from 1 to 256, got '${workers}'`);
   }
   if (Number(workers) > 1 && values.redis === undefined) {
-    fail(`--workers ${workers} needs --redis URL: each worker would otherwise count quotas on its own`);
-    return 2;
+    throw new UsageError(`--workers ${workers} needs --redis URL: each worker would otherwise count quotas on its own`);
   }
   if (Number(workers) > 1 && cluster.isPrimary) {
     // The primary checks the tokens file (once, not once per worker) and makes the development key.
@@ -146,9 +119,9 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
       if (values.tokens !== undefined) await loadTokens(values.tokens);
       else devKey = generateKey();
     } catch (err) {
-      if (!(err instanceof TokenError)) throw err;
-      fail(err.message);
-      return 2;
+      // a tokens file that cannot be read or is not valid is bad data, like a bad data file
+      if (err instanceof TokenError) throw new Failure(err.message);
+      throw err;
     }
     process.off('SIGHUP', reloads.signal); // the primary passes it on to its workers
     return runPrimary({ workers: Number(workers), devKey, out, fail });
@@ -161,9 +134,8 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     if (values.tokens !== undefined) tokens = await loadTokens(values.tokens);
     else tokens = [{ key: (devKey = started?.devKey ?? generateKey()), allowedOrigins: '*', quota: DEV_QUOTA }];
   } catch (err) {
-    if (!(err instanceof TokenError)) throw err;
-    fail(err.message);
-    return 2;
+    if (err instanceof TokenError) throw new Failure(err.message);
+    throw err;
   }
 
   let store: QuotaStore;
@@ -172,24 +144,20 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     try {
       store = await RedisQuotaStore.connect(values.redis, { onError: (err) => fail(`redis: ${err.message}`) });
     } catch (err) {
-      fail(`cannot connect to redis at ${values.redis}: ${(err as Error).message}`);
-      return 1;
+      throw new Failure(`cannot connect to redis at ${values.redis}: ${(err as Error).message}`);
     }
   } else store = new MemoryQuotaStore();
 
   let index: PlaceIndex;
-  const file = values.data ?? values.pbf ?? DEFAULT_PBF;
+  const strict = values.strict === true;
   try {
-    index = await loadFile(file);
+    index = await openData('serve', file, strict);
   } catch (err) {
     await store.close?.();
-    // A bad data file is a bad argument, as for `nearby`.
-    if (!(err instanceof PbfError || err instanceof SnapshotError)) throw err;
-    fail(err.message);
-    return 2;
+    throw err;
   }
 
-  const data = new Reloadable(index, () => loadFile(file));
+  const data = new Reloadable(index, () => openData('serve', file, strict));
   reloads.add({ flag: '--data', file: shortPath(file), source: data, describe: (i) => `${i.size} places` });
   const app = createApp({ index: data, tokens, store, log: out });
   let running;
@@ -197,8 +165,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     running = await serve(app, { port: Number(port), host, onClose: (msLeft) => store.close?.(Math.min(msLeft, 1000)) });
   } catch (err) {
     await store.close?.();
-    fail(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
-    return 1;
+    throw new Failure(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
   }
 
   const api = `${running.origin}/api/v1`;
@@ -215,12 +182,12 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     workerReady(banner);
     process.once('disconnect', () => void running.close());
     await running.closed;
-    return 0;
+    return EXIT.ok;
   }
   for (const line of banner) out(line);
   await running.closed;
   out('nepal-places: stopped');
-  return 0;
+  return EXIT.ok;
 }
 
 function shortPath(file: string): string {

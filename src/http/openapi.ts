@@ -251,7 +251,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         description:
           'Places of `type` whose centroid lies within `radius` km of (`lat`, `lon`), best score first ' +
           '(or nearest first with `sortBy=true`).',
-        parameters: ['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'format', 'geometry', 'key'],
+        parameters: ['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'at', 'format', 'geometry', 'key'],
         ok: ['The places, at most `limit` of them (possibly none).', 'NearbyEnvelope'],
         geojson: 'NearbyFeatures',
       }),
@@ -381,6 +381,20 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         alternatives: {
           name: 'alternatives', in: 'query', description: '`true`: up to two alternatives after the best route (exactly two points only).',
           schema: { type: 'boolean', default: false },
+        },
+        at: {
+          name: 'at', in: 'query',
+          description:
+            '**Extension, not part of API v1**: a client of API v1 does not send it, and another API v1 service may refuse it. ' +
+            'The instant that `isOpen` and each record\'s `open` are evaluated at, instead of now: ISO 8601, ' +
+            '`YYYY-MM-DD[Thh:mm[:ss[.fff]]][Z|±hh:mm]`; without an offset it is Nepal Time (UTC+05:45), whatever the server\'s ' +
+            'time zone. Percent-encode a `+` in the offset as `%2B`.',
+          schema: {
+            type: 'string',
+            pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}(:?\\d{2})?)?)?$',
+            examples: ['2026-11-21T22:10', '2026-11-21T16:25Z', '2026-11-21T22:10+05:45'],
+          },
+          'x-extension': true,
         },
         placeId: {
           name: 'placeId', in: 'query', required: true, description: 'The `placeId` of a record: `osmId * 4 + kind` (kind 0 node, 1 way, 2 relation), plain digits.',

@@ -1,6 +1,7 @@
 import type { NearbyQuery, ReverseQuery, SearchQuery } from '../types.js';
 import type { RouteQuery } from '../query/route.js';
 import { MAX_QUERY_LENGTH } from '../query/search.js';
+import { INSTANT_FORMAT, parseInstant } from '../hours/instant.js';
 import { HttpError, quote } from './http-error.js';
 
 /** The largest `limit` and `radius` (km) a request may ask for. */
@@ -9,8 +10,11 @@ export interface QueryLimits {
   maxRadius: number;
 }
 
-/** The query parameters of `GET /search/nearby`, in the order they are checked. */
-export const NEARBY_PARAMS = ['key', 'type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'format', 'geometry'] as const;
+/**
+ * The query parameters of `GET /search/nearby`, in the order they are checked. `at` is
+ * an extension of this service, not part of API v1: clients of API v1 never send it.
+ */
+export const NEARBY_PARAMS = ['key', 'type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'at', 'format', 'geometry'] as const;
 
 // A plain decimal, optionally with an exponent. Stricter than Number(), which also takes
 // '', ' 1', '0x1f', 'Infinity' and '1_0'-like oddities we do not want to guess at.
@@ -21,7 +25,8 @@ const BOOLEAN = /^(?:true|false)$/i;
 /**
  * Reads the nearby query from a query string, strictly: every parameter at most once, no unknown
  * parameter (a misspelt `sortby=true` would otherwise be silently ignored), numbers in plain decimal
- * notation, `radius` and `limit` whole numbers within the limits, booleans `true`/`false` in any case.
+ * notation, `radius` and `limit` whole numbers within the limits, booleans `true`/`false` in any case,
+ * `at` (an extension) an ISO 8601 instant, Nepal Time without an offset.
  * The `key` parameter is allowed here but read by the key check, not returned.
  * @throws {HttpError} 400, with a message naming the parameter
  */
@@ -45,6 +50,14 @@ export function parseNearbyParams(search: URLSearchParams, limits: QueryLimits):
   if (sortBy !== undefined) query.sortBy = sortBy;
   const isOpen = flag(search, 'isOpen');
   if (isOpen !== undefined) query.isOpen = isOpen;
+  const at = search.get('at');
+  if (at !== null) {
+    const instant = parseInstant(at);
+    // a '+' that is not percent-encoded arrives as a space: say so rather than only refuse
+    const hint = /T\d\d:\d\d(?::\d\d(?:\.\d+)?)? \d\d(?::?\d\d)?$/.test(at) ? " (a '+' in a URL is a space: write the offset's + as %2B)" : '';
+    if (!instant) throw bad('at', `must be ${INSTANT_FORMAT}${hint}, got ${quote(at)}`);
+    query.at = instant;
+  }
   return query;
 }
 

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { startThread } from './thread.js';
 import { availableParallelism } from 'node:os';
-import { inflateBlob } from './blob.js';
+import { inflateBlob, BlobError } from './blob.js';
 import { decodeBlock, type Block } from './block.js';
 import type { Frame } from './frames.js';
 import type { Job, Done } from './worker.js';
@@ -32,7 +32,7 @@ export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: nu
       try {
         block = decodeBlock(inflateBlob(buf.subarray(f.offset, f.offset + f.length)));
       } catch (err) {
-        throw new Error(`blob at offset ${f.offset}: ${(err as Error).message}`);
+        throw atOffset(f, err);
       }
       take(i, block);
     }
@@ -61,7 +61,7 @@ export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: nu
         if ('error' in msg) {
           failed = true;
           stop();
-          reject(new Error(`blob at offset ${frames[msg.seq].offset}: ${msg.error}`));
+          reject(atOffset(frames[msg.seq], msg.error, msg.code));
           return;
         }
         feed(w);
@@ -93,6 +93,13 @@ export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: nu
       for (let k = 0; k < IN_FLIGHT; k++) feed(w);
     }
   });
+}
+
+// A blob's failure, saying where the blob is; zlib's or Node's code is kept (from a
+// thread only its message and code come back: an Error loses its fields in between).
+function atOffset(f: Frame, err: unknown, code = (err as NodeJS.ErrnoException).code): BlobError {
+  const message = err instanceof Error ? err.message : String(err);
+  return new BlobError(`blob at offset ${f.offset}: ${message}`, { cause: err instanceof Error ? err : undefined, code });
 }
 
 function startWorkers(n: number): Worker[] {

@@ -8,6 +8,14 @@ export interface Frame {
   length: number;
 }
 
+/** A blob of a type this reader does not know, skipped as the format asks: a damaged `OSMData` is one. */
+export interface SkippedBlob {
+  /** The type its BlobHeader gives. */
+  type: string;
+  /** Byte offset of its `Blob` message in the file. */
+  offset: number;
+}
+
 /** What the file's `OSMHeader` says. */
 export interface Header {
   requiredFeatures: string[];
@@ -28,13 +36,20 @@ const MAX_BLOB = 32 * 1024 * 1024;
 /** Features this reader implements; a file requiring anything else is refused. */
 const SUPPORTED = new Set(['OsmSchema-V0.6', 'DenseNodes']);
 
+/** How a strict load words the blobs it refuses: how many, and the first few by type and offset. */
+export function describeSkipped(skipped: readonly SkippedBlob[]): string {
+  const first = skipped.slice(0, 3).map((b) => `${JSON.stringify(b.type)} at offset ${b.offset}`).join(', ');
+  return `${skipped.length} blob${skipped.length === 1 ? '' : 's'} of unknown type (${first}${skipped.length > 3 ? ', …' : ''})`;
+}
+
 /**
  * Splits a PBF file into its frames (4-byte length, BlobHeader, Blob) without
  * decompressing anything, so the blobs can be decoded in parallel. Throws a plain
  * `Error` describing the first structural problem; the caller names the file.
  */
-export function scanFrames(buf: Uint8Array): { header: Frame; data: Frame[] } {
+export function scanFrames(buf: Uint8Array): { header: Frame; data: Frame[]; skipped: SkippedBlob[] } {
   const data: Frame[] = [];
+  const skipped: SkippedBlob[] = [];
   let header: Frame | undefined;
   let pos = 0;
   while (pos < buf.length) {
@@ -54,11 +69,15 @@ export function scanFrames(buf: Uint8Array): { header: Frame; data: Frame[] } {
     } else if (type === 'OSMData') {
       if (!header) throw new Error('not a valid PBF: OSMData before OSMHeader');
       data.push(frame);
-    } // other blob types are allowed by the format and skipped
+    } else {
+      // allowed by the format and skipped, but counted: one flipped byte in "OSMData"
+      // would otherwise drop its 8,000 objects without a word
+      skipped.push({ type, offset: pos });
+    }
     pos += size;
   }
   if (!header) throw new Error(buf.length ? 'not a valid PBF: no OSMHeader blob' : 'empty file');
-  return { header, data };
+  return { header, data, skipped };
 }
 
 function readBlobHeader(bytes: Uint8Array, at: number): { type: string; size: number } {

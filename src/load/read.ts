@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { PbfError } from '../errors.js';
-import { scanFrames, readHeader, type Frame } from './frames.js';
+import { scanFrames, readHeader, describeSkipped, type Frame } from './frames.js';
 import { inflateBlob } from './blob.js';
 import { decodeFrames } from './decode.js';
 import type { Block } from './block.js';
@@ -14,20 +14,23 @@ export interface PbfFile {
   data: Frame[];
   /** Bytes up to the end of the header blob. */
   headerEnd: number;
+  /** Blobs of unknown type, skipped (see `describeSkipped`). */
+  skipped: ReturnType<typeof scanFrames>['skipped'];
 }
 
 /**
  * Reads a PBF (a path or its bytes), splits it into frames and checks that the
- * header asks for nothing this reader lacks. Rejects with `PbfError` naming the file.
+ * header asks for nothing this reader lacks. Rejects with `PbfError` naming the file;
+ * with `strict`, also when it has blobs of unknown type (skipped otherwise).
  */
-export async function openPbf(source: string | Uint8Array): Promise<PbfFile> {
+export async function openPbf(source: string | Uint8Array, strict = false): Promise<PbfFile> {
   const file = typeof source === 'string' ? source : '<buffer>';
   let bytes: Uint8Array;
   if (typeof source === 'string') {
     try {
       bytes = await readFile(source);
     } catch (err) {
-      throw new PbfError(file, cannotRead(err));
+      throw new PbfError(file, cannotRead(err), { cause: err, code: (err as NodeJS.ErrnoException).code });
     }
   } else if (source instanceof Uint8Array) {
     bytes = source;
@@ -38,9 +41,12 @@ export async function openPbf(source: string | Uint8Array): Promise<PbfFile> {
     const frames = scanFrames(bytes);
     const h = frames.header;
     readHeader(inflateBlob(bytes.subarray(h.offset, h.offset + h.length)), h);
-    return { file, bytes, data: frames.data, headerEnd: h.offset + h.length };
+    if (strict && frames.skipped.length) {
+      throw new Error(`${describeSkipped(frames.skipped)}: strict loading refuses a file whose data it would skip`);
+    }
+    return { file, bytes, data: frames.data, headerEnd: h.offset + h.length, skipped: frames.skipped };
   } catch (err) {
-    throw new PbfError(file, (err as Error).message);
+    throw new PbfError(file, (err as Error).message, { cause: err, code: (err as NodeJS.ErrnoException).code });
   }
 }
 
@@ -53,7 +59,7 @@ export async function readBlocks(pbf: PbfFile, workers: number, take: (seq: numb
   try {
     await decodeFrames(pbf.bytes, pbf.data, workers, take);
   } catch (err) {
-    throw new PbfError(pbf.file, (err as Error).message);
+    throw new PbfError(pbf.file, (err as Error).message, { cause: err, code: (err as NodeJS.ErrnoException).code });
   }
 }
 

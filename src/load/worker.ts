@@ -9,7 +9,7 @@ export interface Job {
 }
 
 /** The answer of a decoder thread. */
-export type Done = { seq: number; block: import('./block.js').Block } | { seq: number; error: string };
+export type Done = { seq: number; block: import('./block.js').Block } | { seq: number; error: string; code?: string };
 
 // Each thread inflates and decodes whole blobs: PBF blobs are independent, so the
 // file decodes in parallel with no shared state, and the results come back as
@@ -21,7 +21,7 @@ parentPort?.on('message', (job: Job) => {
     parentPort!.postMessage({ seq: job.seq, block } satisfies Done, blockBuffers(block));
     return;
   } catch (err) {
-    msg = { seq: job.seq, error: (err as Error).message };
+    msg = { seq: job.seq, error: (err as Error).message, code: (err as NodeJS.ErrnoException).code };
   }
   parentPort!.postMessage(msg);
 });

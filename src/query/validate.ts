@@ -1,4 +1,4 @@
-import { InvalidQueryError } from '../errors.js';
+import { InvalidQueryError, type QueryParam } from '../errors.js';
 import type { NearbyQuery } from '../types.js';
 
 /** A checked nearby query with its defaults filled in. */
@@ -32,20 +32,20 @@ export function checkQuery(q: NearbyQuery): Checked {
 }
 
 /** Checks a latitude (`max` 90) or longitude (`max` 180). */
-export function coord(name: string, v: unknown, max: number): void {
+export function coord(name: QueryParam, v: unknown, max: number): void {
   if (typeof v !== 'number' || !Number.isFinite(v)) throw new InvalidQueryError(name, `must be a finite number, got ${show(v)}`);
   if (v < -max || v > max) throw new InvalidQueryError(name, `must be between -${max} and ${max}, got ${v}`);
 }
 
 /** A positive whole number, or `def` when undefined. */
-export function positiveInt(name: string, v: unknown, def: number): number {
+export function positiveInt(name: QueryParam, v: unknown, def: number): number {
   if (v === undefined) return def;
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new InvalidQueryError(name, `must be a positive integer, got ${show(v)}`);
   return v;
 }
 
 /** A boolean, or false when undefined. */
-export function bool(name: string, v: unknown): boolean {
+export function bool(name: QueryParam, v: unknown): boolean {
   if (v === undefined) return false;
   if (typeof v !== 'boolean') throw new InvalidQueryError(name, `must be true or false, got ${show(v)}`);
   return v;

@@ -12,6 +12,7 @@ import { SnapshotError } from '../errors.js';
 import { SectionReader } from './sections.js';
 import type { Meta } from './build.js';
 import { readRoads } from './roads.js';
+import type { LoadStats } from '../types.js';
 
 /**
  * Reads a snapshot written by `buildSnapshot` into an index that answers every query
@@ -85,21 +86,24 @@ function read(r: SectionReader): PlaceIndex {
     if (typeof name !== 'string' || !Number.isSafeInteger(items) || items < 0 || at + items > places.length) {
       throw new RangeError(`type ${i} does not fit its places`);
     }
-    const tree = KDBush.from(r.buffer('types', treeAt, bytes));
-    types.set(name, typeTree(t, tree, places.subarray(at, at + items), matched.subarray(at, at + items)));
+    const tree = checkKDBush(KDBush.from(r.buffer('types', treeAt, bytes)), `type ${name}`);
+    const rows = places.subarray(at, at + items);
+    types.set(name, typeTree(t, tree, rows, matched.subarray(at, at + items)));
+    checkPoints(t, tree, rows, `type ${name}`);
     at += items;
   });
   if (at !== places.length) throw new RangeError(`${places.length - at} type items belong to no type`);
 
   const flatbush = (name: string): Flatbush => {
     const { buffer, byteOffset } = r.place(name);
-    return Flatbush.from(buffer, byteOffset);
+    return checkFlatbush(Flatbush.from(buffer, byteOffset), name);
   };
   const landmarks = new Landmarks(t, {
-    tree: KDBush.from(r.buffer('landmarks')),
+    tree: checkKDBush(KDBush.from(r.buffer('landmarks')), 'landmarks'),
     boxes: r.has('landmarkBoxes') ? flatbush('landmarkBoxes') : undefined,
     areaM2: r.raw('landmarkAreas', Float64Array),
   });
+  checkPoints(t, landmarks.tree, landmarks.rows, 'landmarks');
   const streets = new Streets(t, r.has('streets') ? flatbush('streets') : undefined);
   const words = new Words({
     sorted: r.strings('words'),
@@ -117,6 +121,21 @@ function read(r: SectionReader): PlaceIndex {
   const index = new PlaceIndex(t, types, streets, meta.license, meta.stats, { lookup, words, landmarks });
   if (meta.roads) index.router = readRoads(r, meta.roads);
   return index;
+  return new PlaceIndex(t, types, streets, meta.license, checkStats(meta.stats), { lookup, words, landmarks });
+}
+
+const STATS: (keyof LoadStats)[] = ['nodes', 'ways', 'relations', 'points', 'lineStrings', 'polygons', 'multiPolygons',
+  'partial', 'skippedWays', 'skippedRelations', 'schedules', 'badSchedules', 'skippedBlobs'];
+
+// The stats are counts (the index's size is their sum): whole and not negative.
+function checkStats(stats: LoadStats): LoadStats {
+  // snapshots written before skippedBlobs was counted skipped none they know of
+  const out = { ...stats, skippedBlobs: stats.skippedBlobs ?? 0 };
+  for (const name of STATS) {
+    const v = out[name];
+    if (!(Number.isSafeInteger(v) && v >= 0)) throw new RangeError(`stats.${name} is ${JSON.stringify(v)}, not a count`);
+  }
+  return out;
 }
 
 // The checksum catches damage; these catch a file written wrong, whose bad offsets
@@ -132,11 +151,65 @@ function checkTable(t: PlaceTable): void {
     for (let i = 0; i < n; i++) if (s[i + 1] < s[i]) throw new RangeError('a table offset column goes backwards');
   }
   for (let i = 0; i < n; i++) {
+    // placeId = osmId * 4 + kind must be a whole number, exact in a double: a fractional,
+    // NaN or huge id would come out of every query as a placeId that place() cannot find
+    const id = t.osmId[i];
+    if (!(Number.isInteger(id) && Math.abs(id) < MAX_OSM_ID)) throw new RangeError(`row ${i} has osmId ${id}, not a whole number below 2^51`);
     if (t.kind[i] > 2 || t.what[i] > BUILDING || t.geom[i] > MULTIPOLYGON || t.hours[i] >= t.schedules.size) {
       throw new RangeError(`row ${i} has an unknown kind`);
     }
     if (!shapeFits(t, i)) throw new RangeError(`row ${i}'s shape does not fit its coordinates`);
   }
+}
+
+/** OSM ids must stay below this in magnitude for `osmId * 4 + kind` to be exact. */
+const MAX_OSM_ID = 2 ** 51;
+
+// A spatial index's item ids are what its searches return and the index maps to rows:
+// each must be an item (below numItems), and each item once (a permutation), or a
+// search would return a row twice or one that does not exist.
+function checkKDBush(tree: KDBush, what: string): KDBush {
+  if (tree.ids.length !== tree.numItems || !isPermutation(tree.ids, tree.numItems)) throw new RangeError(`the ${what} tree's item ids are not its items`);
+  return tree;
+}
+
+// A KDBush of rows' centroids holds each item at its row's own coordinates: one
+// elsewhere would be found (or missed) at the wrong place, silently.
+function checkPoints(t: PlaceTable, tree: KDBush, rows: Uint32Array, what: string): void {
+  const { ids, coords } = tree;
+  for (let k = 0; k < ids.length; k++) {
+    const r = rows[ids[k]];
+    if (coords[2 * k] !== t.lon[r] || coords[2 * k + 1] !== t.lat[r]) throw new RangeError(`the ${what} tree holds item ${ids[k]} away from its row`);
+  }
+}
+
+// Flatbush keeps, beside its leaves' item ids, each inner node's first child's position:
+// the same numbers whatever the data (see its finish()), and a wrong one would send a
+// search out of the tree or round in a loop.
+function checkFlatbush(tree: Flatbush, what: string): Flatbush {
+  const { numItems, nodeSize, _indices: ids, _levelBounds: bounds } = tree;
+  if (!isPermutation(ids.subarray(0, numItems), numItems)) throw new RangeError(`the ${what} tree's item ids are not its items`);
+  let node = numItems;
+  for (let level = 0, read = 0; level < bounds.length - 1; level++) {
+    const end = bounds[level];
+    for (; read < end; read += 4 * nodeSize) {
+      if (ids[node++] !== read) throw new RangeError(`the ${what} tree's node ${node - 1} points elsewhere than its children`);
+    }
+    read = end;
+  }
+  if (node !== ids.length) throw new RangeError(`the ${what} tree has ${ids.length} nodes, its levels ${node}`);
+  return tree;
+}
+
+function isPermutation(ids: ArrayLike<number>, n: number): boolean {
+  if (ids.length !== n) return false;
+  const seen = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    if (!(id < n) || seen[id]) return false;
+    seen[id] = 1;
+  }
+  return true;
 }
 
 // Whether row r's shape layout (see PlaceTable) accounts for exactly its coordinates.

@@ -12,8 +12,14 @@ export interface Run {
 
 /** Runs the CLI from source with stdout and stderr piped (not a TTY); resolves whatever the exit code. */
 export function cli(...args: string[]): Promise<Run> {
+  return cliWith({}, ...args);
+}
+
+/** `cli` with more environment variables (e.g. `TZ`). */
+export function cliWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+    const options = { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...env } };
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], options, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });

@@ -9,7 +9,7 @@ export function nearbyRoutes(api: Api): void {
   const { limits, now, nearby } = api;
   api.keyed('/search/nearby', async (search, _c, index) => {
     const query = parseNearbyParams(search, limits);
-    query.at = new Date(now());
+    query.at ??= new Date(now()); // `at`, an extension, asks for another instant
     try {
       return (await nearby(index, query)).map(toWire);
     } catch (err) {
