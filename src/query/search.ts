@@ -7,6 +7,7 @@ import { placeId } from './record.js';
 import { STREET } from '../load/places.js';
 import { coord, positiveInt, show } from './validate.js';
 import { kmTo } from '../geom/haversine.js';
+import { words, MAX_WORDS } from '../search/words.js';
 
 /** Longest query `search` takes, in UTF-16 units: a search box, not a document. */
 export const MAX_QUERY_LENGTH = 200;
@@ -102,6 +103,9 @@ export function checkSearch(s: SearchQuery): CheckedSearch {
   if (s === null || typeof s !== 'object') throw new InvalidQueryError('query', 'must be an object');
   if (typeof s.q !== 'string' || !s.q.trim()) throw new InvalidQueryError('q', `is required: the words to search for, got ${show(s.q)}`);
   if (s.q.length > MAX_QUERY_LENGTH) throw new InvalidQueryError('q', `must be at most ${MAX_QUERY_LENGTH} characters, got ${s.q.length}`);
+  // a repeated word counts once: it finds nothing a single one does not
+  const distinct = new Set(words(s.q)).size;
+  if (distinct > MAX_WORDS) throw new InvalidQueryError('q', `must have at most ${MAX_WORDS} different words, got ${distinct}`);
   const limit = positiveInt('limit', s.limit, 10);
   const out: CheckedSearch = { q: s.q, limit };
   if (s.lat !== undefined || s.lon !== undefined) {
