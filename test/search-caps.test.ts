@@ -54,7 +54,7 @@ function matchedIds(q: string): { ids: number[]; scored: number } {
   const hits = many.words.match(q);
   return { ids: hits.rows.map((r) => many.table.osmId[r]).sort((a, b) => a - b), scored: hits.scored };
 }
-const range = (n: number, id: (i: number) => number) => Array.from({ length: n }, (_, i) => id(i));
+const range = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 
 describe('a word repeated in the query counts once', () => {
   // the same word written again, in other cases, accents and punctuation: the same folded word
