@@ -9,6 +9,8 @@ import { coord, positiveInt, show } from './validate.js';
 import { kmTo } from '../geom/haversine.js';
 import { words, MAX_WORDS } from '../search/words.js';
 
+export { MAX_WORDS, MAX_POSTINGS } from '../search/words.js';
+
 /** Longest query `search` takes, in UTF-16 units: a search box, not a document. */
 export const MAX_QUERY_LENGTH = 200;
 
@@ -23,6 +25,11 @@ export const MAX_QUERY_LENGTH = 200;
  * placeId. `radius` (km, with `lat`/`lon`) keeps only rows whose centroid lies
  * within it; `type` (plain or merged) only rows of that type. Bad arguments throw
  * `InvalidQueryError`.
+ *
+ * The work is bounded: a word repeated in `q` counts once, `q` may have at most
+ * `MAX_WORDS` different words, and at most `MAX_POSTINGS` matches of its words in
+ * names are scored (a query over the cap scores each word's rarest completions first;
+ * see the README).
  *
  * @example
  * search(index, { q: 'thame', lat: 27.7154, lon: 85.3123, limit: 5 });
