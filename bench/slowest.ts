@@ -568,7 +568,7 @@ export async function run(): Promise<{ dataset: string; rows: SlowestRow[]; chec
   const [head, ...rows] = got.lines as [{ dataset: string }, ...SlowestRow[]];
   if (got.failed) throw new Error(`bench/slowest.ts child: ${got.failed}`);
   const dataset = head?.dataset ?? '?';
-  printTable('8. Slowest legal request per endpoint', ['endpoint', 'tried', 'typical ms', 'worst ms', 'wall', 'via HTTP ms', 'wall', 'status', 'KB', 'verdict'],
+  printTable('Slowest request per endpoint', ['endpoint', 'tried', 'typical ms', 'worst ms', 'wall', 'via HTTP ms', 'wall', 'status', 'KB', 'verdict'],
     rows.map((r): Cell[] => [r.endpoint, r.tried, r.typicalMs, r.engineMs, r.engineWall, r.httpMs, r.httpWall, r.httpStatus, r.httpBytes / 1e3,
       verdict(Math.max(r.engineMs, r.httpMs) <= TARGET_MS)]),
     [
@@ -584,7 +584,7 @@ export async function run(): Promise<{ dataset: string; rows: SlowestRow[]; chec
     value: `${num(r.engineMs)} ms engine, ${num(r.httpMs)} ms via HTTP`,
     pass: Math.max(r.engineMs, r.httpMs) <= TARGET_MS,
   }));
-  printChecks('8. targets', checks);
+  printChecks('Slowest request targets', checks);
   return { dataset, rows, checks };
 }
 
