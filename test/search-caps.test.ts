@@ -8,6 +8,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import distance from '@turf/distance';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPbf, search, InvalidQueryError, type PlaceIndex } from '../src/index.js';
 import { MAX_POSTINGS, MAX_WORDS } from '../src/search/words.js';
@@ -30,12 +31,13 @@ const rareId = (i: number) => 1 + i;
 const shopId = (i: number) => 1 + RARE + i;
 const xenoId = (i: number) => 1 + RARE + SHOPS + i;
 
+/** Where cafe `id` stands, in 1e-7 degrees: a grid of 300 rows, 0.00001° apart. */
+const position = (id: number) => ({ lat: 277_000_000 + (id % 300) * 100, lon: 853_000_000 + Math.floor(id / 300) * 100 });
+
 async function writeMany(): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'nepal-places-caps-')), 'many.osm.pbf');
   const w = new PbfWriter(file, { sorted: true });
-  const cafe = (id: number, name: string) => w.node({
-    id, lat: 277_000_000 + (id % 300) * 100, lon: 853_000_000 + Math.floor(id / 300) * 100, tags: [['amenity', 'cafe'], ['name', name]],
-  });
+  const cafe = (id: number, name: string) => w.node({ id, ...position(id), tags: [['amenity', 'cafe'], ['name', name]] });
   for (let i = 0; i < RARE; i++) cafe(rareId(i), rareName(i));
   for (let i = 0; i < SHOPS; i++) cafe(shopId(i), 'shop');
   for (let i = 0; i < XENOS; i++) cafe(xenoId(i), 'xeno');
@@ -184,5 +186,19 @@ describe(`a query scores at most MAX_POSTINGS (${MAX_POSTINGS}) postings`, () =>
       expect(want).toBeGreaterThan(0);
       expect(fixture.words.match(letter).scored).toBe(want);
     }
+  });
+});
+
+describe('thousands of equally relevant rows are ordered as the contract says', () => {
+  it('`shop` names 30,000 cafes alike (same relevance, same prominence): with lat/lon the nearest come first, ties by placeId', () => {
+    const here = { lat: 27.7013, lon: 85.30137 };
+    const want = range(SHOPS, shopId)
+      .map((id) => ({ id: id * 4, km: distance([here.lon, here.lat], [position(id).lon / 1e7, position(id).lat / 1e7]) }))
+      .sort((a, b) => a.km - b.km || a.id - b.id)
+      .slice(0, 25)
+      .map((x) => x.id);
+    const got = search(many, { q: 'shop', limit: 25, ...here });
+    expect(got.map((s) => s.placeId)).toEqual(want);
+    expect(new Set(got.map((s) => s.score)).size).toBe(1);
   });
 });

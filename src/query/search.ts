@@ -48,30 +48,44 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
 
   // Only the hits down to the limit-th best relevance (ties included) need the finer order.
   const cut = rows.length > q.limit ? kthLargest(scores, q.limit) : -Infinity;
-  const top: { row: number; score: number; km: number; id: number }[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    if (scores[i] < cut) continue;
-    const r = rows[i];
-    top.push({ row: r, score: scores[i], km: here ? kmTo(lon!, lat!, t.lon[r], t.lat[r]) : 0, id: placeId(t, r) });
-  }
-  top.sort((a, b) => b.score - a.score || t.prominence[b.row] - t.prominence[a.row] || a.km - b.km || a.id - b.id);
+  const cand: number[] = [];
+  for (let i = 0; i < rows.length; i++) if (scores[i] >= cut) cand.push(i);
+  // Ties at the cut can be thousands (a name a country repeats): they are taken best first
+  // from a heap, as far as the limit needs, not sorted whole. Distance is measured only
+  // for the pairs that tie on relevance and prominence.
+  const km = new Float64Array(cand.length).fill(NaN);
+  const kmOf = (c: number) => {
+    if (!here) return 0;
+    if (Number.isNaN(km[c])) km[c] = kmTo(lon!, lat!, t.lon[rows[cand[c]]], t.lat[rows[cand[c]]]);
+    return km[c];
+  };
+  const before = (a: number, b: number) => {
+    const ra = rows[cand[a]], rb = rows[cand[b]];
+    return (scores[cand[b]] - scores[cand[a]] || t.prominence[rb] - t.prominence[ra] || kmOf(a) - kmOf(b) ||
+      placeId(t, ra) - placeId(t, rb)) < 0;
+  };
+  const heap = new Heap(cand.length, before);
   // OSM cuts a street into many ways: a search box lists the street once (its best way)
   const streets = new Set<string>();
-  const once = top.filter(({ row }) => {
-    if (t.what[row] !== STREET) return true;
-    const key = `${t.name[row]}|${t.address[row]}`;
-    if (streets.has(key)) return false;
-    streets.add(key);
-    return true;
-  });
-  once.length = Math.min(once.length, q.limit);
+  const once: number[] = [];
+  while (heap.size && once.length < q.limit) {
+    const row = rows[cand[heap.pop()]];
+    if (t.what[row] === STREET) {
+      const key = `${t.name[row]}|${t.address[row]}`;
+      if (streets.has(key)) continue;
+      streets.add(key);
+    }
+    once.push(row);
+  }
+  const scoreOf = new Map<number, number>();
+  for (const c of cand) scoreOf.set(rows[c], scores[c]);
 
-  return once.map(({ row, score, id }) => ({
-    placeId: id,
+  return once.map((row) => ({
+    placeId: placeId(t, row),
     name: t.strings[t.name[row]],
     address: t.strings[t.address[row]],
     type: t.strings[members ? matchedType(t, row, members) : t.primary[row]],
-    score,
+    score: scoreOf.get(row)!,
   }));
 }
 
@@ -150,4 +164,44 @@ export function matchedType(t: PlaceTable, r: number, members: readonly string[]
   if (s === e) return t.primary[r] !== 0 && members.includes(t.strings[t.primary[r]]) ? t.primary[r] : -1;
   for (let k = s; k < e; k++) if (members.includes(t.strings[t.typeList[k]])) return t.typeList[k];
   return -1;
+}
+
+/**
+ * A binary heap of the numbers 0..n-1, first the one `before` puts first: built in linear
+ * time, then popped in order as far as needed.
+ */
+class Heap {
+  size: number;
+  private readonly a: Int32Array;
+  private readonly before: (x: number, y: number) => boolean;
+
+  constructor(n: number, before: (x: number, y: number) => boolean) {
+    this.a = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.a[i] = i;
+    this.size = n;
+    this.before = before;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  /** Removes and returns the first. */
+  pop(): number {
+    const top = this.a[0];
+    this.a[0] = this.a[--this.size];
+    this.down(0);
+    return top;
+  }
+
+  private down(i: number): void {
+    const { a, size, before } = this;
+    const x = a[i];
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= size) break;
+      if (c + 1 < size && before(a[c + 1], a[c])) c++;
+      if (!before(a[c], x)) break;
+      a[i] = a[c];
+      i = c;
+    }
+    a[i] = x;
+  }
 }
