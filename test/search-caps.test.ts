@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import distance from '@turf/distance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPbf, search, InvalidQueryError, type PlaceIndex } from '../src/index.js';
+import { loadPbf, place, search, InvalidQueryError, type PlaceIndex, type Suggestion } from '../src/index.js';
+import { STREET } from '../src/load/places.js';
 import { MAX_POSTINGS, MAX_WORDS } from '../src/search/words.js';
 import { createApp } from '../src/http/index.js';
 import { PbfWriter } from '../scripts/pbf-writer.js';
@@ -200,5 +201,24 @@ describe('thousands of equally relevant rows are ordered as the contract says', 
     const got = search(many, { q: 'shop', limit: 25, ...here });
     expect(got.map((s) => s.placeId)).toEqual(want);
     expect(new Set(got.map((s) => s.score)).size).toBe(1);
+  });
+});
+
+describe('radius keeps exactly the rows within it (decided without trigonometry where it is sure)', () => {
+  it.each([
+    [27.7154, 85.3123, 1], [27.7154, 85.3123, 2], [27.7006, 85.3002, 2], [27.716, 85.341, 3], [27.708, 85.32, 1],
+  ])('around %f, %f, %i km: the rows of `a` whose centroid @turf/distance puts within it', (lat, lon, radius) => {
+    // streets left out: a street of many ways is listed once, by the best of its ways in range
+    const street = (s: Suggestion) => fixture.table.what[fixture.lookup.row(s.placeId)] === STREET;
+    const all = search(fixture, { q: 'a', limit: 100_000 }).filter((s) => !street(s));
+    const within = search(fixture, { q: 'a', lat, lon, radius, limit: 100_000 }).filter((s) => !street(s));
+    const want = all.filter((s) => {
+      const c = place(fixture, s.placeId)!.centroid;
+      return distance([lon, lat], [c.lon, c.lat]) <= radius;
+    });
+    // the fixture is about 4 km by 2: some rows in, some out, at every radius
+    expect(want.length).toBeGreaterThan(0);
+    expect(want.length).toBeLessThan(all.length);
+    expect(within.map((s) => s.placeId).sort((a, b) => a - b)).toEqual(want.map((s) => s.placeId).sort((a, b) => a - b));
   });
 });

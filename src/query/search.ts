@@ -6,7 +6,7 @@ import { MERGED_TYPES } from '../place/feature.js';
 import { placeId } from './record.js';
 import { STREET } from '../load/places.js';
 import { coord, positiveInt, show } from './validate.js';
-import { kmTo } from '../geom/haversine.js';
+import { EARTH_RADIUS_KM, kmTo } from '../geom/haversine.js';
 import { words, MAX_WORDS } from '../search/words.js';
 
 export { MAX_WORDS, MAX_POSTINGS } from '../search/words.js';
@@ -41,8 +41,9 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
   const here = lat !== undefined && lon !== undefined;
   const members = q.type === undefined ? undefined : membersOf(q.type);
 
-  const accept = members || radius !== undefined
-    ? (r: number) => (!members || matchedType(t, r, members) >= 0) && (radius === undefined || kmTo(lon!, lat!, t.lon[r], t.lat[r]) <= radius)
+  const inCircle = radius === undefined ? undefined : circle(t, lon!, lat!, radius);
+  const accept = members || inCircle
+    ? (r: number) => (!members || matchedType(t, r, members) >= 0) && (!inCircle || inCircle(r))
     : undefined;
   const { rows, scores } = index.words.match(q.q, accept);
 
@@ -87,6 +88,27 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
     type: t.strings[members ? matchedType(t, row, members) : t.primary[row]],
     score: scoreOf.get(row)!,
   }));
+}
+
+/**
+ * Whether a row's centroid lies within `radius` km of a point (`kmTo(...) <= radius`),
+ * decided without trigonometry where the answer is sure, since a query over the cap
+ * tests tens of thousands of rows: a path along the point's parallel and then a meridian
+ * is no shorter than the great circle (surely in when that is short enough), and the
+ * great circle no shorter than the meridian leg alone (surely out when that is too long).
+ * The haversine decides the rest; the margins dwarf its rounding.
+ */
+function circle(t: PlaceTable, lon: number, lat: number, radius: number): (r: number) => boolean {
+  const perDeg = (Math.PI / 180) * EARTH_RADIUS_KM;
+  const perLonDeg = perDeg * Math.cos((lat * Math.PI) / 180);
+  const sureIn = radius * (1 - 1e-9), sureOut = radius * (1 + 1e-9);
+  return (r) => {
+    const dy = Math.abs(t.lat[r] / 1e7 - lat) * perDeg;
+    if (dy > sureOut) return false;
+    const dLon = Math.abs(t.lon[r] / 1e7 - lon);
+    if (dy + Math.min(dLon, 360 - dLon) * perLonDeg <= sureIn) return true;
+    return kmTo(lon, lat, t.lon[r], t.lat[r]) <= radius;
+  };
 }
 
 /** The k-th largest of `values` (1-based), by quickselect on a copy: linear, where a sort is not. */
