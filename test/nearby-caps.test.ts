@@ -1,6 +1,6 @@
 /**
- * The bound on one nearby query's work (issue 13, item 4): it examines at most MAX_SCANNED
- * places in its order, so an `isOpen` query at an hour when little is open does not walk
+ * The bound on one nearby query's work (issue 13, item 4): it examines at most its limit and
+ * MAX_SCANNED more places in its order, so an `isOpen` query at an hour when little is open does not walk
  * every place of its type in the radius. On a hand-made file of 12,000 cafes in a row, where
  * which cafes a capped query can find follows from where they were written.
  */
@@ -34,7 +34,7 @@ const at = new Date('2026-01-14T21:15:00Z');
 const query = (lon: number) => ({ type: 'cafe', lat: 27.7, lon, radius: 1000, limit: 10, sortBy: true, isOpen: true, at });
 const osmIds = (q: ReturnType<typeof query>) => nearby(index, q).map((p) => p.osmId);
 
-describe(`a nearby query examines at most MAX_SCANNED (${MAX_SCANNED}) places`, () => {
+describe(`a nearby query examines at most limit + MAX_SCANNED (${MAX_SCANNED}) places`, () => {
   it('the file holds what the cases assume', () => {
     expect(MAX_SCANNED).toBe(10_000);
     expect(index.typeCounts().cafe).toBe(N);
@@ -42,12 +42,17 @@ describe(`a nearby query examines at most MAX_SCANNED (${MAX_SCANNED}) places`, 
     expect(nearby(index, { ...query(lonOf(0) / 1e7), isOpen: false }).map((p) => p.osmId)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
-  it('from the west end, the 10,000 nearest cafes (1..10,000) hold one open: cafe 6, not the open ones at 11,001..11,005', () => {
+  it('from the west end, the 10,010 nearest cafes (1..10,010) hold one open: cafe 6, not the open ones at 11,001..11,005', () => {
     expect(osmIds(query(lonOf(0) / 1e7))).toEqual(OPEN_NEAR_WEST);
   });
 
-  it('from the east end, the 10,000 nearest (12,000 down to 2,001) hold the five open ones at 11,001..11,005, not cafe 6', () => {
+  it('from the east end, the 10,010 nearest (12,000 down to 1,991) hold the five open ones at 11,001..11,005, not cafe 6', () => {
     expect(osmIds(query(lonOf(N + 1) / 1e7))).toEqual([...OPEN_NEAR_EAST].reverse());
+  });
+
+  it('a limit above the cap is work asked for: limit 12,000 without isOpen lists every cafe, nearest first', () => {
+    const all = nearby(index, { ...query(lonOf(0) / 1e7), isOpen: false, limit: N }).map((p) => p.osmId);
+    expect(all).toEqual(Array.from({ length: N }, (_, i) => i + 1));
   });
 
   it('with fewer places in range than the cap the walk sees them all: 12 km from cafe 10,000 (about 2,400 cafes) hold 11,001..11,005', () => {

@@ -234,7 +234,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
           schema: { type: 'boolean', default: false },
         },
         isOpen: {
-          name: 'isOpen', in: 'query', description: `\`true\`: only places open now (Nepal Time) by their \`opening_hours\`; of the places in range, the first ${MAX_SCANNED.toLocaleString('en-US')} in the answer's order are examined, so fewer than \`limit\` may come back when few are open. \`true\`/\`false\`, any case.`,
+          name: 'isOpen', in: 'query', description: `\`true\`: only places open now (Nepal Time) by their \`opening_hours\`; of the places in range, the first \`limit\` + ${MAX_SCANNED.toLocaleString('en-US')} in the answer's order are examined, so fewer than \`limit\` may come back when few are open. \`true\`/\`false\`, any case.`,
           schema: { type: 'boolean', default: false },
         },
         placeId: {

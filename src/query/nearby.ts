@@ -6,10 +6,10 @@ import { placeId, placeTags, placeGeometry } from './record.js';
 import { score } from '../place/score.js';
 
 /**
- * Most places one `nearby` query examines, in its order (best score, or nearest,
- * first): what bounds an `isOpen` query when few places are open (at night, the walk
- * would otherwise go through every place of the type within the radius). 100 times
- * the API's largest limit.
+ * Most places one `nearby` query examines beyond its `limit`, in its order (best
+ * score, or nearest, first): what bounds an `isOpen` query when few places are open
+ * (at night, the walk would otherwise go through every place of the type within the
+ * radius). 100 times the API's largest limit.
  */
 export const MAX_SCANNED = 10_000;
 
@@ -19,8 +19,8 @@ export const MAX_SCANNED = 10_000;
  * Without `sortBy`, the `limit` best-scoring places within `radius` km; with
  * `sortBy: true`, the `limit` nearest. Ties break by placeId. With `isOpen: true`
  * only places open at `at` (default now, in Nepal Time) count, before the limit;
- * of the places in range only the first `MAX_SCANNED` in that order are examined, so
- * fewer than `limit` may come back when few are open. An unknown type gives `[]`;
+ * of the places in range only the first `limit + MAX_SCANNED` in that order are
+ * examined, so fewer than `limit` may come back when few are open. An unknown type gives `[]`;
  * bad arguments throw `InvalidQueryError`.
  *
  * @example
@@ -43,7 +43,7 @@ export function nearby(index: PlaceIndex, query: NearbyQuery): NearbyPlace[] {
   let scanned = 0;
   const byScore = !q.sortBy;
   around(tt.tree, q.lon, q.lat, q.radius, (i, km, s) => {
-    if (++scanned > MAX_SCANNED) return true;
+    if (++scanned > q.limit + MAX_SCANNED) return true;
     const key = byScore ? -s : km;
     if (key > last) return true;
     const p = tt.place[i];
