@@ -287,7 +287,9 @@ export class Words {
   }
 
   // A query word's matches: the run of `sorted` it is a prefix of (itself first, when it
-  // is a word), its typo corrections, and how many postings they hold.
+  // is a word), its typo corrections, and how many postings they hold. The completions
+  // come from the sorted array, not MiniSearch's atPrefix, which walks the radix tree
+  // building every key: that cost more than the scoring for a one-letter prefix.
   private plan(term: string): Plan {
     const { sorted, sortedId, start, cum } = this;
     const lo = lowerBound(sorted, term);
