@@ -27,7 +27,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import {
-  DEFAULT_PBF, InvalidQueryError, MAX_QUERY_LENGTH, MERGED_TYPES, loadPbf, loadSnapshot, nearby, place, reverse, search,
+  DEFAULT_PBF, InvalidQueryError, MAX_QUERY_LENGTH, MERGED_TYPES, loadPbf, loadSnapshot, nearby, place, prepareSearch, reverse, search,
   type NearbyQuery, type PlaceIndex, type ReverseQuery, type SearchQuery,
 } from '../src/index.js';
 import { createApp, generateKey } from '../src/http/index.js';
@@ -536,13 +536,16 @@ function fetcherOf(index: PlaceIndex): Fetcher {
 async function child(): Promise<void> {
   const { index, dataset } = await load();
   const s = spaceOf(index, 0x51057);
-  // the first search with a word of five letters or more builds the typo index (a radix tree of
-  // every word) once: a cost the searches below, warmed up, do not show
-  const word = s.vocab.find((w) => [...w].length >= 6) ?? 'kathmandu';
+  // what the first searches would build on their way (scratch, the radix tree of typos), built
+  // up front as createApp does: its cost at start, and the first typo-able search after it
   const c0 = process.cpuUsage();
+  prepareSearch(index);
+  const prepareMs = cpuMs(c0);
+  const word = s.vocab.find((w) => [...w].length >= 6) ?? 'kathmandu';
+  const c1 = process.cpuUsage();
   search(index, { q: typo(s, word) });
-  const firstTypoMs = cpuMs(c0);
-  process.stdout.write(JSON.stringify({ dataset, places: index.size, words: index.words.size, firstTypoMs }) + '\n');
+  const firstTypoMs = cpuMs(c1);
+  process.stdout.write(JSON.stringify({ dataset, places: index.size, words: index.words.size, prepareMs, firstTypoMs }) + '\n');
   const fetcher = fetcherOf(index);
   for (const [name, ep] of Object.entries(ENDPOINTS)) {
     progress(`slowest ${name}: searching for ${SECONDS} s`);
@@ -568,10 +571,10 @@ async function load(): Promise<{ index: PlaceIndex; dataset: string }> {
 }
 
 /** Runs the section: the search in a child (memory and time watchdog), then its table and targets. */
-export async function run(): Promise<{ dataset: string; firstTypoMs?: number; rows: SlowestRow[]; checks: Check[] }> {
+export async function run(): Promise<{ dataset: string; prepareMs?: number; firstTypoMs?: number; rows: SlowestRow[]; checks: Check[] }> {
   const file = fileURLToPath(import.meta.url);
   const got = await runChild(file.split('/').pop()!, ['child'], { maxRss: MAX_RSS, timeout: (SECONDS * 4 + 900) * 1000, stall: SECONDS * 1000 + 300_000 }, undefined, true);
-  const [head, ...rows] = got.lines as [{ dataset: string; words: number; firstTypoMs: number }, ...SlowestRow[]];
+  const [head, ...rows] = got.lines as [{ dataset: string; words: number; prepareMs: number; firstTypoMs: number }, ...SlowestRow[]];
   if (got.failed) throw new Error(`bench/slowest.ts child: ${got.failed}`);
   const dataset = head?.dataset ?? '?';
   printTable('Slowest request per endpoint', ['endpoint', 'tried', 'typical ms', 'worst ms', 'wall', 'via HTTP ms', 'wall', 'status', 'KB', 'verdict'],
@@ -584,7 +587,8 @@ export async function run(): Promise<{ dataset: string; firstTypoMs?: number; ro
       `  request timed once. worst: the slowest found, median of ${RUNS} engine calls; via HTTP: the same request through`,
       `  the app's fetch (parse, key, envelope, JSON), median of ${HTTP_RUNS}. Target: both <= ${TARGET_MS} ms. The worst requests:`,
       ...rows.map((r) => `${r.endpoint}: ${r.request.length > 240 ? `${r.request.slice(0, 240)}…` : r.request} -> ${r.answer}`),
-      `Not in the table: the first search with a typo-able word after a load builds the typo index of all ${head?.words} words once: ${num(head?.firstTypoMs ?? NaN)} ms.`,
+      `Not in the table: prepareSearch (createApp calls it at start) builds the scratch and the typo index of all ${head?.words} words`,
+      `  in ${num(head?.prepareMs ?? NaN)} ms, which the first search would otherwise pay; the first typo-able search after it: ${num(head?.firstTypoMs ?? NaN)} ms.`,
     ]);
   const checks: Check[] = rows.map((r) => ({
     target: `slowest legal ${r.endpoint} request <= ${TARGET_MS} ms`,
@@ -592,7 +596,7 @@ export async function run(): Promise<{ dataset: string; firstTypoMs?: number; ro
     pass: Math.max(r.engineMs, r.httpMs) <= TARGET_MS,
   }));
   printChecks('Slowest request targets', checks);
-  return { dataset, firstTypoMs: head?.firstTypoMs, rows, checks };
+  return { dataset, prepareMs: head?.prepareMs, firstTypoMs: head?.firstTypoMs, rows, checks };
 }
 
 if (process.argv[2] === 'child') {

@@ -4,7 +4,7 @@
  */
 export { nearby, MAX_SCANNED } from './query/nearby.js';
 export { place, type PlaceOptions } from './query/place.js';
-export { search, MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from './query/search.js';
+export { search, prepareSearch, MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from './query/search.js';
 export { reverse, REVERSE_RADIUS } from './query/reverse.js';
 export { PlaceIndex } from './index/place-index.js';
 export { buildSnapshot } from './snapshot/build.js';

@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import distance from '@turf/distance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPbf, place, search, InvalidQueryError, type PlaceIndex, type Suggestion } from '../src/index.js';
+import { loadPbf, place, prepareSearch, search, InvalidQueryError, type PlaceIndex, type Suggestion } from '../src/index.js';
 import { STREET } from '../src/load/places.js';
 import { MAX_POSTINGS, MAX_WORDS } from '../src/search/words.js';
 import { createApp } from '../src/http/index.js';
 import { PbfWriter } from '../scripts/pbf-writer.js';
 import { engine } from './support/fixture.js';
-import { token } from './support/http-fixture.js';
+import { CORE_PBF, token } from './support/http-fixture.js';
 import { wordsOf } from './support/names.js';
 
 // The hand-made file: node ids 1.. in this order, all cafes on a small grid.
@@ -220,5 +220,27 @@ describe('radius keeps exactly the rows within it (decided without trigonometry 
     expect(want.length).toBeGreaterThan(0);
     expect(want.length).toBeLessThan(all.length);
     expect(within.map((s) => s.placeId).sort((a, b) => a - b)).toEqual(want.map((s) => s.placeId).sort((a, b) => a - b));
+  });
+});
+
+describe('prepareSearch builds up front what the first searches would (createApp calls it)', () => {
+  // the radix tree of typos and the scratch, private to the text index
+  const built = (i: PlaceIndex) => {
+    const w = i.words as unknown as { dict?: unknown; score: Float64Array };
+    return { typos: w.dict !== undefined, scratch: w.score.length };
+  };
+
+  it('a fresh index has neither; prepareSearch builds both, and answers do not change', async () => {
+    const [fresh, other] = await Promise.all([loadPbf(CORE_PBF), loadPbf(CORE_PBF)]);
+    expect(built(fresh)).toEqual({ typos: false, scratch: 0 });
+    prepareSearch(fresh);
+    expect(built(fresh)).toEqual({ typos: true, scratch: fresh.words.names });
+    for (const q of ['resturant', 'thamal', 'ka', 'ठमेल']) expect(search(fresh, { q, limit: 20 })).toEqual(search(other, { q, limit: 20 }));
+  });
+
+  it('createApp prepares the index it serves', async () => {
+    const fresh = await loadPbf(CORE_PBF);
+    createApp({ index: fresh, tokens: [token('d')], log: () => {} });
+    expect(built(fresh)).toEqual({ typos: true, scratch: fresh.words.names });
   });
 });

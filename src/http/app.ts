@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { InvalidQueryError } from '../errors.js';
-import { nearby as coreNearby, place, search as coreSearch, reverse, REVERSE_RADIUS, type PlaceIndex } from '../index.js';
+import { nearby as coreNearby, place, prepareSearch, search as coreSearch, reverse, REVERSE_RADIUS, PlaceIndex } from '../index.js';
 import type { NearbyPlace, NearbyQuery } from '../types.js';
 import { accessLine } from './access-log.js';
 import { envelope, toWire } from './envelope.js';
@@ -63,6 +63,9 @@ export function createApp(options: AppOptions): Hono<Env> {
     nearby = coreNearby,
   } = options;
   if (!index) throw new TypeError('createApp: index is required');
+  // what the first searches would build on their way, built before any request waits for it
+  // (a stand-in index, as some tests pass with a stand-in `nearby`, has nothing to build)
+  if (index instanceof PlaceIndex) prepareSearch(index);
   for (const [name, n] of [['maxLimit', maxLimit], ['maxRadius', maxRadius]] as const) {
     if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`createApp: ${name} must be a positive integer, got ${n}`);
   }

@@ -111,6 +111,19 @@ function circle(t: PlaceTable, lon: number, lat: number, radius: number): (r: nu
   };
 }
 
+/**
+ * Builds now what the first searches on `index` would build on their way (a few
+ * megabytes of scratch, the index of one-typo matches): a server calls it once at
+ * start, so that no request pays for it (half a second for a country's 150,000 words).
+ *
+ * @example
+ * const index = await loadSnapshot('nepal.places');
+ * prepareSearch(index);
+ */
+export function prepareSearch(index: PlaceIndex): void {
+  index.words.prepare();
+}
+
 /** The k-th largest of `values` (1-based), by quickselect on a copy: linear, where a sort is not. */
 export function kthLargest(values: readonly number[], k: number): number {
   const a = Float64Array.from(values);

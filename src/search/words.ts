@@ -245,15 +245,7 @@ export class Words {
   match(q: string, accept?: (row: number) => boolean): Hits {
     const terms = [...new Set(words(q))].slice(0, MAX_WORDS);
     if (!terms.length || !this.names) return { rows: [], scores: [], scored: 0 };
-    if (this.score.length < this.names) {
-      const n = this.names;
-      this.score = new Float64Array(n);
-      this.count = new Uint16Array(n);
-      this.lastTerm = new Int16Array(n);
-      this.seen = new Uint32Array(n);
-      this.headSeen = new Uint32Array(n);
-      this.headAt = new Int32Array(n);
-    }
+    this.scratch();
     if (++this.epoch === 0xffffffff) { this.seen.fill(0); this.headSeen.fill(0); this.epoch = 1; }
     const plans = terms.map((term) => this.plan(term));
     shares(plans, MAX_POSTINGS);
@@ -359,6 +351,28 @@ export class Words {
     }
     for (let k = 0; k < p.typos.length; k += 2) take(p.typos[k], p.typos[k + 1]);
     return p.share - left;
+  }
+
+  /**
+   * Builds now what the first queries would build (the per-query scratch, the radix
+   * tree of typos): a server calls it at start, so that no request pays for it. At
+   * Nepal scale the tree of 5,663 words takes about 60 ms; a real country's 150,000
+   * words about half a second.
+   */
+  prepare(): void {
+    this.scratch();
+    this.typos();
+  }
+
+  private scratch(): void {
+    if (this.score.length >= this.names) return;
+    const n = this.names;
+    this.score = new Float64Array(n);
+    this.count = new Uint16Array(n);
+    this.lastTerm = new Int16Array(n);
+    this.seen = new Uint32Array(n);
+    this.headSeen = new Uint32Array(n);
+    this.headAt = new Int32Array(n);
   }
 
   private typos(): SearchableMap<number> {
