@@ -106,8 +106,8 @@ function middle(index: PlaceIndex): [number, number] {
   return [(x0 + x1) / 2e7, (y0 + y1) / 2e7];
 }
 
-// a small seeded generator: the same points on every run and machine
-function mulberry32(seed: number): () => number {
+/** A small seeded generator (mulberry32) of numbers in [0, 1): the same points on every run and machine. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -2,9 +2,9 @@
  * nepal-places/core: the query engine and snapshots, without the PBF loader. It
  * imports no Node built-ins, so it runs in browsers and bundles for apps.
  */
-export { nearby } from './query/nearby.js';
+export { nearby, MAX_SCANNED } from './query/nearby.js';
 export { place, type PlaceOptions } from './query/place.js';
-export { search, MAX_QUERY_LENGTH } from './query/search.js';
+export { search, prepareSearch, MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from './query/search.js';
 export { reverse, REVERSE_RADIUS } from './query/reverse.js';
 export {
   toFeatureCollection, type FeatureCollection, type Feature, type FeatureProperties, type FeatureOptions, type FeatureGeometry, type GeoRecord,

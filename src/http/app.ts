@@ -3,7 +3,8 @@ import { compress } from 'hono/compress';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
-import type { PlaceIndex } from '../index/place-index.js';
+import { PlaceIndex } from '../index/place-index.js';
+import { prepareSearch } from '../query/search.js';
 import type { GeoRecord } from '../query/geojson.js';
 import { nearby as coreNearby } from '../query/nearby.js';
 import { accessLine } from './access-log.js';
@@ -91,6 +92,9 @@ export function createApp(options: AppOptions): ApiApp {
   } = options;
   if (!options.index) throw new TypeError('createApp: index is required');
   const data = options.index instanceof Reloadable ? options.index : new Reloadable(options.index, () => Promise.reject(new Error('not reloadable')));
+  // what the first searches would build on their way, built before any request waits for it
+  // (a stand-in index, as some tests pass with a stand-in `nearby`, has nothing to build)
+  if (data.current instanceof PlaceIndex) prepareSearch(data.current);
   for (const [name, n] of [['maxLimit', maxLimit], ['maxRadius', maxRadius]] as const) {
     if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`createApp: ${name} must be a positive integer, got ${n}`);
   }

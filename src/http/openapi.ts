@@ -1,4 +1,5 @@
-import { MAX_QUERY_LENGTH } from '../query/search.js';
+import { MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from '../query/search.js';
+import { MAX_SCANNED } from '../query/nearby.js';
 import { REVERSE_RADIUS } from '../query/reverse.js';
 import { SEARCH_LIMIT, REVERSE_LIMIT } from './params.js';
 
@@ -357,7 +358,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
           schema: { type: 'boolean', default: false },
         },
         isOpen: {
-          name: 'isOpen', in: 'query', description: '`true`: only places open now (Nepal Time) by their `opening_hours`. `true`/`false`, any case.',
+          name: 'isOpen', in: 'query', description: `\`true\`: only places open now (Nepal Time) by their \`opening_hours\`; of the places in range, the first \`limit\` + ${MAX_SCANNED.toLocaleString('en-US')} in the answer's order are examined, so fewer than \`limit\` may come back when few are open. \`true\`/\`false\`, any case.`,
           schema: { type: 'boolean', default: false },
         },
         points: {
@@ -401,7 +402,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
           schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
         },
         q: {
-          name: 'q', in: 'query', required: true, description: 'What the user typed: words, the last one possibly unfinished. Not blank.',
+          name: 'q', in: 'query', required: true, description: `What the user typed: words, the last one possibly unfinished. Not blank; at most ${MAX_QUERY_LENGTH} characters and ${MAX_WORDS} different words (a repeated word counts once), else 400. At most ${MAX_POSTINGS.toLocaleString('en-US')} matches of its words in names are scored: a broader query (one or two letters at country scale) ranks each word's rarest completions.`,
           schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH },
         },
         searchLimit: {

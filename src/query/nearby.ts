@@ -6,12 +6,22 @@ import { placeId, placeTags, placeGeometry } from './record.js';
 import { score } from '../place/score.js';
 
 /**
+ * Most places one `nearby` query examines beyond its `limit`, in its order (best
+ * score, or nearest, first): what bounds an `isOpen` query when few places are open
+ * (at night, the walk would otherwise go through every place of the type within the
+ * radius). 100 times the API's largest limit.
+ */
+export const MAX_SCANNED = 10_000;
+
+/**
  * Places of a type around a point, as the API's `NearbyPlace` records.
  *
  * Without `sortBy`, the `limit` best-scoring places within `radius` km; with
  * `sortBy: true`, the `limit` nearest. Ties break by placeId. With `isOpen: true`
- * only places open at `at` (default now, in Nepal Time) count, before the limit.
- * An unknown type gives `[]`; bad arguments throw `InvalidQueryError`.
+ * only places open at `at` (default now, in Nepal Time) count, before the limit;
+ * of the places in range only the first `limit + MAX_SCANNED` in that order are
+ * examined, so fewer than `limit` may come back when few are open. An unknown type gives `[]`;
+ * bad arguments throw `InvalidQueryError`.
  *
  * @example
  * nearby(index, { type: 'eat', lat: 27.7172, lon: 85.324, radius: 1, limit: 3 });
@@ -30,8 +40,10 @@ export function nearby(index: PlaceIndex, query: NearbyQuery): NearbyPlace[] {
   // sees them all.
   const found: { item: number; km: number; score: number }[] = [];
   let last = NaN;
+  let scanned = 0;
   const byScore = !q.sortBy;
   around(tt.tree, q.lon, q.lat, q.radius, (i, km, s) => {
+    if (++scanned > q.limit + MAX_SCANNED) return true;
     const key = byScore ? -s : km;
     if (key > last) return true;
     const p = tt.place[i];

@@ -6,7 +6,10 @@ import { MERGED_TYPES } from '../place/feature.js';
 import { placeId } from './record.js';
 import { STREET } from '../model/table.js';
 import { coord, positiveInt, show } from './validate.js';
-import { kmTo } from '../geom/haversine.js';
+import { EARTH_RADIUS_KM, kmTo } from '../geom/haversine.js';
+import { words, MAX_WORDS } from '../search/words.js';
+
+export { MAX_WORDS, MAX_POSTINGS } from '../search/words.js';
 
 /** Longest query `search` takes, in UTF-16 units: a search box, not a document. */
 export const MAX_QUERY_LENGTH = 200;
@@ -23,6 +26,11 @@ export const MAX_QUERY_LENGTH = 200;
  * within it; `type` (plain or merged) only rows of that type. Bad arguments throw
  * `InvalidQueryError`.
  *
+ * The work is bounded: a word repeated in `q` counts once, `q` may have at most
+ * `MAX_WORDS` different words, and at most `MAX_POSTINGS` matches of its words in
+ * names are scored (a query over the cap scores each word's rarest completions first;
+ * see the README).
+ *
  * @example
  * search(index, { q: 'thame', lat: 27.7154, lon: 85.3123, limit: 5 });
  */
@@ -33,38 +41,87 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
   const here = lat !== undefined && lon !== undefined;
   const members = q.type === undefined ? undefined : membersOf(q.type);
 
-  const accept = members || radius !== undefined
-    ? (r: number) => (!members || matchedType(t, r, members) >= 0) && (radius === undefined || kmTo(lon!, lat!, t.lon[r], t.lat[r]) <= radius)
+  const inCircle = radius === undefined ? undefined : circle(t, lon!, lat!, radius);
+  const accept = members || inCircle
+    ? (r: number) => (!members || matchedType(t, r, members) >= 0) && (!inCircle || inCircle(r))
     : undefined;
   const { rows, scores } = index.words.match(q.q, accept);
 
   // Only the hits down to the limit-th best relevance (ties included) need the finer order.
   const cut = rows.length > q.limit ? kthLargest(scores, q.limit) : -Infinity;
-  const top: { row: number; score: number; km: number; id: number }[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    if (scores[i] < cut) continue;
-    const r = rows[i];
-    top.push({ row: r, score: scores[i], km: here ? kmTo(lon!, lat!, t.lon[r], t.lat[r]) : 0, id: placeId(t, r) });
-  }
-  top.sort((a, b) => b.score - a.score || t.prominence[b.row] - t.prominence[a.row] || a.km - b.km || a.id - b.id);
+  const cand: number[] = [];
+  for (let i = 0; i < rows.length; i++) if (scores[i] >= cut) cand.push(i);
+  // Ties at the cut can be thousands (a name a country repeats): they are taken best first
+  // from a heap, as far as the limit needs, not sorted whole. Distance is measured only
+  // for the pairs that tie on relevance and prominence.
+  const km = new Float64Array(cand.length).fill(NaN);
+  const kmOf = (c: number) => {
+    if (!here) return 0;
+    if (Number.isNaN(km[c])) km[c] = kmTo(lon!, lat!, t.lon[rows[cand[c]]], t.lat[rows[cand[c]]]);
+    return km[c];
+  };
+  const before = (a: number, b: number) => {
+    const ra = rows[cand[a]], rb = rows[cand[b]];
+    return (scores[cand[b]] - scores[cand[a]] || t.prominence[rb] - t.prominence[ra] || kmOf(a) - kmOf(b) ||
+      placeId(t, ra) - placeId(t, rb)) < 0;
+  };
+  const heap = new Heap(cand.length, before);
   // OSM cuts a street into many ways: a search box lists the street once (its best way)
   const streets = new Set<string>();
-  const once = top.filter(({ row }) => {
-    if (t.what[row] !== STREET) return true;
-    const key = `${t.name[row]}|${t.address[row]}`;
-    if (streets.has(key)) return false;
-    streets.add(key);
-    return true;
-  });
-  once.length = Math.min(once.length, q.limit);
+  const once: number[] = [];
+  while (heap.size && once.length < q.limit) {
+    const row = rows[cand[heap.pop()]];
+    if (t.what[row] === STREET) {
+      const key = `${t.name[row]}|${t.address[row]}`;
+      if (streets.has(key)) continue;
+      streets.add(key);
+    }
+    once.push(row);
+  }
+  const scoreOf = new Map<number, number>();
+  for (const c of cand) scoreOf.set(rows[c], scores[c]);
 
-  return once.map(({ row, score, id }) => ({
-    placeId: id,
+  return once.map((row) => ({
+    placeId: placeId(t, row),
     name: t.strings[t.name[row]],
     address: t.strings[t.address[row]],
     type: t.strings[members ? matchedType(t, row, members) : t.primary[row]],
-    score,
+    score: scoreOf.get(row)!,
   }));
+}
+
+/**
+ * Whether a row's centroid lies within `radius` km of a point (`kmTo(...) <= radius`),
+ * decided without trigonometry where the answer is sure, since a query over the cap
+ * tests tens of thousands of rows: a path along the point's parallel and then a meridian
+ * is no shorter than the great circle (surely in when that is short enough), and the
+ * great circle no shorter than the meridian leg alone (surely out when that is too long).
+ * The haversine decides the rest; the margins dwarf its rounding.
+ */
+function circle(t: PlaceTable, lon: number, lat: number, radius: number): (r: number) => boolean {
+  const perDeg = (Math.PI / 180) * EARTH_RADIUS_KM;
+  const perLonDeg = perDeg * Math.cos((lat * Math.PI) / 180);
+  const sureIn = radius * (1 - 1e-9), sureOut = radius * (1 + 1e-9);
+  return (r) => {
+    const dy = Math.abs(t.lat[r] / 1e7 - lat) * perDeg;
+    if (dy > sureOut) return false;
+    const dLon = Math.abs(t.lon[r] / 1e7 - lon);
+    if (dy + Math.min(dLon, 360 - dLon) * perLonDeg <= sureIn) return true;
+    return kmTo(lon, lat, t.lon[r], t.lat[r]) <= radius;
+  };
+}
+
+/**
+ * Builds now what the first searches on `index` would build on their way (a few
+ * megabytes of scratch, the index of one-typo matches): a server calls it once at
+ * start, so that no request pays for it (half a second for a country's 150,000 words).
+ *
+ * @example
+ * const index = await loadSnapshot('nepal.places');
+ * prepareSearch(index);
+ */
+export function prepareSearch(index: PlaceIndex): void {
+  index.words.prepare();
 }
 
 /** The k-th largest of `values` (1-based), by quickselect on a copy: linear, where a sort is not. */
@@ -102,6 +159,9 @@ export function checkSearch(s: SearchQuery): CheckedSearch {
   if (s === null || typeof s !== 'object') throw new InvalidQueryError('query', 'must be an object');
   if (typeof s.q !== 'string' || !s.q.trim()) throw new InvalidQueryError('q', `is required: the words to search for, got ${show(s.q)}`);
   if (s.q.length > MAX_QUERY_LENGTH) throw new InvalidQueryError('q', `must be at most ${MAX_QUERY_LENGTH} characters, got ${s.q.length}`);
+  // a repeated word counts once: it finds nothing a single one does not
+  const distinct = new Set(words(s.q)).size;
+  if (distinct > MAX_WORDS) throw new InvalidQueryError('q', `must have at most ${MAX_WORDS} different words, got ${distinct}`);
   const limit = positiveInt('limit', s.limit, 10);
   const out: CheckedSearch = { q: s.q, limit };
   if (s.lat !== undefined || s.lon !== undefined) {
@@ -139,4 +199,44 @@ export function matchedType(t: PlaceTable, r: number, members: readonly string[]
   if (s === e) return t.primary[r] !== 0 && members.includes(t.strings[t.primary[r]]) ? t.primary[r] : -1;
   for (let k = s; k < e; k++) if (members.includes(t.strings[t.typeList[k]])) return t.typeList[k];
   return -1;
+}
+
+/**
+ * A binary heap of the numbers 0..n-1, first the one `before` puts first: built in linear
+ * time, then popped in order as far as needed.
+ */
+class Heap {
+  size: number;
+  private readonly a: Int32Array;
+  private readonly before: (x: number, y: number) => boolean;
+
+  constructor(n: number, before: (x: number, y: number) => boolean) {
+    this.a = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.a[i] = i;
+    this.size = n;
+    this.before = before;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  /** Removes and returns the first. */
+  pop(): number {
+    const top = this.a[0];
+    this.a[0] = this.a[--this.size];
+    this.down(0);
+    return top;
+  }
+
+  private down(i: number): void {
+    const { a, size, before } = this;
+    const x = a[i];
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= size) break;
+      if (c + 1 < size && before(a[c + 1], a[c])) c++;
+      if (!before(a[c], x)) break;
+      a[i] = a[c];
+      i = c;
+    }
+    a[i] = x;
+  }
 }

@@ -8,6 +8,22 @@ export const NAME_FIELDS: readonly string[] = ['name', 'name:en', 'name:ne', 'al
 /** Words this long (in letters) or longer may carry one typo. */
 export const TYPO_LETTERS = 5;
 
+/**
+ * Most distinct words a query may have (repeats count once). A name longer than this
+ * is found by fewer of its words; the cap bounds the fixed cost per word (its run of
+ * completions, its typo search in the radix tree).
+ */
+export const MAX_WORDS = 12;
+
+/**
+ * Most postings (a word's occurrence in a name) one query scores: the work of a query
+ * is linear in them. At Nepal scale a one-letter word alone completes to 200,000;
+ * on the Kathmandu fixture no word completes to more than 2,051, so every query
+ * (12 words at most) stays below the cap and is scored in full. Above it, see
+ * `Words.match`.
+ */
+export const MAX_POSTINGS = 40_000;
+
 // Words are split at spaces, punctuation and symbols (`&`, `+`): MiniSearch's default
 // plus tabs and symbols. Devanagari letters and signs are letters and marks, so they stay whole.
 const BREAK = /[\s\p{Z}\p{P}\p{S}]+/u;
@@ -27,6 +43,8 @@ export interface Hits {
   rows: number[];
   /** Text relevance: BM25+ of the row's best-matching name, higher is better. */
   scores: number[];
+  /** Postings scored: the query's work, at most `MAX_POSTINGS`. */
+  scored: number;
 }
 
 // BM25+ as MiniSearch scores it (its defaults): k saturates repeats of a word, b
@@ -80,6 +98,8 @@ export class Words {
   private readonly start: Uint32Array;
   private readonly doc: Uint32Array;
   private readonly tf: Uint8Array;
+  /** Postings of the words before each position of `sorted`: a prefix's run holds `cum[hi] - cum[lo]`. */
+  private readonly cum: Float64Array;
   // Per-query scratch, by document; `seen` holds the query that last touched it.
   // Allocated by the first query: 22 bytes a name, that a load should not wait for.
   private score = new Float64Array(0);
@@ -113,6 +133,9 @@ export class Words {
     this.start = start;
     this.doc = doc;
     this.tf = tf;
+    const cum = new Float64Array(sorted.length + 1);
+    for (let k = 0; k < sorted.length; k++) cum[k + 1] = cum[k] + start[sortedId[k] + 1] - start[sortedId[k]];
+    this.cum = cum;
   }
 
   /** The stored form of the index (for snapshots): its own arrays, not copies. */
@@ -209,42 +232,32 @@ export class Words {
    * must match a word of one name of the row, whole, as a prefix, or (when it has
    * `TYPO_LETTERS` letters or more) whole with one typo; when no name matches them
    * all, the rows matching any word, ranked by how many they match. `accept` filters
-   * rows.
+   * rows. A word repeated in the query counts once; words after the first
+   * `MAX_WORDS` distinct ones are not read (`search` refuses such queries).
+   *
+   * A query whose words match more than `MAX_POSTINGS` postings in all is scored on
+   * that many: each word gets an equal share, a word needing less than its share
+   * leaving the rest to the others. Within its share a word takes its whole-word
+   * match first, then its completions rarest first (the highest BM25 weight, so
+   * the top of the ranking changes least), then its typo corrections; the last word
+   * taken may be cut, in index order. Below the cap the answer is exact.
    */
   match(q: string, accept?: (row: number) => boolean): Hits {
-    const terms = words(q).slice(0, 0x7fff);
-    if (!terms.length || !this.names) return { rows: [], scores: [] };
-    if (this.score.length < this.names) {
-      const n = this.names;
-      this.score = new Float64Array(n);
-      this.count = new Uint16Array(n);
-      this.lastTerm = new Int16Array(n);
-      this.seen = new Uint32Array(n);
-      this.headSeen = new Uint32Array(n);
-      this.headAt = new Int32Array(n);
-    }
+    const terms = [...new Set(words(q))].slice(0, MAX_WORDS);
+    if (!terms.length || !this.names) return { rows: [], scores: [], scored: 0 };
+    this.scratch();
     if (++this.epoch === 0xffffffff) { this.seen.fill(0); this.headSeen.fill(0); this.epoch = 1; }
+    const plans = terms.map((term) => this.plan(term));
+    shares(plans, MAX_POSTINGS);
     const touched: number[] = [];
-    terms.forEach((term, i) => {
-      // the word itself, then its completions: MiniSearch's atPrefix walks the radix tree
-      // building every key, which cost more than the scoring for a one-letter prefix
-      const { sorted, sortedId } = this;
-      for (let k = lowerBound(sorted, term); k < sorted.length && sorted[k].startsWith(term); k++) {
-        const w = sorted[k];
-        if (w.length === term.length) this.add(sortedId[k], 1, i, touched);
-        else this.add(sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - term.length)), i, touched);
-      }
-      if (letters(term) >= TYPO_LETTERS) {
-        for (const [w, [id, distance]] of this.typos().fuzzyGet(term, 1)) {
-          // an exact word and a completion were scored above
-          if (distance > 0 && !w.startsWith(term)) this.add(id, (TYPO * w.length) / (w.length + distance), i, touched);
-        }
-      }
+    let scored = 0;
+    plans.forEach((p, i) => {
+      scored += p.share >= p.postings ? this.all(p, i, touched) : this.some(p, i, touched);
     });
     const { count, score, docRow, docHead, headSeen, headAt, epoch } = this;
     let need = terms.length;
     if (!touched.some((d) => count[d] === need)) need = 1;
-    const hits: Hits = { rows: [], scores: [] };
+    const hits: Hits = { rows: [], scores: [], scored };
     for (const d of touched) {
       if (count[d] < need) continue;
       // as MiniSearch: a document matching more of the query's words scores that many times more
@@ -265,6 +278,103 @@ export class Words {
     return hits;
   }
 
+  // A query word's matches: the run of `sorted` it is a prefix of (itself first, when it
+  // is a word), its typo corrections, and how many postings they hold. The completions
+  // come from the sorted array, not MiniSearch's atPrefix, which walks the radix tree
+  // building every key: that cost more than the scoring for a one-letter prefix.
+  private plan(term: string): Plan {
+    const { sorted, sortedId, start, cum } = this;
+    const lo = lowerBound(sorted, term);
+    let hi = lo, top = sorted.length;
+    // the run's end: the first word from `lo` on that does not start with the term
+    while (hi < top) {
+      const m = (hi + top) >> 1;
+      if (sorted[m].startsWith(term)) hi = m + 1;
+      else top = m;
+    }
+    const typos: number[] = [];
+    let postings = cum[hi] - cum[lo];
+    if (letters(term) >= TYPO_LETTERS) {
+      for (const [w, [id, distance]] of this.typos().fuzzyGet(term, 1)) {
+        // an exact word and a completion are in the run
+        if (distance > 0 && !w.startsWith(term)) {
+          typos.push(id, (TYPO * w.length) / (w.length + distance));
+          postings += start[id + 1] - start[id];
+        }
+      }
+    }
+    return { term, lo, hi, typos, postings, share: postings };
+  }
+
+  // Scores all of a word's matches: the word itself, its completions in code-unit order,
+  // its typos. Returns the postings scored.
+  private all(p: Plan, i: number, touched: number[]): number {
+    const { sorted, sortedId } = this;
+    const n = p.term.length;
+    let scored = 0;
+    for (let k = p.lo; k < p.hi; k++) {
+      const w = sorted[k];
+      if (w.length === n) scored += this.add(sortedId[k], 1, i, touched, Infinity);
+      else scored += this.add(sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - n)), i, touched, Infinity);
+    }
+    for (let k = 0; k < p.typos.length; k += 2) scored += this.add(p.typos[k], p.typos[k + 1], i, touched, Infinity);
+    return scored;
+  }
+
+  // Scores a word's matches up to its share of postings: the word itself, then its
+  // completions rarest first (by powers of two of their counts, in code-unit order
+  // within one), then its typos; the last taken may be cut. Returns the postings scored.
+  private some(p: Plan, i: number, touched: number[]): number {
+    const { sorted, sortedId, start } = this;
+    const n = p.term.length;
+    let left = p.share;
+    const take = (id: number, weight: number) => {
+      if (left > 0) left -= this.add(id, weight, i, touched, left);
+    };
+    let from = p.lo;
+    if (from < p.hi && sorted[from].length === n) take(sortedId[from++], 1);
+    // the completions by the bit length of their counts (rarer first), one pass per length present
+    const bits = new Uint8Array(p.hi - from);
+    const present = new Uint8Array(33);
+    for (let k = from; k < p.hi; k++) {
+      const b = 32 - Math.clz32(start[sortedId[k] + 1] - start[sortedId[k]]);
+      bits[k - from] = b;
+      present[b] = 1;
+    }
+    for (let b = 1; b <= 32 && left > 0; b++) {
+      if (!present[b]) continue;
+      for (let k = from; k < p.hi && left > 0; k++) {
+        if (bits[k - from] !== b) continue;
+        const w = sorted[k];
+        take(sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - n)));
+      }
+    }
+    for (let k = 0; k < p.typos.length; k += 2) take(p.typos[k], p.typos[k + 1]);
+    return p.share - left;
+  }
+
+  /**
+   * Builds now what the first queries would build (the per-query scratch, the radix
+   * tree of typos): a server calls it at start, so that no request pays for it. At
+   * Nepal scale the tree of 5,663 words takes about 60 ms; a real country's 150,000
+   * words about half a second.
+   */
+  prepare(): void {
+    this.scratch();
+    this.typos();
+  }
+
+  private scratch(): void {
+    if (this.score.length >= this.names) return;
+    const n = this.names;
+    this.score = new Float64Array(n);
+    this.count = new Uint16Array(n);
+    this.lastTerm = new Int16Array(n);
+    this.seen = new Uint32Array(n);
+    this.headSeen = new Uint32Array(n);
+    this.headAt = new Int32Array(n);
+  }
+
   private typos(): SearchableMap<number> {
     if (!this.dict) {
       const dict = new SearchableMap<number>();
@@ -274,14 +384,16 @@ export class Words {
     return this.dict;
   }
 
-  // Adds word `id`'s documents, at `weight`, as matches of the query's word `i`.
-  private add(id: number, weight: number, i: number, touched: number[]): void {
+  // Adds word `id`'s documents (the first `max` of them), at `weight`, as matches of the
+  // query's word `i`. Returns how many it added.
+  private add(id: number, weight: number, i: number, touched: number[], max: number): number {
     const { start, doc, tf, docLen, docOld, score, count, lastTerm, seen, epoch } = this;
     const df = start[id + 1] - start[id];
     const idf = Math.log(1 + (this.names - df + 0.5) / (df + 0.5));
     const norm = K * (1 - B);
     const perLen = (K * B) / this.avgLen;
-    for (let k = start[id]; k < start[id + 1]; k++) {
+    const end = Math.min(start[id + 1], start[id] + max);
+    for (let k = start[id]; k < end; k++) {
       const d = doc[k];
       if (seen[d] !== epoch) {
         seen[d] = epoch;
@@ -295,6 +407,7 @@ export class Words {
       score[d] += docOld[d] ? s * OLD_BOOST : s;
       if (lastTerm[d] !== i) { lastTerm[d] = i; count[d]++; }
     }
+    return end - start[id];
   }
 }
 
@@ -326,6 +439,37 @@ export interface WordsData {
   start: Uint32Array;
   doc: Uint32Array;
   tf: Uint8Array;
+}
+
+/** How a query word is matched: its run of completions, its typos and its share of the postings. */
+interface Plan {
+  term: string;
+  /** `sorted[lo..hi)` start with the term. */
+  lo: number;
+  hi: number;
+  /** Typo corrections: pairs of word id and weight. */
+  typos: number[];
+  /** Postings of the run and the typos. */
+  postings: number;
+  /** How many of them may be scored. */
+  share: number;
+}
+
+/**
+ * Shares `budget` postings among the words of a query: equal shares, the words that
+ * need less than theirs (the fewest first) leaving the rest to the others. Sets each
+ * plan's `share`; when all fit, every share is the word's whole need.
+ */
+function shares(plans: Plan[], budget: number): void {
+  let total = 0;
+  for (const p of plans) total += p.postings;
+  if (total <= budget) return;
+  const order = [...plans].sort((a, b) => a.postings - b.postings);
+  let left = budget;
+  order.forEach((p, k) => {
+    p.share = Math.min(p.postings, Math.floor(left / (order.length - k)));
+    left -= p.share;
+  });
 }
 
 /** A name as the index keeps it: its words (ids, distinct, with their counts) and length in words. */
