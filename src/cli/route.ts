@@ -1,0 +1,64 @@
+/** `nepal-places route`: the JSON of `route()` between points, or its lines as GeoJSON. */
+import polyline from '@mapbox/polyline';
+import { route, type Route, type RouteQuery } from '../query/route.js';
+import { RouteError } from '../errors.js';
+import type { Mode } from '../road/profile.js';
+import { Failure, need, text } from './args.js';
+import { queryCommand } from './query.js';
+
+const usage = 'usage: nepal-places route --from LAT,LON --to LAT,LON [--via LAT,LON …] [--mode foot|bike|car] [--instructions] [--alternatives] [--geojson] [--data FILE] [--strict]';
+
+/** Runs the subcommand; resolves with the exit code. */
+export const run = queryCommand({
+  name: 'route',
+  usage,
+  help: `Prints the JSON array of route() from --from to --to, through each --via in order:
+the best route first, with --alternatives up to two more.
+
+  --from, --to    the ends, "lat,lon" in degrees (negative numbers as they are)
+  --via LAT,LON   a point to pass on the way; repeat for several (25 points at most)
+  --mode M        foot (default: the shortest walk), bike, or car (the fastest legal drive)
+  --instructions  turn-by-turn steps in instructionList
+  --alternatives  up to two alternatives (no --via)
+  --geojson       a GeoJSON FeatureCollection of the route lines instead, one LineString
+                  Feature per route with its distance and time, for map tools
+
+A point farther than 1 km from any road the mode may use, or points no road joins,
+exit 1 with one line saying which.`,
+  options: {
+    from: { type: 'string' }, to: { type: 'string' }, via: { type: 'string', multiple: true }, mode: { type: 'string' },
+    instructions: { type: 'boolean' }, alternatives: { type: 'boolean' }, geojson: { type: 'boolean' },
+  },
+  read(v): RouteQuery & { geojson: boolean } {
+    const via = (v.via as unknown as string[] | undefined) ?? [];
+    return {
+      points: [need(v, 'from', usage), ...via, need(v, 'to', usage)],
+      mode: (text(v, 'mode') ?? 'foot') as Mode,
+      instructions: v.instructions === true,
+      alternatives: v.alternatives === true,
+      geojson: v.geojson === true,
+    };
+  },
+  answer(index, { geojson, ...q }) {
+    let routes: Route[];
+    try {
+      routes = route(index, q);
+    } catch (err) {
+      if (err instanceof RouteError) throw new Failure(err.message);
+      throw err;
+    }
+    return geojson ? featureCollection(routes, q.mode ?? 'foot') : routes;
+  },
+});
+
+// The routes as GeoJSON lines ([lon, lat] per RFC 7946), best first.
+function featureCollection(routes: Route[], mode: string) {
+  return {
+    type: 'FeatureCollection',
+    features: routes.map((r, rank) => ({
+      type: 'Feature',
+      properties: { rank, mode, distanceInMeters: r.distanceInMeters, timeInMs: r.timeInMs, instructionList: r.instructionList },
+      geometry: { type: 'LineString', coordinates: polyline.decode(r.encodedPolyline, 5).map(([lat, lon]) => [lon, lat]) },
+    })),
+  };
+}
