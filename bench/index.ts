@@ -9,6 +9,7 @@
 //   5. HTTP       bench/http.ts's run(), when that file exists
 //   6. Search     bench/search.ts's run(): search, place and reverse on the fixture
 //   7. Snapshots  each file's snapshot: size, and load time against its PBF's
+//   8. Routing    bench/route.ts's run(): CH preprocessing, routes vs (bidirectional) Dijkstra
 //
 // Every index is loaded in a child process (bench/load-child.ts) under a memory and
 // time watchdog; a big file is loaded once, and its child runs sections 2–4 on it.
@@ -33,6 +34,7 @@ import type { ChildLine, ChildResult } from './load-child.js';
 const RESULTS = fileURLToPath(new URL('results/latest.json', import.meta.url));
 const HTTP = fileURLToPath(new URL('http.ts', import.meta.url));
 const SEARCH = fileURLToPath(new URL('search.ts', import.meta.url));
+const ROUTE = fileURLToPath(new URL('route.ts', import.meta.url));
 /** Limits of a file's child: its whole run, and the silence of one step (the load, one query class). */
 const CHILD_TIMEOUT = 240_000;
 const CHILD_STALL = 90_000;
@@ -113,6 +115,8 @@ async function main(): Promise<void> {
   const nepal = files.get('nepal');
   const snapshots = await snapshotSection(nepal ? [FIXTURE, nepal] : [FIXTURE], loads, errors);
   checks.push(...snapshots.checks);
+  const routing = await section('8. Routing', ROUTE, errors);
+  checks.push(...((routing as { checks?: Check[] } | null)?.checks ?? []));
 
   const seconds = (performance.now() - started) / 1000;
   printChecks('Targets', checks, [
@@ -123,7 +127,7 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL('results/', import.meta.url)), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify({
     machine: m, seconds, missing, errors, load: loads, nearby: all.nearby, nearbyFailures: all.failures,
-    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, checks,
+    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, routing, checks,
   }, null, 1) + '\n');
   console.log(`\nResults: ${RESULTS}`);
 }

@@ -468,6 +468,7 @@ export class Hierarchy {
   private byRank?: Uint32Array;
   private readonly list = new ArcList();
   private readonly stack: ArcList = new ArcList();
+  private readonly unpacking: number[] = [];
 
   constructor(arcs: Arcs, data: HierarchyData) {
     this.arcs = arcs;
@@ -650,8 +651,9 @@ export class Hierarchy {
   /** Appends the original arcs of slot k, shortcuts expanded depth-first with an explicit stack. */
   private unpack(k: number): void {
     const { a, b } = this.d;
-    const list = this.list;
-    const stack: number[] = [k];
+    const { list, unpacking: stack } = this;
+    stack.length = 0;
+    stack.push(k);
     while (stack.length) {
       const t = stack.pop()!;
       if (b[t] === NONE) list.push(a[t]);
