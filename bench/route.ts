@@ -6,8 +6,9 @@
  * takes any `Arcs` with coordinates and a pair picker, so the engine's own road graph can be
  * measured the same way once it exists.
  *
- * Run alone: `node --expose-gc --import tsx bench/route.ts [--copies N] [--mode car|foot]`
- * (`--copies 400`: a ~1M-node foot graph).
+ * Run alone: `node --expose-gc --import tsx bench/route.ts [--copies N] [--mode car|foot] [--grid N]`
+ * (`--copies 400`: a ~1M-node foot graph; `--grid N`: only the synthetic N-node lattice of
+ * bench/road-graph.ts instead).
  */
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -17,7 +18,7 @@ import { BiDijkstra, Dijkstra } from '../src/route/dijkstra.js';
 import type { Path } from '../src/route/ends.js';
 import { random } from '../test/support/random.js';
 import { nepalGraph, type Mode } from './route-graph.js';
-import { distance, type RoadGraph } from './road-graph.js';
+import { distance, roadGraph, type RoadGraph } from './road-graph.js';
 import { timeEach, type Timing } from './timing.js';
 import { printChecks, printTable, num, ratio, type Check } from './table.js';
 import { progress } from './progress.js';
@@ -145,8 +146,14 @@ if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) 
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  const mode = arg('--mode');
-  run(Number(arg('--copies') ?? 100), mode ? [mode as Mode] : undefined).catch((err: unknown) => {
+  const mode = arg('--mode'), grid = arg('--grid');
+  const main = grid
+    ? async () => {
+      const g = roadGraph(Number(grid));
+      report([measure(`lattice ${grid}`, g, (h) => farPairs(g, 50, (s, t) => h.route([s, 0], [t, 0])))]);
+    }
+    : () => run(Number(arg('--copies') ?? 100), mode ? [mode as Mode] : undefined);
+  main().catch((err: unknown) => {
     console.error(err);
     process.exitCode = 1;
   });
