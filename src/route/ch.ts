@@ -355,9 +355,14 @@ class Contraction {
   private witnessSearch(u: number, v: number, max: number, targets: number, limit: number): void {
     const { out, labels: L, want, to, weight } = this;
     const { start, len, pool } = out;
-    const { dist, state, queue } = L;
+    const { dist, state, queue, touched } = L;
     L.reset();
-    L.label(u, 0, NONE);
+    // labels written inline: a witness search needs no parents, and this loop is most of the preprocessing
+    dist[u] = 0;
+    state[u] = 1;
+    touched[0] = u;
+    let size = 1;
+    queue.push(u, 0);
     let settled = 0;
     while (queue.length) {
       const d = queue.peekValue()!;
@@ -368,12 +373,20 @@ class Contraction {
       if (want[x] >= 0 && --targets === 0) break;
       if (++settled > limit) break;
       for (let i = start[x], end = i + len[x]; i < end; i++) {
-        const e = pool[i], y = to[e];
+        const y = to[pool[i]];
         if (y === v) continue;
-        const dy = d + weight[e];
-        if (dy < dist[y]) L.label(y, dy, e);
+        const dy = d + weight[pool[i]];
+        if (dy < dist[y]) {
+          if (state[y] === 0) {
+            state[y] = 1;
+            touched[size++] = y;
+          }
+          dist[y] = dy;
+          queue.push(y, dy);
+        }
       }
     }
+    L.size = size;
   }
 
   private addShortcut(u: number, w: number, c: number, e1: number, e2: number): void {
