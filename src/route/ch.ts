@@ -355,7 +355,8 @@ class Contraction {
   private witnessSearch(u: number, v: number, max: number, targets: number, limit: number): void {
     const { out, labels: L, want, to, weight } = this;
     const { start, len, pool } = out;
-    const { dist, state, queue, touched } = L;
+    const { dist, state, queue } = L;
+    let touched = L.touched;
     L.reset();
     // labels written inline: a witness search needs no parents, and this loop is most of the preprocessing
     dist[u] = 0;
@@ -379,6 +380,11 @@ class Contraction {
         if (dy < dist[y]) {
           if (state[y] === 0) {
             state[y] = 1;
+            if (size === touched.length) {
+              L.size = size;
+              L.grow();
+              touched = L.touched;
+            }
             touched[size++] = y;
           }
           dist[y] = dy;
