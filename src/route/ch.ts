@@ -10,9 +10,10 @@ const NONE = 0xffffffff;
 const SETTLED = 2;
 const STALLED = 3;
 
-// Contraction hierarchies (Geisberger, Sanders, Schultes, Delling 2008), written on typed
-// arrays: the npm CH libraries (contraction-hierarchy-js, …) keep an object per node and edge
-// and cannot be restored from flat arrays, which a snapshot needs.
+// Contraction hierarchies (Geisberger, Sanders, Schultes, Delling 2008), written by hand on
+// typed arrays: npm's maintained graph libraries (ngraph.path, graphology-shortest-path,
+// node-dijkstra) keep an object per node and edge and search without preprocessing, and
+// nothing there stores a hierarchy as flat arrays a snapshot can restore.
 
 /** How hard preprocessing tries; the defaults suit road graphs. */
 export interface ContractOptions {
