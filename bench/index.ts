@@ -13,6 +13,7 @@
 //                 bare node:http server answering the same bytes
 //   9. Slowest    bench/slowest.ts's run(): the slowest legal request per endpoint found
 //                 by searching the parameter space at Nepal scale, against 50 ms
+//  10. Routing    bench/route.ts's run(): CH preprocessing, routes vs (bidirectional) Dijkstra
 //
 // Every index is loaded in a child process (bench/load-child.ts) under a memory and
 // time watchdog; a big file is loaded once, and its child runs sections 2–4 on it.
@@ -39,6 +40,7 @@ const HTTP = fileURLToPath(new URL('http.ts', import.meta.url));
 const SEARCH = fileURLToPath(new URL('search.ts', import.meta.url));
 const THROUGHPUT = fileURLToPath(new URL('throughput.ts', import.meta.url));
 const SLOWEST = fileURLToPath(new URL('slowest.ts', import.meta.url));
+const ROUTE = fileURLToPath(new URL('route.ts', import.meta.url));
 /** Limits of a file's child: its whole run, and the silence of one step (the load, one query class). */
 const CHILD_TIMEOUT = 240_000;
 const CHILD_STALL = 90_000;
@@ -130,6 +132,8 @@ async function main(): Promise<void> {
   // after 7, which writes the Nepal-scale snapshot it loads
   const slowest = await section('8. Slowest legal request per endpoint', SLOWEST, errors);
   checks.push(...((slowest as { checks?: Check[] } | null)?.checks ?? []));
+  const routing = await section('8. Routing', ROUTE, errors);
+  checks.push(...((routing as { checks?: Check[] } | null)?.checks ?? []));
 
   const seconds = (performance.now() - started) / 1000;
   printChecks('Targets', checks, [
@@ -140,7 +144,7 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL('results/', import.meta.url)), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify({
     machine: m, seconds, missing, errors, load: loads, nearby: all.nearby, nearbyFailures: all.failures,
-    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, throughput, slowest, checks,
+    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, throughput, slowest, routing, checks,
   }, null, 1) + '\n');
   console.log(`\nResults: ${RESULTS}`);
 }

@@ -11,6 +11,15 @@
 // the tile by a whole number of tile sizes: copy 0 is the fixture itself, in place.
 // Each file gets a sidecar `<file>.json` with the generator version, counts and tile centres;
 // a file whose sidecar has this version and its size is skipped unless --force.
+//
+// The tiles of nepal.osm.pbf form one road network: neighbouring tiles are joined by two-way
+// `highway=trunk` ways (a minimum spanning tree over the tile centres, plus each tile's two
+// nearest neighbours), each from the fixture's road node farthest toward the other tile to
+// the one farthest back, with a node every ~1 km. Their ids come after the last copy's
+// (copies * 2^34 + i), so the file stays sorted.
+//
+// `--scale S` also writes nepal-xS.osm.pbf with round(100 * S) tiles, joined the same way:
+// `--scale 3.1` gives ~415 MB, the size of a real Nepal extract. Not made by default.
 
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -21,12 +30,16 @@ import { decodeHeader, readFrames, readOsm } from './read-osm.js';
 import { NEPAL_OUTLINE, insideNepal } from './nepal-outline.js';
 
 /** Bump when the output changes, so stale files are rebuilt. */
-export const VERSION = 1;
+export const VERSION = 2;
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/kathmandu-core_2026-01-10.osm.pbf', import.meta.url));
 const OUT_DIR = fileURLToPath(new URL('../bench/data/', import.meta.url));
 const ID_STRIDE = 2 ** 34;
 const NEPAL_COPIES = 100;
+/** Road classes a join may start from, when two-way and open to cars. */
+const JOIN_FROM = new Set(['trunk', 'primary', 'secondary', 'tertiary', 'unclassified', 'residential']);
+/** Spacing of a join's nodes, metres. */
+const JOIN_STEP = 1000;
 const PLACE_TARGETS: [string, number][] = [['places-10k.osm.pbf', 10_000], ['places-100k.osm.pbf', 100_000], ['places-1m.osm.pbf', 1_000_000]];
 
 // The engine's feature keys (common.md): a node, way or multipolygon relation carrying one is a place.
@@ -75,6 +88,15 @@ interface Summary {
   seconds: number;
   /** Centre of each copy's tile, `[lon, lat]` degrees, copy 0 first. */
   centres: [number, number][];
+  /** Roads joining the tiles (nepal files only): ways, their new nodes, their length in km. */
+  joins?: { ways: number; nodes: number; km: number };
+}
+
+/** The roads joining tiles, ready to write after the copies. */
+interface Joins {
+  nodes: { id: number; lat: number; lon: number }[];
+  ways: { id: number; refs: number[]; tags: Tags }[];
+  km: number;
 }
 
 async function readSource(path: string): Promise<Source> {
@@ -225,8 +247,110 @@ function halton(index: number, base: number): number {
   return r;
 }
 
+/**
+ * The fixture's nodes a join may end at: on two-way car roads (JOIN_FROM, no oneway, no
+ * roundabout, no access=no/private) in the largest network those roads form, so that every
+ * join end reaches every other within a tile, by car both ways.
+ */
+function joinEnds(src: Source): Uint32Array {
+  const index = new Map<number, number>();
+  src.nodeIds.forEach((id, i) => index.set(id, i));
+  const parent = Int32Array.from(src.nodeIds, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  const on = new Uint8Array(src.nodeIds.length);
+  src.wayTags.forEach((tags, w) => {
+    const tag = (k: string) => tags.find(([key]) => key === k)?.[1];
+    const access = tag('motor_vehicle') ?? tag('access');
+    if (!JOIN_FROM.has(tag('highway') ?? '') || (tag('oneway') ?? 'no') !== 'no' || tag('junction') === 'roundabout' ||
+      access === 'no' || access === 'private') return;
+    let prev = -1;
+    for (let j = src.refStart[w]; j < src.refStart[w + 1]; j++) {
+      const n = index.get(src.refs[j]);
+      // a cut extract misses nodes: only consecutive present ones are joined
+      if (n !== undefined && prev >= 0) {
+        parent[find(n)] = find(prev);
+        on[n] = on[prev] = 1;
+      }
+      prev = n ?? -1;
+    }
+  });
+  const size = new Map<number, number>();
+  for (let i = 0; i < on.length; i++) if (on[i]) size.set(find(i), (size.get(find(i)) ?? 0) + 1);
+  let root = -1;
+  for (const [r, k] of size) if (root < 0 || k > size.get(root)! || (k === size.get(root) && r < root)) root = r;
+  const out: number[] = [];
+  for (let i = 0; i < on.length; i++) if (on[i] && find(i) === root) out.push(i);
+  return Uint32Array.from(out);
+}
+
+/** Which tiles to join: a minimum spanning tree over the centres (Prim), plus each tile's two nearest. */
+export function joinPairs(centres: [number, number][]): [number, number][] {
+  const n = centres.length;
+  const d = (a: number, b: number) => {
+    const k = Math.cos(((centres[a][1] + centres[b][1]) / 2) * Math.PI / 180);
+    return Math.hypot((centres[a][0] - centres[b][0]) * k, centres[a][1] - centres[b][1]);
+  };
+  const pairs = new Set<string>();
+  const add = (a: number, b: number) => pairs.add(a < b ? `${a},${b}` : `${b},${a}`);
+  const inTree = new Uint8Array(n), best = new Float64Array(n).fill(Infinity), via = new Int32Array(n).fill(-1);
+  best[0] = 0;
+  for (let k = 0; k < n; k++) {
+    let u = -1;
+    for (let v = 0; v < n; v++) if (!inTree[v] && (u < 0 || best[v] < best[u])) u = v;
+    inTree[u] = 1;
+    if (via[u] >= 0) add(via[u], u);
+    for (let v = 0; v < n; v++) if (!inTree[v] && d(u, v) < best[v]) { best[v] = d(u, v); via[v] = u; }
+  }
+  for (let a = 0; a < n; a++) {
+    const near = [...Array(n).keys()].filter((b) => b !== a).sort((x, y) => d(a, x) - d(a, y) || x - y);
+    for (const b of near.slice(0, 2)) add(a, b);
+  }
+  return [...pairs].map((p) => p.split(',').map(Number) as [number, number]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+}
+
+/** The join roads between `tiles` (copies 0..tiles.length-1), their ids after the last copy's. */
+function makeJoins(src: Source, tiles: [number, number][]): Joins {
+  const ends = joinEnds(src);
+  if (!ends.length) throw new Error('the fixture has no two-way road to join tiles with');
+  const cLat = (src.minLat + src.maxLat) / 2, cLon = (src.minLon + src.maxLon) / 2;
+  const centres = tiles.map(([dLat, dLon]) => [(cLon + dLon) / 1e7, (cLat + dLat) / 1e7] as [number, number]);
+  const k = Math.cos((cLat / 1e7) * Math.PI / 180);
+  /** The end node farthest toward direction (x, y) (x east, y north, equal-metre units), lowest index on ties. */
+  const toward = (x: number, y: number): number => {
+    let best = -1, score = -Infinity;
+    for (const i of ends) {
+      const s = (src.lons[i] - cLon) * k * x + (src.lats[i] - cLat) * y;
+      if (s > score) { score = s; best = i; }
+    }
+    return best;
+  };
+  const base = tiles.length * ID_STRIDE;
+  const joins: Joins = { nodes: [], ways: [], km: 0 };
+  joinPairs(centres).forEach(([a, b], j) => {
+    const x = (centres[b][0] - centres[a][0]) * k, y = centres[b][1] - centres[a][1];
+    const from = toward(x, y), to = toward(-x, -y);
+    const lat0 = src.lats[from] + tiles[a][0], lon0 = src.lons[from] + tiles[a][1];
+    const lat1 = src.lats[to] + tiles[b][0], lon1 = src.lons[to] + tiles[b][1];
+    const metres = Math.hypot((lon1 - lon0) * k, lat1 - lat0) * 0.0111195; // 1e-7 degree of latitude = 0.0111195 m
+    const steps = Math.max(1, Math.round(metres / JOIN_STEP));
+    const refs = [src.nodeIds[from] + a * ID_STRIDE];
+    for (let i = 1; i < steps; i++) {
+      const id = base + joins.nodes.length;
+      joins.nodes.push({ id, lat: Math.round(lat0 + ((lat1 - lat0) * i) / steps), lon: Math.round(lon0 + ((lon1 - lon0) * i) / steps) });
+      refs.push(id);
+    }
+    refs.push(src.nodeIds[to] + b * ID_STRIDE);
+    joins.ways.push({ id: base + j, refs, tags: [['highway', 'trunk'], ['name', `Tile Link ${a}-${b}`], ['ref', `TL${j + 1}`]] });
+    joins.km += metres / 1000;
+  });
+  return joins;
+}
+
 /** Streams `tiles.length` shifted copies of the selection, sorted type-then-id, into `path`. */
-async function writeCopies(src: Source, sel: Selection, tiles: [number, number][], path: string, log: (msg: string) => void): Promise<PbfWriter> {
+async function writeCopies(src: Source, sel: Selection, tiles: [number, number][], path: string, log: (msg: string) => void, joins?: Joins): Promise<PbfWriter> {
   const bbox: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const [dLat, dLon] of tiles) {
     bbox[0] = Math.min(bbox[0], src.minLon + dLon);
@@ -253,6 +377,7 @@ async function writeCopies(src: Source, sel: Selection, tiles: [number, number][
     }
     progress('nodes', k);
   });
+  for (const n of joins?.nodes ?? []) w.node(n);
   const refs: number[] = [];
   tiles.forEach((_, k) => {
     const off = k * ID_STRIDE;
@@ -264,6 +389,7 @@ async function writeCopies(src: Source, sel: Selection, tiles: [number, number][
     }
     progress('ways', k);
   });
+  for (const way of joins?.ways ?? []) w.way(way);
   tiles.forEach((_, k) => {
     const off = k * ID_STRIDE;
     src.relations.forEach((r, i) => {
@@ -287,15 +413,23 @@ function upToDate(path: string): Summary | null {
 }
 
 async function main(): Promise<void> {
+  const usage = 'usage: nepal-data [--force] [--scale S]';
   const args = process.argv.slice(2);
-  const unknown = args.filter((a) => a !== '--force');
-  if (unknown.length) throw new Error(`unknown argument ${unknown[0]} (usage: nepal-data [--force])`);
-  const force = args.includes('--force');
+  let force = false, scale: number | null = null;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--force') force = true;
+    else if (args[i] === '--scale') {
+      scale = Number(args[++i]);
+      if (!(scale > 0 && scale <= 20)) throw new Error(`--scale takes a number in (0, 20], got ${args[i]} (${usage})`);
+    } else throw new Error(`unknown argument ${args[i]} (${usage})`);
+  }
   const t0 = performance.now();
   mkdirSync(OUT_DIR, { recursive: true });
 
-  const jobs: { file: string; target: number | null }[] = [{ file: 'nepal.osm.pbf', target: null },
-    ...PLACE_TARGETS.map(([file, target]) => ({ file, target }))];
+  // target: places wanted (a place subset); null: whole copies, `copies` of them, joined by roads
+  const jobs: { file: string; target: number | null; copies: number }[] = [{ file: 'nepal.osm.pbf', target: null, copies: NEPAL_COPIES },
+    ...PLACE_TARGETS.map(([file, target]) => ({ file, target, copies: 0 }))];
+  if (scale !== null) jobs.push({ file: `nepal-x${scale}.osm.pbf`, target: null, copies: Math.round(NEPAL_COPIES * scale) });
   const todo = jobs.filter((j) => force || !upToDate(join(OUT_DIR, j.file)));
   const summaries: Summary[] = [];
   for (const j of jobs) {
@@ -317,11 +451,12 @@ async function main(): Promise<void> {
     for (const j of todo) {
       const t1 = performance.now();
       const sel = j.target === null ? all : places;
-      const copies = j.target === null ? NEPAL_COPIES : Math.max(1, Math.round(j.target / places.places));
+      const copies = j.target === null ? j.copies : Math.max(1, Math.round(j.target / places.places));
       const tiles = tileOffsets(src, copies);
       const path = join(OUT_DIR, j.file);
-      console.log(`${j.file}: ${copies} copies ...`);
-      const w = await writeCopies(src, sel, tiles, `${path}.tmp`, console.log);
+      const joins = j.target === null ? makeJoins(src, tiles) : undefined;
+      console.log(`${j.file}: ${copies} copies${joins ? `, joined by ${joins.ways.length} trunk roads (${Math.round(joins.km)} km)` : ''} ...`);
+      const w = await writeCopies(src, sel, tiles, `${path}.tmp`, console.log, joins);
       renameSync(`${path}.tmp`, path);
       const s: Summary = {
         version: VERSION,
@@ -335,6 +470,7 @@ async function main(): Promise<void> {
           (src.minLon + src.maxLon + 2 * dLon) / 2e7,
           (src.minLat + src.maxLat + 2 * dLat) / 2e7,
         ]),
+        ...(joins && { joins: { ways: joins.ways.length, nodes: joins.nodes.length, km: Math.round(joins.km) } }),
       };
       writeFileSync(`${path}.json`, `${JSON.stringify(s, null, 1)}\n`);
       console.log(`  done in ${s.seconds} s`);
@@ -346,6 +482,9 @@ async function main(): Promise<void> {
   for (const s of jobs.map((j) => summaries.find((x) => x.file === j.file)!)) {
     console.log(`${s.file.padEnd(22)}${String(s.copies).padStart(7)}${String(s.nodes).padStart(12)}${String(s.ways).padStart(11)}` +
       `${String(s.relations).padStart(11)}${String(s.places).padStart(10)}${(s.bytes / 1e6).toFixed(1).padStart(9)}${s.seconds.toFixed(1).padStart(8)}`);
+  }
+  for (const s of summaries) {
+    if (s.joins) console.log(`${s.file}: its ${s.copies} tiles are one road network, joined by ${s.joins.ways} two-way trunk roads, ${s.joins.km} km, ${s.joins.nodes} new nodes (counted above)`);
   }
   console.log(`total ${sec(t0)} s, in ${OUT_DIR}`);
 }

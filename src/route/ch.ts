@@ -10,9 +10,10 @@ const NONE = 0xffffffff;
 const SETTLED = 2;
 const STALLED = 3;
 
-// Contraction hierarchies (Geisberger, Sanders, Schultes, Delling 2008), written on typed
-// arrays: the npm CH libraries (contraction-hierarchy-js, …) keep an object per node and edge
-// and cannot be restored from flat arrays, which a snapshot needs.
+// Contraction hierarchies (Geisberger, Sanders, Schultes, Delling 2008), written by hand on
+// typed arrays: npm's maintained graph libraries (ngraph.path, graphology-shortest-path,
+// node-dijkstra) keep an object per node and edge and search without preprocessing, and
+// nothing there stores a hierarchy as flat arrays a snapshot can restore.
 
 /** How hard preprocessing tries; the defaults suit road graphs. */
 export interface ContractOptions {
@@ -356,8 +357,14 @@ class Contraction {
     const { out, labels: L, want, to, weight } = this;
     const { start, len, pool } = out;
     const { dist, state, queue } = L;
+    let touched = L.touched;
     L.reset();
-    L.label(u, 0, NONE);
+    // labels written inline: a witness search needs no parents, and this loop is most of the preprocessing
+    dist[u] = 0;
+    state[u] = 1;
+    touched[0] = u;
+    let size = 1;
+    queue.push(u, 0);
     let settled = 0;
     while (queue.length) {
       const d = queue.peekValue()!;
@@ -368,12 +375,25 @@ class Contraction {
       if (want[x] >= 0 && --targets === 0) break;
       if (++settled > limit) break;
       for (let i = start[x], end = i + len[x]; i < end; i++) {
-        const e = pool[i], y = to[e];
+        const y = to[pool[i]];
         if (y === v) continue;
-        const dy = d + weight[e];
-        if (dy < dist[y]) L.label(y, dy, e);
+        const dy = d + weight[pool[i]];
+        if (dy < dist[y]) {
+          if (state[y] === 0) {
+            state[y] = 1;
+            if (size === touched.length) {
+              L.size = size;
+              L.grow();
+              touched = L.touched;
+            }
+            touched[size++] = y;
+          }
+          dist[y] = dy;
+          queue.push(y, dy);
+        }
       }
     }
+    L.size = size;
   }
 
   private addShortcut(u: number, w: number, c: number, e1: number, e2: number): void {
@@ -468,6 +488,7 @@ export class Hierarchy {
   private byRank?: Uint32Array;
   private readonly list = new ArcList();
   private readonly stack: ArcList = new ArcList();
+  private readonly unpacking: number[] = [];
 
   constructor(arcs: Arcs, data: HierarchyData) {
     this.arcs = arcs;
@@ -650,8 +671,9 @@ export class Hierarchy {
   /** Appends the original arcs of slot k, shortcuts expanded depth-first with an explicit stack. */
   private unpack(k: number): void {
     const { a, b } = this.d;
-    const list = this.list;
-    const stack: number[] = [k];
+    const { list, unpacking: stack } = this;
+    stack.length = 0;
+    stack.push(k);
     while (stack.length) {
       const t = stack.pop()!;
       if (b[t] === NONE) list.push(a[t]);

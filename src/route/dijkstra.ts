@@ -3,6 +3,10 @@ import { ArcList, checkEnds, type Ends, type Path } from './ends.js';
 import { Labels } from './labels.js';
 import { ViaChooser, type AlternativeOptions, type ViaPath } from './alternatives.js';
 
+// Written by hand over our own CSR arrays (flatqueue for the heap): npm's graph libraries
+// (ngraph.path, graphology-shortest-path, node-dijkstra) want an object graph, and neither
+// takes several weighted sources and targets nor reuses its scratch between queries.
+
 // local copies of labels.ts's constants: under a loader that turns imports into getters
 // (tsx), an imported constant read in a hot loop costs a call
 const NONE = 0xffffffff;

@@ -27,13 +27,6 @@ export function checkEnds(ends: Ends, n: number, name: string): void {
   }
 }
 
-/** The smallest initial cost `ends` gives node v (Infinity if none): the same node may be listed twice. */
-export function costOf(ends: Ends, v: number): number {
-  let c = Infinity;
-  for (let i = 0; i < ends.length; i += 2) if (ends[i] === v && ends[i + 1] < c) c = ends[i + 1];
-  return c;
-}
-
 /** A growable list of arc ids, reused across queries. */
 export class ArcList {
   data = new Uint32Array(256);

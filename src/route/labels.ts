@@ -19,8 +19,8 @@ export class Labels {
   /** The node a label came from (CH only: there an edge's slot does not tell its tail). */
   readonly prev: Uint32Array;
   readonly state: Uint8Array;
-  /** The nodes labelled since the last reset, `touched[0 .. size)`. */
-  readonly touched: Uint32Array;
+  /** The nodes labelled since the last reset, `touched[0 .. size)`; grown on demand, as most searches touch few nodes. */
+  touched: Uint32Array;
   size = 0;
   /** Lazy-deletion heap: a node is pushed again when its label improves; stale entries are skipped. */
   readonly queue = new FlatQueue<number>();
@@ -30,7 +30,7 @@ export class Labels {
     this.parent = new Uint32Array(n);
     this.prev = new Uint32Array(n);
     this.state = new Uint8Array(n);
-    this.touched = new Uint32Array(n);
+    this.touched = new Uint32Array(Math.min(n, 1024));
   }
 
   /** Forgets the last query. */
@@ -48,6 +48,7 @@ export class Labels {
   /** Gives v the label `d` reached along `parent` (from `prev`) and queues it; the caller checked that it improves. */
   label(v: number, d: number, parent: number, prev = v): void {
     if (this.state[v] === 0) {
+      if (this.size === this.touched.length) this.grow();
       this.touched[this.size++] = v;
       this.state[v] = LABELLED;
     }
@@ -55,6 +56,13 @@ export class Labels {
     this.parent[v] = parent;
     this.prev[v] = prev;
     this.queue.push(v, d);
+  }
+
+  /** Doubles `touched` (never past n, as a node is touched once). */
+  grow(): void {
+    const t = new Uint32Array(Math.min(this.dist.length, this.touched.length * 2));
+    t.set(this.touched);
+    this.touched = t;
   }
 
   /** The smallest queued key, skipping stale entries; Infinity when the queue is empty. */
