@@ -27,8 +27,11 @@ export class MapFeatureBuilder {
   private readonly tags: Tags = new Map();
   private readonly keys: string[] = [];
   private readonly vals: string[] = [];
-  private readonly lonlat: number[] = [];
   private readonly xy: number[] = [];
+  // the block of the last node found: a way's nodes are mostly in one block
+  private hint = -1;
+  private lon = 0;
+  private lat = 0;
 
   constructor(private readonly osm: Osm, private readonly sink: FeatureSink) {}
 
@@ -55,11 +58,9 @@ export class MapFeatureBuilder {
       const refs = blk.wayRef.subarray(blk.wayRefStart[w], blk.wayRefStart[w + 1]);
       const xy = this.xy;
       xy.length = 0;
-      const ll = this.lonlat;
-      for (const ref of refs) {
-        ll.length = 0;
-        if (!this.osm.coord(ref, ll)) continue;
-        const x = worldX(ll[0] / 1e7), y = worldY(ll[1] / 1e7);
+      for (let j = 0; j < refs.length; j++) {
+        if (!this.node(refs[j])) continue;
+        const x = worldX(this.lon / 1e7), y = worldY(this.lat / 1e7);
         if (xy.length && xy[xy.length - 2] === x && xy[xy.length - 1] === y) continue;
         xy.push(x, y);
       }
@@ -106,6 +107,33 @@ export class MapFeatureBuilder {
       for (const f of shapes) this.add(f, xy, parts);
       if (poi) this.add(poi, polygonLabel(xy, parts), [1]);
     }
+  }
+
+  // finds node `id` (its lon and lat in this.lon, this.lat): first in the block of the
+  // last one found, by binary search, then through the file's index
+  private node(id: number): boolean {
+    const blocks = this.osm.blocks;
+    if (this.hint >= 0) {
+      const b = blocks[this.hint];
+      const ids = b.nodeId;
+      let lo = 0, hi = ids.length - 1;
+      if (hi >= 0 && id >= ids[0] && id <= ids[hi]) {
+        while (lo <= hi) {
+          const mid = (lo + hi) >> 1;
+          const v = ids[mid];
+          if (v < id) lo = mid + 1;
+          else if (v > id) hi = mid - 1;
+          else { this.lon = b.nodeLon[mid]; this.lat = b.nodeLat[mid]; return true; }
+        }
+      }
+    }
+    const nodes = this.osm.nodes;
+    if (!nodes.find(id)) return false;
+    this.hint = nodes.block;
+    const b = blocks[nodes.block];
+    this.lon = b.nodeLon[nodes.index];
+    this.lat = b.nodeLat[nodes.index];
+    return true;
   }
 
   private add(f: FeatureInfo, xy: ArrayLike<number>, parts: ArrayLike<number>): void {

@@ -138,7 +138,7 @@ export async function buildTiles(input: string, output: string, options: TilesOp
   let zooms: ZoomReport[];
   const bounds: [number, number, number, number] = [lonOf(box[0]), latOf(box[3]), lonOf(box[2]), latOf(box[1])];
   try {
-    zooms = makeTiles(table, (z, x, y, gz) => writer.add(z, x, y, gz), { maxZoom, onZoom: options.onZoom });
+    zooms = await makeTiles(table, (z, x, y, gz) => writer.add(z, x, y, gz), { maxZoom, onZoom: options.onZoom });
     const center: [number, number, number] = [(bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2, Math.min(maxZoom, 12)];
     archive = writer.finish({ minZoom: 0, maxZoom, bounds, center }, {
       name: basename(input).replace(/\.osm\.pbf$|\.pbf$/, ''),

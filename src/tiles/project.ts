@@ -16,17 +16,21 @@ export const MAX_ZOOM = 14;
 
 const MAX_LAT = 85.0511287798066;
 
-/** World x of a longitude (degrees). */
+/**
+ * World x of a longitude (degrees), rounded down: tile edges are whole world units, so
+ * a point keeps the tile it is in at every zoom, even 1e-7° (a third of a unit) west
+ * of an edge.
+ */
 export function worldX(lon: number): number {
-  return Math.min(WORLD - 1, Math.max(0, Math.round(((lon + 180) / 360) * WORLD)));
+  return Math.min(WORLD - 1, Math.max(0, Math.floor(((lon + 180) / 360) * WORLD)));
 }
 
-/** World y of a latitude (degrees), clamped to the Mercator square. */
+/** World y of a latitude (degrees), clamped to the Mercator square, rounded down as x is. */
 export function worldY(lat: number): number {
   const l = Math.max(-MAX_LAT, Math.min(MAX_LAT, lat));
   const s = Math.sin((l * Math.PI) / 180);
   const y = 0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI);
-  return Math.min(WORLD - 1, Math.max(0, Math.round(y * WORLD)));
+  return Math.min(WORLD - 1, Math.max(0, Math.floor(y * WORLD)));
 }
 
 /** Longitude (degrees) of a world x. */
@@ -51,17 +55,4 @@ export function tileSize(z: number): number {
  */
 export function tileOf(v: number, z: number): number {
   return Math.min(2 ** z - 1, Math.max(0, Math.floor(v / tileSize(z))));
-}
-
-/** The x (or y) tile of a longitude (latitude) at zoom z: slippy-map tile names. */
-export function lonToTile(lon: number, z: number): number {
-  return Math.min(2 ** z - 1, Math.max(0, Math.floor(((lon + 180) / 360) * 2 ** z)));
-}
-
-/** The y tile of a latitude at zoom z. */
-export function latToTile(lat: number, z: number): number {
-  const l = Math.max(-MAX_LAT, Math.min(MAX_LAT, lat));
-  const r = (l * Math.PI) / 180;
-  const y = ((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * 2 ** z;
-  return Math.min(2 ** z - 1, Math.max(0, Math.floor(y)));
 }

@@ -6,7 +6,7 @@
  * counting sort that keeps the drawing order. Tiles are then encoded one at a time
  * in tile-id order and handed on: the pieces of one zoom are all that is held.
  */
-import { gzipSync } from 'node:zlib';
+import { gzip } from 'node:zlib';
 import { zxyToTileId } from 'pmtiles';
 import { clipBand, emptyGeom, ringArea, type Geom } from './clip.js';
 import { LAYERS, LINE, POINT, POLYGON, type FeatureTable } from './features.js';
@@ -55,17 +55,49 @@ export interface TileOptions {
   onZoom?: (r: ZoomReport) => void;
 }
 
+/** Tiles being gzipped at once: zlib's own threads compress while this one encodes the next. */
+const IN_FLIGHT = 32;
+
+/** Gzips tiles on zlib's thread pool and hands them on in the order they came. */
+class Compressor {
+  private queue: { z: number; x: number; y: number; raw: number; gz: Promise<Uint8Array> }[] = [];
+  constructor(private readonly emit: (z: number, x: number, y: number, gz: Uint8Array) => void) {}
+  report!: ZoomReport;
+
+  async add(z: number, x: number, y: number, raw: Uint8Array): Promise<void> {
+    const gz = new Promise<Uint8Array>((resolve, reject) => gzip(raw, (err, out) => (err ? reject(err) : resolve(out))));
+    this.queue.push({ z, x, y, raw: raw.length, gz });
+    if (this.queue.length >= IN_FLIGHT) await this.next();
+  }
+
+  async flush(): Promise<void> {
+    while (this.queue.length) await this.next();
+  }
+
+  private async next(): Promise<void> {
+    const j = this.queue.shift()!;
+    const gz = await j.gz;
+    this.emit(j.z, j.x, j.y, gz);
+    const r = this.report;
+    r.tiles++;
+    r.totalGzip += gz.length;
+    if (gz.length > r.maxGzip) { r.maxGzip = gz.length; r.maxTile = `${j.z}/${j.x}/${j.y}`; }
+    if (j.raw > r.maxBytes) r.maxBytes = j.raw;
+  }
+}
+
 /**
  * Cuts `t` into gzipped MVT tiles from `minZoom` to `maxZoom` and hands each to
  * `emit` in ascending tile id (the order a clustered PMTiles archive wants).
  */
-export function makeTiles(t: FeatureTable, emit: (z: number, x: number, y: number, gz: Uint8Array) => void, options: TileOptions = {}): ZoomReport[] {
+export async function makeTiles(t: FeatureTable, emit: (z: number, x: number, y: number, gz: Uint8Array) => void, options: TileOptions = {}): Promise<ZoomReport[]> {
   const reports: ZoomReport[] = [];
   if (t.count === 0) return reports;
   const box = bounds(t);
   const enc = new MvtEncoder(t);
+  const out = new Compressor(emit);
   for (let z = options.minZoom ?? 0; z <= (options.maxZoom ?? MAX_ZOOM); z++) {
-    const r = zoom(t, z, box, enc, emit);
+    const r = await zoom(t, z, box, enc, out);
     reports.push(r);
     options.onZoom?.(r);
   }
@@ -107,7 +139,7 @@ class Pieces {
   }
 }
 
-function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, emit: (z: number, x: number, y: number, gz: Uint8Array) => void): ZoomReport {
+async function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, out: Compressor): Promise<ZoomReport> {
   const size = tileSize(z);
   const unit = size >> EXTENT_BITS;
   const buf = BUFFER * unit;
@@ -142,7 +174,9 @@ function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, emit: 
         continue;
       }
       if (keep.length < n) keep = new Uint8Array(n * 2);
-      const kept = simplifyRun(t.coords, v, v + n, tol * tol, keep);
+      // a quadrilateral (most buildings) is kept whole: nothing to gain, and the
+      // quantisation below drops one too small to see
+      const kept = type === POLYGON && n <= 5 ? (keep.fill(1, 0, n), n) : simplifyRun(t.coords, v, v + n, tol * tol, keep);
       const start = g.coords.length;
       if (type === POLYGON) {
         const s = ringArea(t.coords, v, v + n);
@@ -213,6 +247,7 @@ function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, emit: 
   tiles.sort((a, b) => ids.get(a)! - ids.get(b)!);
 
   const report: ZoomReport = { zoom: z, tiles: 0, features, pieces: P.tile.length, maxBytes: 0, maxGzip: 0, maxTile: '', totalGzip: 0 };
+  out.report = report;
   const piece: Piece = { feature: 0, coords: P.coords, from: 0, parts: P.parts, partFrom: 0, partTo: 0 };
   for (const i of tiles) {
     const x = tx0 + (i % nx), y = ty0 + Math.floor(i / nx);
@@ -226,14 +261,9 @@ function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, emit: 
       enc.add(piece, z);
     }
     const raw = enc.finish();
-    if (!raw.length) continue;
-    const gz = gzipSync(raw);
-    emit(z, x, y, gz);
-    report.tiles++;
-    report.totalGzip += gz.length;
-    if (gz.length > report.maxGzip) { report.maxGzip = gz.length; report.maxTile = `${z}/${x}/${y}`; }
-    if (raw.length > report.maxBytes) report.maxBytes = raw.length;
+    if (raw.length) await out.add(z, x, y, raw);
   }
+  await out.flush();
   return report;
 }
 
