@@ -63,7 +63,10 @@ export async function tilesSection(files: Dataset[], errors: string[]): Promise<
       progress(`tiles: ${d.name} with nepal-places`);
       const cli = existsSync(`${ROOT}dist/cli.js`) ? [`${ROOT}dist/cli.js`] : ['--import', 'tsx', `${ROOT}src/cli.ts`];
       const r = await timed(process.execPath, [...cli, 'tiles', d.path, '-o', out, '--quiet']);
-      rows.push({ file: d.name, tool: 'nepal-places', ms: r.ms, maxRss: r.maxRss, bytes: statSync(out).size, tiles: (await new PMTiles(new FileSource(out)).getHeader()).numAddressedTiles });
+      const src = new FileSource(out);
+      const tiles = (await new PMTiles(src).getHeader()).numAddressedTiles;
+      await src.close();
+      rows.push({ file: d.name, tool: 'nepal-places', ms: r.ms, maxRss: r.maxRss, bytes: statSync(out).size, tiles });
       progress(`tiles: ${d.name}, serving`);
       serving.push(await serve(d.name, out));
     } catch (err) {
@@ -146,9 +149,9 @@ function timed(cmd: string, args: string[]): Promise<{ ms: number; maxRss: numbe
 
 // random tiles over the archive's bounds, read one at a time
 async function serve(name: string, file: string): Promise<ServingRow> {
-  const raw = new FileSource(file);
+  const raw = new FileSource(file), raw2 = new FileSource(file);
   const asStored = new PMTiles(raw, undefined, async (buf) => buf);
-  const gunzipped = new PMTiles(new FileSource(file));
+  const gunzipped = new PMTiles(raw2);
   const h = await asStored.getHeader();
   let seed = 42;
   const rand = () => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
@@ -176,6 +179,8 @@ async function serve(name: string, file: string): Promise<ServingRow> {
   };
   const stored = await time(asStored);
   const unzipped = await time(gunzipped);
+  await raw.close();
+  await raw2.close();
   return { file: name, requests: REQUESTS, found: stored.found, p50: stored.p50, p99: stored.p99, p50Gunzip: unzipped.p50 };
 }
 
