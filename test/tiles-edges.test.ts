@@ -116,6 +116,27 @@ describe('lines and polygons across an edge are in both tiles, cut at the buffer
   });
 });
 
+describe('a file not sorted by type is read whole before its features are made', () => {
+  it('draws a street written before its nodes', async () => {
+    const pbf = join(dir, 'unsorted.osm.pbf');
+    const w = new PbfWriter(pbf, { blockSize: 1 });
+    w.way({ id: 5, refs: [1, 2], tags: [['highway', 'primary'], ['name', 'Backwards Road']] });
+    w.node({ id: 1, lat: LAT, lon: EDGE + 1000 });
+    w.node({ id: 2, lat: LAT, lon: EDGE + 100_000 });
+    await w.close();
+    const out = join(dir, 'unsorted.pmtiles');
+    await buildTiles(pbf, out, { workers: 0 });
+    const src = new FileSource(out);
+    const r = await new PMTiles(src).getZxy(14, 12064, ROW);
+    const l = new VectorTile(new PbfReader(new Uint8Array(r!.data))).layers.roads;
+    expect(l.length).toBe(1);
+    expect(l.feature(0).properties).toMatchObject({ name: 'Backwards Road', kind: 'major_road' });
+    // 1000e-7° east of the edge is 18.6 units; 100000e-7° is 1864.1
+    expect(l.feature(0).loadGeometry()[0].map((p) => p.x)).toEqual([19, 1864]);
+    await src.close();
+  });
+});
+
 describe('bad input is a clear error naming the file, and leaves nothing behind', () => {
   it('rejects a truncated PBF with a PbfError naming it', async () => {
     const bytes = readFileSync(CORE);
