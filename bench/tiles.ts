@@ -33,6 +33,8 @@ export interface TilesRow {
   file: string;
   tool: string;
   ms: number;
+  /** User + system CPU seconds (0 without /usr/bin/time): a fairer comparison on a busy machine. */
+  cpu: number;
   maxRss: number;
   bytes: number;
   tiles?: number;
@@ -66,7 +68,7 @@ export async function tilesSection(files: Dataset[], errors: string[]): Promise<
       const src = new FileSource(out);
       const tiles = (await new PMTiles(src).getHeader()).numAddressedTiles;
       await src.close();
-      rows.push({ file: d.name, tool: 'nepal-places', ms: r.ms, maxRss: r.maxRss, bytes: statSync(out).size, tiles });
+      rows.push({ file: d.name, tool: 'nepal-places', ms: r.ms, cpu: r.cpu, maxRss: r.maxRss, bytes: statSync(out).size, tiles });
       progress(`tiles: ${d.name}, serving`);
       serving.push(await serve(d.name, out));
     } catch (err) {
@@ -84,21 +86,22 @@ export async function tilesSection(files: Dataset[], errors: string[]): Promise<
       rmSync(mbtiles, { force: true }); // tilemaker would merge into it
       progress(`tiles: ${d.name} with tilemaker`);
       const r = await timed('tilemaker', ['--input', copy.path, '--output', mbtiles, '--config', config, '--process', `${EXAMPLES}/process-openmaptiles.lua`]);
-      rows.push({ file: d.name, tool: 'tilemaker', ms: r.ms, maxRss: r.maxRss, bytes: statSync(mbtiles).size,
+      rows.push({ file: d.name, tool: 'tilemaker', ms: r.ms, cpu: r.cpu, maxRss: r.maxRss, bytes: statSync(mbtiles).size,
         note: `OpenMapTiles example config, no shapefile layers; copy without ${num(copy.droppedRefs)} dangling node refs` });
     } catch (err) {
       errors.push(`tiles ${d.name} tilemaker: ${(err as Error).message}`);
     }
   }
 
-  printTable('8. Vector tiles', ['file', 'tool', 'build s', 'peak RSS MB', 'archive MB', 'tiles', 'time vs tilemaker', 'size vs tilemaker'],
+  printTable('8. Vector tiles', ['file', 'tool', 'build s', 'CPU s', 'peak RSS MB', 'archive MB', 'tiles', 'time vs tilemaker', 'CPU vs tilemaker', 'size vs tilemaker'],
     rows.map((r): Cell[] => {
       const tm = rows.find((o) => o.file === r.file && o.tool === 'tilemaker');
       const mine = r.tool !== 'tilemaker' && tm;
-      return [r.file, r.tool, r.ms / 1000, mb(r.maxRss), mb(r.bytes), r.tiles, mine ? ratio(r.ms / tm.ms) : undefined, mine ? ratio(r.bytes / tm.bytes) : undefined];
+      return [r.file, r.tool, r.ms / 1000, r.cpu || undefined, mb(r.maxRss), mb(r.bytes), r.tiles, mine ? ratio(r.ms / tm.ms) : undefined,
+        mine && r.cpu && tm.cpu ? ratio(r.cpu / tm.cpu) : undefined, mine ? ratio(r.bytes / tm.bytes) : undefined];
     }),
     [
-      'Each build in a fresh process, wall time from start to exit; peak RSS from /usr/bin/time when installed.',
+      'Each build in a fresh process, wall time from start to exit; CPU (user + system, all threads) and peak RSS from /usr/bin/time when installed.',
       'nepal-places: z0-14, the Protomaps basemap layers, one PMTiles file. tilemaker: z0-14, the OpenMapTiles layers, one MBTiles file.',
       tilemaker ? `tilemaker: ${tilemaker}; ${rows.find((r) => r.tool === 'tilemaker')?.note ?? ''}` : 'tilemaker: not installed (apt-get install tilemaker), its rows are skipped.',
     ]);
@@ -127,12 +130,12 @@ function version(cmd: string, args: string[]): string | null {
 }
 
 // runs a command to its end: wall time, and peak RSS through /usr/bin/time when there
-function timed(cmd: string, args: string[]): Promise<{ ms: number; maxRss: number }> {
+function timed(cmd: string, args: string[]): Promise<{ ms: number; cpu: number; maxRss: number }> {
   const wrap = existsSync('/usr/bin/time');
   const marker = '@@maxrss';
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const p = spawn(wrap ? '/usr/bin/time' : cmd, wrap ? ['-f', `${marker} %M`, cmd, ...args] : args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn(wrap ? '/usr/bin/time' : cmd, wrap ? ['-f', `${marker} %M %U %S`, cmd, ...args] : args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr.on('data', (c: Buffer) => { err = (err + c.toString()).slice(-20_000); });
     const timer = setTimeout(() => p.kill('SIGKILL'), TIMEOUT);
@@ -141,8 +144,8 @@ function timed(cmd: string, args: string[]): Promise<{ ms: number; maxRss: numbe
       clearTimeout(timer);
       const ms = performance.now() - t0;
       if (code !== 0) { reject(new Error(`${cmd} exited ${code}: ${err.split('\n').filter(Boolean).slice(-3).join(' | ')}`)); return; }
-      const m = new RegExp(`${marker} (\\d+)`).exec(err);
-      resolve({ ms, maxRss: m ? Number(m[1]) * 1024 : 0 });
+      const m = new RegExp(`${marker} (\\d+) ([\\d.]+) ([\\d.]+)`).exec(err);
+      resolve({ ms, cpu: m ? Number(m[2]) + Number(m[3]) : 0, maxRss: m ? Number(m[1]) * 1024 : 0 });
     });
   });
 }
