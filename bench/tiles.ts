@@ -26,7 +26,7 @@ const OUT_DIR = fileURLToPath(new URL('data/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const EXAMPLES = '/usr/share/doc/tilemaker/examples';
 /** A build longer than this is stopped and reported as failed. */
-const TIMEOUT = 20 * 60_000;
+const TIMEOUT = 45 * 60_000;
 /** Tile requests timed for serving. */
 const REQUESTS = 2000;
 
