@@ -14,6 +14,7 @@
 //   9. Slowest    bench/slowest.ts's run(): the slowest legal request per endpoint found
 //                 by searching the parameter space at Nepal scale, against 50 ms
 //  10. Routing    bench/route.ts's run(): CH preprocessing, routes vs (bidirectional) Dijkstra
+//  11. Tiles      `nepal-places tiles` against tilemaker, and tile serving from the archive
 //
 // Every index is loaded in a child process (bench/load-child.ts) under a memory and
 // time watchdog; a big file is loaded once, and its child runs sections 2–4 on it.
@@ -29,6 +30,7 @@ import { nearbySection, type ClassFailure, type NearbyRow } from './nearby.js';
 import { scalingSection, type ScalingRow } from './scaling.js';
 import { memorySection, type MemoryRow } from './memory.js';
 import { snapshotSection } from './snapshot.js';
+import { tilesSection } from './tiles.js';
 import { runChild, MAX_RSS } from './child.js';
 import { CLASS_NAMES } from './queries.js';
 import { progress } from './progress.js';
@@ -132,8 +134,10 @@ async function main(): Promise<void> {
   // after 7, which writes the Nepal-scale snapshot it loads
   const slowest = await section('8. Slowest legal request per endpoint', SLOWEST, errors);
   checks.push(...((slowest as { checks?: Check[] } | null)?.checks ?? []));
-  const routing = await section('8. Routing', ROUTE, errors);
+  const routing = await section('10. Routing', ROUTE, errors);
   checks.push(...((routing as { checks?: Check[] } | null)?.checks ?? []));
+  const tiles = await tilesSection(nepal ? [FIXTURE, nepal] : [FIXTURE], errors);
+  checks.push(...tiles.checks);
 
   const seconds = (performance.now() - started) / 1000;
   printChecks('Targets', checks, [
@@ -144,7 +148,8 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL('results/', import.meta.url)), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify({
     machine: m, seconds, missing, errors, load: loads, nearby: all.nearby, nearbyFailures: all.failures,
-    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, throughput, slowest, routing, checks,
+    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, throughput, slowest, routing,
+    tiles: { builds: tiles.rows, serving: tiles.serving }, checks,
   }, null, 1) + '\n');
   console.log(`\nResults: ${RESULTS}`);
 }

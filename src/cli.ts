@@ -17,6 +17,7 @@ const commands: Record<string, Command> = {
   route: { about: 'directions between points, on foot, by bike or by car', load: () => import('./cli/route.js') },
   build: { about: 'an OSM PBF in, a snapshot out (loads in a fraction of the time)', load: () => import('./cli/build.js') },
   serve: { about: 'the API v1 over HTTP', load: () => import('./cli/serve.js') },
+  tiles: { about: 'an OSM PBF in, vector tiles (PMTiles) out', load: () => import('./cli/tiles.js') },
 };
 
 const usage = 'usage: nepal-places <command> [options]   (nepal-places <command> --help for its options)';
