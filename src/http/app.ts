@@ -7,6 +7,7 @@ import { accessLine } from './access-log.js';
 import { envelope, toWire } from './envelope.js';
 import { HttpError, quote } from './http-error.js';
 import { Keyring, type Grant, type Token } from './keys.js';
+import { mapRoutes, type MapOptions } from './map.js';
 import { openApiDocument } from './openapi.js';
 import { originAllowed } from './origins.js';
 import { parseNearbyParams, parsePlaceParams, parseReverseParams, parseSearchParams } from './params.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
   log?: (line: string) => void;
   /** The search to run (default: the core's `nearby`). */
   nearby?: NearbyFn;
+  /** The map: vector tiles, styles, fonts and sprites (`src/http/map.ts`). */
+  map?: MapOptions;
 }
 
 /** What the app keeps per request: its id and the hint of its key, for the log. */
@@ -132,20 +135,23 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   // A keyed route: key (401), origin (403), quota (429), then `answer` (which may throw a 400);
   // its records go into a 200 envelope. The search routes of API v1 are all of this shape.
+  const counted = async (c: Context<Env>, search: URLSearchParams) => {
+    const grant = admit(c, search);
+    const { requests, windowSeconds } = grant.quota;
+    const q = await store.hit(grant.id, windowSeconds, requests);
+    c.header('RateLimit-Limit', String(requests));
+    c.header('RateLimit-Remaining', String(q.remaining));
+    c.header('RateLimit-Reset', String(q.resetSeconds));
+    if (!q.allowed) {
+      throw new HttpError(429, `key: quota of ${requests} requests per ${windowSeconds} s used up; retry in ${q.resetSeconds} s`, {
+        'Retry-After': String(q.resetSeconds),
+      });
+    }
+  };
   const keyed = (path: string, answer: (search: URLSearchParams) => Promise<unknown[]>) => {
     app.get(path, async (c) => {
       const search = queryOf(c.req.url);
-      const grant = admit(c, search);
-      const { requests, windowSeconds } = grant.quota;
-      const q = await store.hit(grant.id, windowSeconds, requests);
-      c.header('RateLimit-Limit', String(requests));
-      c.header('RateLimit-Remaining', String(q.remaining));
-      c.header('RateLimit-Reset', String(q.resetSeconds));
-      if (!q.allowed) {
-        throw new HttpError(429, `key: quota of ${requests} requests per ${windowSeconds} s used up; retry in ${q.resetSeconds} s`, {
-          'Retry-After': String(q.resetSeconds),
-        });
-      }
+      await counted(c, search);
       return reply(c, 200, undefined, await answer(search));
     });
     // A preflight passes the key and origin checks but is not counted: the browser sends it on its own.
@@ -197,6 +203,8 @@ export function createApp(options: AppOptions): Hono<Env> {
     if (!found.length) throw new HttpError(404, `Not found: no place within ${query.radius ?? REVERSE_RADIUS} km of ${query.lat}, ${query.lon}`);
     return found;
   });
+
+  mapRoutes(app, basePath, counted, options.map);
 
   const openapiPath = `${basePath}/openapi.json`;
   app.get(openapiPath, (c) => {
