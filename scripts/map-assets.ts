@@ -26,8 +26,11 @@ const FACES: Record<FontName, string> = {
   'Noto Sans Medium': '500-normal',
   'Noto Sans Italic': '400-italic',
 };
-/** The Unicode subsets drawn, first match wins: Latin (romanised Nepali names, English) and its extensions. */
-const SUBSETS = ['latin', 'latin-ext'];
+/**
+ * The Unicode subsets drawn, first match wins: Latin (English, romanised Nepali names) and its
+ * extensions (IAST transliteration's ḍ ṭ ṇ ṣ, and Vietnamese's stacked accents).
+ */
+const SUBSETS = ['latin', 'latin-ext', 'vietnamese'];
 
 async function main(): Promise<void> {
   const out = process.argv[2] ?? ASSETS_DIR;

@@ -1,7 +1,7 @@
 /**
  * `nepal-places serve`: API v1 over HTTP.
  *
- *   nepal-places serve [--data FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]
+ *   nepal-places serve [--data FILE] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]
  *
  * `--data` (or its older name `--pbf`) is a PBF or a snapshot, told apart by its first
  * bytes; without it, the bundled Kathmandu fixture.
@@ -16,11 +16,12 @@ import type { PlaceIndex } from '../index/place-index.js';
 import { loadFile } from '../load/file.js';
 import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
+import { TileArchive, TileArchiveError } from '../map/archive.js';
 import { generateKey, loadTokens, TokenError, type Token } from '../http/keys.js';
 import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
 import { serve } from '../http/server.js';
 
-const USAGE = 'usage: nepal-places serve [--data FILE] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]';
+const USAGE = 'usage: nepal-places serve [--data FILE] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]';
 
 const HELP = `${USAGE}
 
@@ -28,6 +29,10 @@ Serves the API v1 over HTTP until SIGTERM or Ctrl-C.
 
   --data FILE     an OSM PBF or a snapshot (nepal-places build), told apart by its first
                   bytes; --pbf FILE is the same (default: the bundled Kathmandu fixture)
+  --tiles FILE    the vector tiles (a PMTiles archive, nepal-places tiles) for the map
+                  styles at /api/v1/styles/{breeze,dark}; without it they answer 404
+  --public-url URL  the server's URL as clients reach it (e.g. behind a proxy), which the
+                  styles' tile, font and sprite URLs start with (default: the request's)
   --port N        default 8080; 0 picks a free port
   --host ADDR     default 127.0.0.1
   --tokens FILE   the API keys (JSON); without it, a development key is made and printed
@@ -51,13 +56,17 @@ const fail = (line: string) => void process.stderr.write(`nepal-places serve: ${
 
 /** Runs the subcommand; resolves with the exit code once the server has stopped. */
 export async function run(argv: string[]): Promise<number> {
-  let values: { data?: string; pbf?: string; port?: string; host?: string; tokens?: string; redis?: string; help?: boolean };
+  let values: {
+    data?: string; pbf?: string; tiles?: string; 'public-url'?: string; port?: string; host?: string; tokens?: string; redis?: string; help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         data: { type: 'string' },
         pbf: { type: 'string' },
+        tiles: { type: 'string' },
+        'public-url': { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
         tokens: { type: 'string' },
@@ -94,7 +103,12 @@ export async function run(argv: string[]): Promise<number> {
     fail(`--redis must be a URL such as redis://127.0.0.1:6379, got '${values.redis}'`);
     return 2;
   }
-  for (const name of ['data', 'pbf', 'tokens'] as const) {
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUrl)) {
+    fail(`--public-url must be an http(s) URL without query, such as https://maps.example.com, got '${publicUrl}'`);
+    return 2;
+  }
+  for (const name of ['data', 'pbf', 'tokens', 'tiles'] as const) {
     if (values[name] === '') {
       fail(`--${name} must name a file`);
       return 2;
@@ -135,12 +149,24 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const app = createApp({ index, tokens, store, log: out });
+  let tiles: TileArchive | undefined;
+  if (values.tiles !== undefined) {
+    try {
+      tiles = await TileArchive.open(values.tiles);
+    } catch (err) {
+      await store.close?.();
+      if (!(err instanceof TileArchiveError)) throw err;
+      fail(err.message);
+      return 2;
+    }
+  }
+
+  const app = createApp({ index, tokens, store, log: out, map: { tiles, publicUrl } });
   let running;
   try {
-    running = await serve(app, { port: Number(port), host, onClose: () => store.close?.() });
+    running = await serve(app, { port: Number(port), host, onClose: async () => void (await Promise.all([store.close?.(), tiles?.close()])) });
   } catch (err) {
-    await store.close?.();
+    await Promise.all([store.close?.(), tiles?.close()]);
     fail(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
     return 1;
   }
@@ -148,6 +174,10 @@ export async function run(argv: string[]): Promise<number> {
   const api = `${running.origin}/api/v1`;
   out(`nepal-places: ${index.size} places from ${shortPath(file)} (${index.license})`);
   out(`nepal-places: API v1 at ${api} (description: ${api}/openapi.json); quotas in ${values.redis ? 'redis' : 'memory'}`);
+  if (tiles) {
+    const { minZoom, maxZoom } = tiles.header;
+    out(`nepal-places: map tiles z${minZoom}–${maxZoom} from ${shortPath(tiles.file)}; styles at ${api}/styles/breeze and ${api}/styles/dark`);
+  } else out('nepal-places: no --tiles: the map styles and tiles answer 404');
   if (devKey !== undefined) {
     out(`nepal-places: development key (no --tokens given; any origin, ${DEV_QUOTA.requests} requests per ${DEV_QUOTA.windowSeconds} s): ${devKey}`);
     out(`try: curl '${exampleUrl(api, index, devKey)}'`);

@@ -1,11 +1,12 @@
 /**
- * A PMTiles v3 archive of vector tiles on disk, read with the `pmtiles` package through a
- * file-backed `Source`: the header and directories come from its cache, tiles from single reads.
+ * A PMTiles v3 archive of vector tiles on disk, read with the `pmtiles` package through the
+ * file `Source` of src/tiles: the header and directories come from its cache, tiles from single reads.
  */
 import { createHash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { Compression, findTile, PMTiles, TileType, zxyToTileId, type Header, type Source } from 'pmtiles';
+import { Compression, findTile, PMTiles, TileType, zxyToTileId, type Header } from 'pmtiles';
+import { FileSource } from '../tiles/file-source.js';
 
 /** A tiles archive could not be opened or read: missing, not PMTiles, truncated or of the wrong kind. */
 export class TileArchiveError extends Error {
@@ -35,24 +36,6 @@ export interface StoredTile {
 /** Deepest zoom the PMTiles tile id can address. */
 export const MAX_TILE_ZOOM = 26;
 
-// Reads byte ranges of a file with positioned reads, so concurrent requests share one handle.
-class FileRangeSource implements Source {
-  constructor(readonly file: string, readonly handle: FileHandle, readonly size: number) {}
-
-  getKey(): string {
-    return this.file;
-  }
-
-  async getBytes(offset: number, length: number) {
-    // The header read asks for the first 16 KiB whatever the file's size.
-    const n = Math.max(0, Math.min(length, this.size - offset));
-    const data = new Uint8Array(n);
-    const { bytesRead } = n ? await this.handle.read(data, 0, n, offset) : { bytesRead: 0 };
-    if (bytesRead < n) throw new TileArchiveError(this.file, `truncated: wanted ${n} bytes at ${offset}, read ${bytesRead}`);
-    return { data: data.buffer };
-  }
-}
-
 /**
  * A PMTiles archive of MVT tiles, opened once and read by many requests.
  *
@@ -69,10 +52,10 @@ export class TileArchive {
   readonly metadata: Record<string, unknown>;
   readonly file: string;
   private readonly pmtiles: PMTiles;
-  private readonly source: FileRangeSource;
+  private readonly source: FileSource;
   private readonly tag: string;
 
-  private constructor(file: string, pmtiles: PMTiles, source: FileRangeSource, header: Header, metadata: Record<string, unknown>, tag: string) {
+  private constructor(file: string, pmtiles: PMTiles, source: FileSource, header: Header, metadata: Record<string, unknown>, tag: string) {
     this.file = file;
     this.pmtiles = pmtiles;
     this.source = source;
@@ -88,20 +71,19 @@ export class TileArchive {
    * @throws {TileArchiveError} naming the file and what is wrong with it
    */
   static async open(file: string): Promise<TileArchive> {
-    let handle: FileHandle;
     let size: number;
     let mtime: number;
     try {
-      handle = await open(file, 'r');
-      const stat = await handle.stat();
-      size = stat.size;
-      mtime = stat.mtimeMs;
+      const st = await stat(file);
+      if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      size = st.size;
+      mtime = st.mtimeMs;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       throw new TileArchiveError(file, code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read: ${(err as Error).message}`);
     }
+    const source = new FileSource(file);
     try {
-      const source = new FileRangeSource(file, handle, size);
       const pmtiles = new PMTiles(source);
       const head = new Uint8Array((await source.getBytes(0, 127)).data);
       if (head.length < 127 || head[0] !== 0x50 || head[1] !== 0x4d) {
@@ -136,7 +118,7 @@ export class TileArchive {
       const tag = createHash('sha256').update(`${size}:${mtime}:`).update(head).digest('base64url').slice(0, 12);
       return new TileArchive(file, pmtiles, source, header, metadata as Record<string, unknown>, tag);
     } catch (err) {
-      await handle.close();
+      await source.close();
       throw err;
     }
   }
@@ -163,6 +145,7 @@ export class TileArchive {
       if (entry.runLength > 0) {
         const start = header.tileDataOffset + entry.offset;
         let data = new Uint8Array((await this.source.getBytes(start, entry.length)).data);
+        if (data.length < entry.length) throw new TileArchiveError(this.file, `truncated: tile ${z}/${x}/${y} ends past the end of the file`);
         if (header.tileCompression === Compression.None) data = gzipSync(data);
         return { data, etag: `"${this.tag}-${entry.offset.toString(36)}-${entry.length.toString(36)}"` };
       }
@@ -174,7 +157,7 @@ export class TileArchive {
 
   /** Closes the file. */
   async close(): Promise<void> {
-    await this.source.handle.close();
+    await this.source.close();
   }
 }
 

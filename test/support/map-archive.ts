@@ -1,0 +1,63 @@
+/**
+ * A small PMTiles archive of hand-made vector tiles around Thamel, written with the
+ * project's PMTiles writer, for the map's HTTP tests.
+ */
+import { gzipSync } from 'node:zlib';
+import { zxyToTileId } from 'pmtiles';
+import { PmtilesWriter } from '../../src/tiles/pmtiles.js';
+import { encodeMvt, type TestFeature } from './mvt.js';
+
+/** The tile of (lon, lat) at zoom z (Web Mercator, the slippy-map formula). */
+export function tileOf(lon: number, lat: number, z: number): [number, number] {
+  const n = 2 ** z;
+  const x = Math.floor(((lon + 180) / 360) * n);
+  const r = (lat * Math.PI) / 180;
+  const y = Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n);
+  return [x, y];
+}
+
+/** The vector layers the test archive declares (a part of the Protomaps basemap schema). */
+export const TEST_LAYERS = [
+  { id: 'roads', fields: { kind: 'String', name: 'String', 'name:en': 'String', min_zoom: 'Number' }, minzoom: 0, maxzoom: 14 },
+  { id: 'pois', fields: { kind: 'String', name: 'String', 'name:en': 'String', placeId: 'Number', min_zoom: 'Number' }, minzoom: 0, maxzoom: 14 },
+];
+
+/** The info the test archive's header carries. */
+export const TEST_INFO = {
+  minZoom: 0,
+  maxZoom: 14,
+  bounds: [85.30, 27.70, 85.33, 27.73] as [number, number, number, number],
+  center: [85.3123, 27.7154, 14] as [number, number, number],
+};
+
+/** Every tile of the test archive: z0 and, from z10 to z14, the tile holding Thamel. */
+export function testTiles(): { z: number; x: number; y: number; layers: Record<string, TestFeature[]> }[] {
+  const out = [];
+  for (const z of [0, 10, 11, 12, 13, 14]) {
+    const [x, y] = tileOf(85.3123, 27.7154, z);
+    const layers: Record<string, TestFeature[]> = {
+      roads: [
+        { id: 1, type: 'line', coords: [[100, 2000], [2000, 2100], [4000, 2050]], properties: { kind: 'major_road', name: 'ठमेल मार्ग', 'name:en': 'Thamel Marg', min_zoom: 10 } },
+      ],
+    };
+    if (z === 14) {
+      layers.pois = [
+        { id: 2, type: 'point', coords: [[2048, 2048]], properties: { kind: 'cafe', name: 'Teafresho Tea Lounge', placeId: 17751388356, min_zoom: 14 } },
+        { id: 3, type: 'point', coords: [[1000, 3000]], properties: { kind: 'school', name: 'Thamel School', min_zoom: 14 } },
+      ];
+    }
+    out.push({ z, x, y, layers });
+  }
+  return out.sort((a, b) => zxyToTileId(a.z, a.x, a.y) - zxyToTileId(b.z, b.x, b.y));
+}
+
+/** Writes the test archive to `path` (gzip tiles, as the `tiles` command writes them). */
+export function writeTestArchive(path: string, options: { compress?: boolean; metadata?: object } = {}): void {
+  const { compress = true } = options;
+  const w = new PmtilesWriter(path);
+  for (const t of testTiles()) {
+    const mvt = encodeMvt(t.layers);
+    w.add(t.z, t.x, t.y, compress ? gzipSync(mvt) : mvt);
+  }
+  w.finish({ ...TEST_INFO, tileCompression: compress ? 2 : 1 } as Parameters<PmtilesWriter['finish']>[0], options.metadata ?? { name: 'thamel-test', vector_layers: TEST_LAYERS });
+}
