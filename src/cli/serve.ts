@@ -137,18 +137,7 @@ export async function run(argv: string[]): Promise<number> {
     }
   } else store = new MemoryQuotaStore();
 
-  let index: PlaceIndex;
-  const file = values.data ?? values.pbf ?? DEFAULT_PBF;
-  try {
-    index = await loadFile(file);
-  } catch (err) {
-    await store.close?.();
-    // A bad data file is a bad argument, as for `nearby`.
-    if (!(err instanceof PbfError || err instanceof SnapshotError)) throw err;
-    fail(err.message);
-    return 2;
-  }
-
+  // Before the data, which takes longer to load: a bad archive is told at once.
   let tiles: TileArchive | undefined;
   if (values.tiles !== undefined) {
     try {
@@ -159,6 +148,18 @@ export async function run(argv: string[]): Promise<number> {
       fail(err.message);
       return 2;
     }
+  }
+
+  let index: PlaceIndex;
+  const file = values.data ?? values.pbf ?? DEFAULT_PBF;
+  try {
+    index = await loadFile(file);
+  } catch (err) {
+    await Promise.all([store.close?.(), tiles?.close()]);
+    // A bad data file is a bad argument, as for `nearby`.
+    if (!(err instanceof PbfError || err instanceof SnapshotError)) throw err;
+    fail(err.message);
+    return 2;
   }
 
   const app = createApp({ index, tokens, store, log: out, map: { tiles, publicUrl } });

@@ -17,3 +17,6 @@ export { MemoryQuotaStore, quotaResult, type QuotaStore, type QuotaResult } from
 export { RedisQuotaStore, type RedisQuotaOptions } from './redis-quota.js';
 export { openApiDocument, API_VERSION, TIMESTAMP_PATTERN, type OpenApiOptions } from './openapi.js';
 export { accessLine, logPath } from './access-log.js';
+export { mapRoutes, type MapOptions, type Gate } from './map.js';
+export { TileArchive, TileArchiveError, isTile, type StoredTile, type VectorLayer } from '../map/archive.js';
+export { mapStyle, STYLES, DEFAULT_STYLE, type StyleDocument, type StyleUrls } from '../map/style.js';
