@@ -189,3 +189,44 @@ describe('glyph ranges', () => {
     expect(fontFor('Foo,Noto Sans Italic')).toBe('Noto Sans Italic');
   });
 });
+
+describe('distanceField of an outline at fractional coordinates, against exact distances to its edges', () => {
+  // a "T" whose edges fall between pixels, like a glyph's
+  const T: [number, number][] = [[2.3, 3.6], [17.7, 3.6], [17.7, 5.4], [10.9, 5.4], [10.9, 21.2], [9.1, 21.2], [9.1, 5.4], [2.3, 5.4]];
+  const buffer = 3;
+  const sdf = distanceField(rasterize(polygon(T), 20, 24), buffer);
+  const segDist = (px: number, py: number, [ax, ay]: [number, number], [bx, by]: [number, number]) => {
+    const t = Math.max(0, Math.min(1, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)));
+    return Math.hypot(px - ax - t * (bx - ax), py - ay - t * (by - ay));
+  };
+  const inside = (px: number, py: number) => {
+    let odd = false;
+    for (let i = 0, j = T.length - 1; i < T.length; j = i++) {
+      const [xi, yi] = T[i]!;
+      const [xj, yj] = T[j]!;
+      if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) odd = !odd;
+    }
+    return odd;
+  };
+
+  it('every pixel within 0.75 px of the exact signed distance, far from the outline as near it', () => {
+    let worst = 0;
+    for (let y = 0; y < sdf.height; y++) {
+      for (let x = 0; x < sdf.width; x++) {
+        const px = x + 0.5 - buffer;
+        const py = y + 0.5 - buffer;
+        const d = Math.min(...T.map((p, i) => segDist(px, py, p, T[(i + 1) % T.length]!))) * (inside(px, py) ? -1 : 1);
+        const expected = Math.max(0, Math.min(255, 255 - 255 * (d / RADIUS + CUTOFF)));
+        worst = Math.max(worst, Math.abs(sdf.data[y * sdf.width + x]! - expected));
+      }
+    }
+    expect(worst).toBeLessThanOrEqual((255 / RADIUS) * 0.75);
+  });
+
+  it('pixels well away from the outline have no coverage at all (no rounding residue)', () => {
+    const c = rasterize(polygon(T), 20, 24);
+    for (const [x, y] of [[4, 12], [15, 18], [0, 0], [19, 23], [5, 6]] as const) expect(c.data[y * 20 + x]).toBe(0);
+    expect(c.data[12 * 20 + 9]).toBeGreaterThan(0.5);
+    expect(c.data[12 * 20 + 10]).toBeGreaterThan(0.85);
+  });
+});

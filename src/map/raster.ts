@@ -23,6 +23,9 @@ export interface Coverage {
   data: Float32Array;
 }
 
+/** Coverage this close to 0 or 1 is taken as 0 or 1 (a byte of coverage is 1/255). */
+const EPSILON = 1e-6;
+
 /** Largest distance in pixels between a curve and the chords that stand in for it. */
 const TOLERANCE = 0.05;
 
@@ -33,7 +36,7 @@ const TOLERANCE = 0.05;
  */
 export function rasterize(commands: readonly PathCommand[], width: number, height: number, dx = 0, dy = 0): Coverage {
   // One spare cell: a line's cover lands in the cell right of its last one, which may be the next row's first.
-  const acc = new Float32Array(width * height + 2);
+  const acc = new Float64Array(width * height + 2);
   let sx = 0;
   let sy = 0;
   let px = 0;
@@ -94,7 +97,10 @@ export function rasterize(commands: readonly PathCommand[], width: number, heigh
   let sum = 0;
   for (let i = 0; i < data.length; i++) {
     sum += acc[i]!;
-    data[i] = Math.min(1, Math.abs(sum));
+    // The running sum carries rounding residue along the row: what is within EPSILON of
+    // empty or full is empty or full, so that no pixel far from the outline reads as an edge.
+    const a = Math.min(1, Math.abs(sum));
+    data[i] = a < EPSILON ? 0 : a > 1 - EPSILON ? 1 : a;
   }
   return { width, height, data };
 }
@@ -105,7 +111,7 @@ function segments(dev: number): number {
 }
 
 // Adds one directed line's signed area to the accumulation grid (font-rs's draw_line).
-function addLine(acc: Float32Array, width: number, height: number, x0: number, y0: number, x1: number, y1: number): void {
+function addLine(acc: Float64Array, width: number, height: number, x0: number, y0: number, x1: number, y1: number): void {
   if (y0 === y1) return;
   let dir = 1;
   if (y0 > y1) {

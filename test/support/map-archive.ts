@@ -16,8 +16,33 @@ export function tileOf(lon: number, lat: number, z: number): [number, number] {
   return [x, y];
 }
 
-/** The vector layers the test archive declares (a part of the Protomaps basemap schema). */
+/** (lon, lat) in the coordinates of tile z/x/y, extent 4096, rounded. */
+export function inTile(lon: number, lat: number, z: number, x: number, y: number): [number, number] {
+  const n = 2 ** z;
+  const r = (lat * Math.PI) / 180;
+  const wx = ((lon + 180) / 360) * n;
+  const wy = ((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n;
+  return [Math.round((wx - x) * 4096), Math.round((wy - y) * 4096)];
+}
+
+/** Where the test features are: a road 60 m south of Thamel's centre, two POIs beside it. */
+export const PLACES = {
+  road: [[85.300, 27.7149], [85.3123, 27.7149], [85.325, 27.7150]] as [number, number][],
+  cafe: [85.3123, 27.7154] as [number, number],
+  school: [85.3140, 27.7158] as [number, number],
+};
+
+/**
+ * The vector layers the test archive declares: the Protomaps basemap's (MapLibre reports every
+ * source-layer a style draws that the TileJSON lacks); only roads and pois have features here.
+ */
 export const TEST_LAYERS = [
+  ...['earth', 'water', 'landuse', 'landcover', 'buildings', 'places', 'boundaries', 'transit', 'natural'].map((id) => ({
+    id,
+    fields: { kind: 'String', min_zoom: 'Number' },
+    minzoom: 0,
+    maxzoom: 14,
+  })),
   { id: 'roads', fields: { kind: 'String', name: 'String', 'name:en': 'String', min_zoom: 'Number' }, minzoom: 0, maxzoom: 14 },
   { id: 'pois', fields: { kind: 'String', name: 'String', 'name:en': 'String', placeId: 'Number', min_zoom: 'Number' }, minzoom: 0, maxzoom: 14 },
 ];
@@ -37,13 +62,18 @@ export function testTiles(): { z: number; x: number; y: number; layers: Record<s
     const [x, y] = tileOf(85.3123, 27.7154, z);
     const layers: Record<string, TestFeature[]> = {
       roads: [
-        { id: 1, type: 'line', coords: [[100, 2000], [2000, 2100], [4000, 2050]], properties: { kind: 'major_road', name: 'ठमेल मार्ग', 'name:en': 'Thamel Marg', min_zoom: 10 } },
+        {
+          id: 1,
+          type: 'line',
+          coords: PLACES.road.map(([lon, lat]) => inTile(lon, lat, z, x, y)),
+          properties: { kind: 'major_road', name: 'ठमेल मार्ग', 'name:en': 'Thamel Marg', min_zoom: 10 },
+        },
       ],
     };
     if (z === 14) {
       layers.pois = [
-        { id: 2, type: 'point', coords: [[2048, 2048]], properties: { kind: 'cafe', name: 'Teafresho Tea Lounge', placeId: 17751388356, min_zoom: 14 } },
-        { id: 3, type: 'point', coords: [[1000, 3000]], properties: { kind: 'school', name: 'Thamel School', min_zoom: 14 } },
+        { id: 2, type: 'point', coords: [inTile(...PLACES.cafe, z, x, y)], properties: { kind: 'cafe', name: 'Teafresho Tea Lounge', placeId: 17751388356, min_zoom: 14 } },
+        { id: 3, type: 'point', coords: [inTile(...PLACES.school, z, x, y)], properties: { kind: 'school', name: 'Thamel School', min_zoom: 14 } },
       ];
     }
     out.push({ z, x, y, layers });
