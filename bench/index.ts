@@ -9,6 +9,7 @@
 //   5. HTTP       bench/http.ts's run(), when that file exists
 //   6. Search     bench/search.ts's run(): search, place and reverse on the fixture
 //   7. Snapshots  each file's snapshot: size, and load time against its PBF's
+//   8. Tiles      `nepal-places tiles` against tilemaker, and tile serving from the archive
 //
 // Every index is loaded in a child process (bench/load-child.ts) under a memory and
 // time watchdog; a big file is loaded once, and its child runs sections 2–4 on it.
@@ -24,6 +25,7 @@ import { nearbySection, type ClassFailure, type NearbyRow } from './nearby.js';
 import { scalingSection, type ScalingRow } from './scaling.js';
 import { memorySection, type MemoryRow } from './memory.js';
 import { snapshotSection } from './snapshot.js';
+import { tilesSection } from './tiles.js';
 import { runChild, MAX_RSS } from './child.js';
 import { CLASS_NAMES } from './queries.js';
 import { progress } from './progress.js';
@@ -113,6 +115,8 @@ async function main(): Promise<void> {
   const nepal = files.get('nepal');
   const snapshots = await snapshotSection(nepal ? [FIXTURE, nepal] : [FIXTURE], loads, errors);
   checks.push(...snapshots.checks);
+  const tiles = await tilesSection(nepal ? [FIXTURE, nepal] : [FIXTURE], errors);
+  checks.push(...tiles.checks);
 
   const seconds = (performance.now() - started) / 1000;
   printChecks('Targets', checks, [
@@ -123,7 +127,8 @@ async function main(): Promise<void> {
   mkdirSync(fileURLToPath(new URL('results/', import.meta.url)), { recursive: true });
   writeFileSync(RESULTS, JSON.stringify({
     machine: m, seconds, missing, errors, load: loads, nearby: all.nearby, nearbyFailures: all.failures,
-    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, checks,
+    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows,
+    tiles: { builds: tiles.rows, serving: tiles.serving }, checks,
   }, null, 1) + '\n');
   console.log(`\nResults: ${RESULTS}`);
 }

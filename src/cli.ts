@@ -7,6 +7,7 @@ const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<
   build: () => import('./cli/build.js'),
   nearby: () => import('./cli/nearby.js'),
   serve: () => import('./cli/serve.js'),
+  tiles: () => import('./cli/tiles.js'),
 };
 
 const usage = `usage: nepal-places <command> [options]\ncommands: ${Object.keys(commands).join(', ')}`;

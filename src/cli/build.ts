@@ -193,9 +193,11 @@ async function isSnapshotFile(path: string): Promise<boolean> {
   }
 }
 
-// Why the output cannot be written, or undefined: its folder must be writable and it
-// must not be a folder itself.
-async function outputProblem(output: string): Promise<string | undefined> {
+/**
+ * Why the output cannot be written, or undefined: its folder must be writable and it
+ * must not be a folder itself.
+ */
+export async function outputProblem(output: string): Promise<string | undefined> {
   try {
     if ((await stat(output)).isDirectory()) return 'is a directory';
   } catch {

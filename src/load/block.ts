@@ -45,6 +45,11 @@ export interface Block {
 // relations are few: keep all their tags
 const always = () => true;
 
+/** Keep policy of `decodeBlock`: tags of the objects places and addresses come from (the default). */
+export const KEEP_PLACES = 0;
+/** Keep policy of `decodeBlock`: tags of every tagged object (what a map draws: roads, buildings, water…). */
+export const KEEP_ALL = 1;
+
 class Runs {
   owner = new List(Uint32Array, 256);
   start = new List(Uint32Array, 256);
@@ -73,9 +78,10 @@ export function blockBuffers(b: Block): ArrayBuffer[] {
 /**
  * Decodes an inflated `PrimitiveBlock`. Every node keeps its id and coordinates
  * (ways need them); tags are kept only for the objects a place or an address can
- * come from (see `place/feature.ts`), and for all relations, which are few.
+ * come from (see `place/feature.ts`), and for all relations, which are few; with
+ * `keep` = `KEEP_ALL`, for every tagged object.
  */
-export function decodeBlock(bytes: Uint8Array): Block {
+export function decodeBlock(bytes: Uint8Array, keep = KEEP_PLACES): Block {
   const pbf = new Pbf(bytes);
   const strings: string[] = [];
   const groups: number[] = [];
@@ -109,7 +115,7 @@ export function decodeBlock(bytes: Uint8Array): Block {
   for (let i = 0; i < strings.length; i++) flags[i] = keyFlags(strings[i]);
 
   const d = decoder;
-  d.reset(pbf, flags, gran, latOff, lonOff);
+  d.reset(pbf, flags, gran, latOff, lonOff, keep === KEEP_ALL);
   for (let g = 0; g < groups.length; g += 2) {
     pbf.pos = groups[g];
     const end = groups[g + 1];
@@ -151,13 +157,17 @@ class Decoder {
 
   pbf!: Pbf;
   flags!: Uint8Array;
+  all = false;
+  keepWay: (flags: number) => boolean = keepWay;
   gran = 100;
   latOff = 0;
   lonOff = 0;
 
   // the lists are reused block after block: they stop growing after the first few
-  reset(pbf: Pbf, flags: Uint8Array, gran: number, latOff: number, lonOff: number): void {
+  reset(pbf: Pbf, flags: Uint8Array, gran: number, latOff: number, lonOff: number, all: boolean): void {
     this.pbf = pbf; this.flags = flags; this.gran = gran; this.latOff = latOff; this.lonOff = lonOff;
+    this.all = all;
+    this.keepWay = all ? always : keepWay;
     for (const l of [this.nodeId, this.nodeLat, this.nodeLon, this.wayId, this.wayRefStart, this.wayRef, this.relId,
       this.relMemStart, this.relMemType, this.relMemRef, this.relMemRole]) l.length = 0;
     for (const r of [this.nodeTags, this.wayTags, this.relTags]) r.reset();
@@ -232,7 +242,8 @@ class Decoder {
         f |= this.flags[this.str(k)];
         this.str(pbf.readVarint());
       }
-      if (!keepNode(f)) continue;
+      // (a node without tags is a lone 0: one byte)
+      if (!(this.all ? pbf.pos - from > 1 : keepNode(f))) continue;
       const after = pbf.pos;
       pbf.pos = from;
       while ((k = pbf.readVarint()) !== 0) {
@@ -263,7 +274,7 @@ class Decoder {
     this.nodeId.push(id);
     this.nodeLat.push(this.lat(lat));
     this.nodeLon.push(this.lon(lon));
-    this.tags(this.nodeTags, i, keepNode);
+    this.tags(this.nodeTags, i, this.all ? always : keepNode);
   }
 
   way(end: number): void {
@@ -288,7 +299,7 @@ class Decoder {
     const i = this.wayId.length;
     this.wayId.push(id);
     this.wayRefStart.push(this.wayRef.length);
-    this.tags(this.wayTags, i, keepWay);
+    this.tags(this.wayTags, i, this.keepWay);
   }
 
   relation(end: number): void {

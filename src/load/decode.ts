@@ -22,15 +22,15 @@ export function defaultWorkers(bytes: number): number {
  * thread), handing each decoded block to `take(seq, block)` in file order as soon
  * as it and all blocks before it are done, so the caller works while the threads
  * decode what follows. A blob that fails, or a `take` that throws, rejects and
- * stops the threads.
+ * stops the threads. `keep` is `decodeBlock`'s keep policy.
  */
-export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: number, take: (seq: number, b: Block) => void): Promise<void> {
+export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: number, take: (seq: number, b: Block) => void, keep?: number): Promise<void> {
   if (workers <= 0 || frames.length < 2) {
     for (let i = 0; i < frames.length; i++) {
       const f = frames[i];
       let block: Block;
       try {
-        block = decodeBlock(inflateBlob(buf.subarray(f.offset, f.offset + f.length)));
+        block = decodeBlock(inflateBlob(buf.subarray(f.offset, f.offset + f.length)), keep);
       } catch (err) {
         throw new Error(`blob at offset ${f.offset}: ${(err as Error).message}`);
       }
@@ -53,7 +53,7 @@ export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: nu
       // detached (Buffer#slice would share the file's memory)
       const bytes = new Uint8Array(f.length);
       bytes.set(buf.subarray(f.offset, f.offset + f.length));
-      w.postMessage({ seq, bytes } satisfies Job, [bytes.buffer]);
+      w.postMessage({ seq, bytes, keep } satisfies Job, [bytes.buffer]);
     };
     for (const w of pool) {
       w.on('message', (msg: Done) => {

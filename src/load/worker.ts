@@ -6,6 +6,8 @@ import { decodeBlock, blockBuffers } from './block.js';
 export interface Job {
   seq: number;
   bytes: Uint8Array;
+  /** `decodeBlock`'s keep policy (default: places). */
+  keep?: number;
 }
 
 /** The answer of a decoder thread. */
@@ -17,7 +19,7 @@ export type Done = { seq: number; block: import('./block.js').Block } | { seq: n
 parentPort?.on('message', (job: Job) => {
   let msg: Done;
   try {
-    const block = decodeBlock(inflateBlob(job.bytes));
+    const block = decodeBlock(inflateBlob(job.bytes), job.keep);
     parentPort!.postMessage({ seq: job.seq, block } satisfies Done, blockBuffers(block));
     return;
   } catch (err) {

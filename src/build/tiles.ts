@@ -1,0 +1,159 @@
+/**
+ * `buildTiles`: an OSM PBF in, a PMTiles archive of vector tiles out. One decode of
+ * the file through the loader (every tag kept), the map's features made from the
+ * blocks as they arrive, then the tiles cut zoom by zoom and streamed into the
+ * archive, which is written beside the output and renamed over it at the end.
+ */
+import { readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { PbfError } from '../errors.js';
+import type { LoadProgress } from '../types.js';
+import { KEEP_ALL } from '../load/block.js';
+import { inflateBlob } from '../load/blob.js';
+import { decodeFrames, defaultWorkers } from '../load/decode.js';
+import { readHeader, scanFrames } from '../load/frames.js';
+import { cannotRead } from '../load/load.js';
+import { Osm } from '../load/osm.js';
+import { addEarth } from '../tiles/earth.js';
+import { FeatureSink, LAYERS } from '../tiles/features.js';
+import { PmtilesWriter, type ArchiveStats } from '../tiles/pmtiles.js';
+import { latOf, lonOf, MAX_ZOOM, worldX, worldY } from '../tiles/project.js';
+import { makeTiles, type ZoomReport } from '../tiles/tiler.js';
+import { MapFeatureBuilder } from './map-features.js';
+
+/** Options of `buildTiles`. */
+export interface TilesOptions {
+  /** Decoder threads; 0 decodes on this thread (default: by file size and cores). */
+  workers?: number;
+  /** The file's reading and decoding, as `loadPbf` reports it. */
+  onProgress?: (p: LoadProgress) => void;
+  /** After each zoom's tiles. */
+  onZoom?: (r: ZoomReport) => void;
+  /** Highest zoom (default 14). */
+  maxZoom?: number;
+  /** Attribution in the archive's metadata. */
+  attribution?: string;
+}
+
+/** What `buildTiles` made, and how long each step took (ms). */
+export interface TilesResult {
+  features: number;
+  skipped: number;
+  zooms: ZoomReport[];
+  archive: ArchiveStats;
+  /** `[west, south, east, north]` of the data, degrees. */
+  bounds: [number, number, number, number];
+  timings: { read: number; features: number; tiles: number };
+}
+
+const ATTRIBUTION = '<a href="https://www.openstreetmap.org/copyright">© OpenStreetMap contributors</a>';
+
+/** The temporary file an archive is written to before it is renamed to `output`. */
+export function temporaryPath(output: string): string {
+  return join(dirname(output), `.${basename(output)}.${process.pid}.tmp`);
+}
+
+/**
+ * Builds the vector tiles of an OSM PBF into a PMTiles archive at `output`. A missing,
+ * truncated, corrupt or non-PBF input rejects with `PbfError` naming it, and leaves
+ * no output.
+ *
+ * @example
+ * const r = await buildTiles('nepal.osm.pbf', 'nepal.pmtiles');
+ * r.archive.bytes; // the archive's size
+ */
+export async function buildTiles(input: string, output: string, options: TilesOptions = {}): Promise<TilesResult> {
+  let clock = performance.now();
+  const lap = () => { const now = performance.now(); const ms = now - clock; clock = now; return Math.round(ms); };
+  let buf: Uint8Array;
+  try {
+    buf = await readFile(input);
+  } catch (err) {
+    throw new PbfError(input, cannotRead(err));
+  }
+  const fail = (err: unknown): never => { throw new PbfError(input, (err as Error).message); };
+  let frames: ReturnType<typeof scanFrames>;
+  try {
+    frames = scanFrames(buf);
+    const h = frames.header;
+    readHeader(inflateBlob(buf.subarray(h.offset, h.offset + h.length)), h);
+  } catch (err) {
+    return fail(err);
+  }
+  const read = lap();
+
+  const total = buf.length;
+  let done = frames.header.offset + frames.header.length;
+  let objects = 0;
+  options.onProgress?.({ bytesRead: done, bytesTotal: total, objects });
+  const osm = new Osm();
+  let sink = new FeatureSink();
+  let builder = new MapFeatureBuilder(osm, sink);
+  // built block by block while the file is sorted nodes, ways, relations (extracts
+  // are); otherwise all at the end
+  let phase = 0;
+  let sorted = true;
+  let lon0 = Infinity, lat0 = Infinity, lon1 = -Infinity, lat1 = -Infinity;
+  await decodeFrames(buf, frames.data, options.workers ?? defaultWorkers(total), (seq, blk) => {
+    osm.add(blk);
+    done += frames.data[seq].length;
+    objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;
+    options.onProgress?.({ bytesRead: Math.min(done, total - 1), bytesTotal: total, objects });
+    for (let i = 0; i < blk.nodeLat.length; i++) {
+      const lat = blk.nodeLat[i], lon = blk.nodeLon[i];
+      if (lat < lat0) lat0 = lat;
+      if (lat > lat1) lat1 = lat;
+      if (lon < lon0) lon0 = lon;
+      if (lon > lon1) lon1 = lon;
+    }
+    if (!sorted) return;
+    if ((blk.nodeId.length && phase > 0) || (blk.wayId.length && phase > 1)) { sorted = false; return; }
+    if (blk.wayId.length && phase < 1) { osm.indexNodes(); phase = 1; }
+    if (blk.relId.length && phase < 2) { osm.indexWays(); phase = 2; }
+    builder.nodes(blk);
+    builder.ways(blk);
+    builder.relations(blk);
+  }, KEEP_ALL).catch(fail);
+  if (!sorted) {
+    // start again on the whole file, now that every node and way is in
+    sink = new FeatureSink();
+    builder = new MapFeatureBuilder(osm, sink);
+    osm.indexNodes();
+    osm.indexWays();
+    for (const b of osm.blocks) builder.nodes(b);
+    for (const b of osm.blocks) builder.ways(b);
+    for (const b of osm.blocks) builder.relations(b);
+  }
+  if (lat0 > lat1) throw new PbfError(input, 'no nodes: nothing to draw');
+  const box: [number, number, number, number] = [worldX(lon0 / 1e7), worldY(lat1 / 1e7), worldX(lon1 / 1e7), worldY(lat0 / 1e7)];
+  addEarth(sink, box);
+  const table = sink.finish();
+  const features = lap();
+  options.onProgress?.({ bytesRead: total, bytesTotal: total, objects });
+
+  const maxZoom = options.maxZoom ?? MAX_ZOOM;
+  const tmp = temporaryPath(output);
+  const writer = new PmtilesWriter(tmp);
+  let archive: ArchiveStats;
+  let zooms: ZoomReport[];
+  const bounds: [number, number, number, number] = [lonOf(box[0]), latOf(box[3]), lonOf(box[2]), latOf(box[1])];
+  try {
+    zooms = await makeTiles(table, (z, x, y, gz) => writer.add(z, x, y, gz), { maxZoom, onZoom: options.onZoom });
+    const center: [number, number, number] = [(bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2, Math.min(maxZoom, 12)];
+    archive = writer.finish({ minZoom: 0, maxZoom, bounds, center }, {
+      name: basename(input).replace(/\.osm\.pbf$|\.pbf$/, ''),
+      format: 'pbf',
+      type: 'baselayer',
+      attribution: options.attribution ?? ATTRIBUTION,
+      description: 'Protomaps basemap layers from OpenStreetMap, made by nepal-places',
+      vector_layers: LAYERS.map((id) => ({ id, fields: {}, minzoom: 0, maxzoom: maxZoom })),
+    });
+    await rename(tmp, output);
+  } catch (err) {
+    writer.close();
+    await unlink(tmp).catch(() => {});
+    throw err;
+  }
+  const tiles = lap();
+  return { features: table.count, skipped: builder.stats.skipped, zooms, archive, bounds, timings: { read, features, tiles } };
+}
