@@ -14,8 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTiles } from '../src/build/tiles.js';
 import { TileArchive } from '../src/map/archive.js';
-import { coreIndex, token } from './support/http-fixture.js';
+import { CORE_PBF, coreIndex, token } from './support/http-fixture.js';
 import { startServer, type TestServer } from './support/http-server.js';
 import { writeTestArchive } from './support/map-archive.js';
 
@@ -33,7 +34,7 @@ import { Map } from '/maplibre/maplibre-gl.mjs';
 const q = new URLSearchParams(location.search);
 window.errors = [];
 window.missing = [];
-const map = new Map({ container: 'map', style: q.get('style'), center: [85.3123, 27.7154], zoom: Number(q.get('zoom')), fadeDuration: 0 });
+const map = new Map({ container: 'map', style: q.get('style'), center: q.get('center').split(',').map(Number), zoom: Number(q.get('zoom')), fadeDuration: 0 });
 map.on('error', (e) => window.errors.push(String(e.error?.message ?? e.error ?? e)));
 map.on('styleimagemissing', (e) => window.missing.push(e.id));
 map.once('idle', () => (window.idle = true));
@@ -42,7 +43,9 @@ window.map = map;
 
 let dir: string;
 let tiles: TileArchive;
+let fixtureTiles: TileArchive;
 let api: TestServer;
+let fixtureApi: TestServer;
 let pages: Server;
 let pageOrigin: string;
 let browser: Browser;
@@ -53,6 +56,11 @@ beforeAll(async () => {
   writeTestArchive(archive);
   tiles = await TileArchive.open(archive);
   api = await startServer({ index: await coreIndex(), tokens: [token('m')], map: { tiles } });
+  // and the map of the Kathmandu fixture, as `nepal-places tiles` builds it
+  const fixtureArchive = join(dir, 'kathmandu.pmtiles');
+  await buildTiles(CORE_PBF, fixtureArchive, { workers: 0 });
+  fixtureTiles = await TileArchive.open(fixtureArchive);
+  fixtureApi = await startServer({ index: await coreIndex(), tokens: [token('m')], map: { tiles: fixtureTiles } });
   // the page and MapLibre come from another origin than the API, as a web app on its own host would
   const types: Record<string, string> = { '.mjs': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
   pages = createServer((req, res) => {
@@ -79,8 +87,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)));
-  await api?.close();
-  await tiles?.close();
+  await Promise.all([api?.close(), fixtureApi?.close()]);
+  await Promise.all([tiles?.close(), fixtureTiles?.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -90,15 +98,15 @@ interface Loaded {
 }
 
 /** Opens the page on style `name` at `zoom` and waits for the map's first `idle`. */
-async function open(name: string, zoom: number, deviceScaleFactor = 1): Promise<Loaded> {
+async function open(name: string, zoom: number, deviceScaleFactor = 1, server = api, center: [number, number] = [85.3123, 27.7154]): Promise<Loaded> {
   const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor });
   const page = await context.newPage();
   const responses: Loaded['responses'] = [];
   page.on('response', (r) => {
-    if (r.url().startsWith(api.origin)) responses.push({ url: r.url(), status: r.status(), cors: r.headers()['access-control-allow-origin'] ?? null });
+    if (r.url().startsWith(server.origin)) responses.push({ url: r.url(), status: r.status(), cors: r.headers()['access-control-allow-origin'] ?? null });
   });
-  const style = `${api.origin}/api/v1/styles/${name}?key=${PAGE_ORIGIN_KEY}`;
-  await page.goto(`${pageOrigin}/?style=${encodeURIComponent(style)}&zoom=${zoom}`);
+  const style = `${server.origin}/api/v1/styles/${name}?key=${PAGE_ORIGIN_KEY}`;
+  await page.goto(`${pageOrigin}/?style=${encodeURIComponent(style)}&zoom=${zoom}&center=${center.join(',')}`);
   await page.waitForFunction(() => (globalThis as any).idle === true, null, { timeout: 60_000 }).catch(async (e: Error) => {
     throw new Error(`${e.message}; map errors: ${JSON.stringify(await page.evaluate(() => (globalThis as any).errors))}`);
   });
@@ -173,6 +181,32 @@ describe('MapLibre draws the served styles from this server alone', () => {
         for (let i = 0; i < a.data.length; i += 4) variance += (a.data[i]! - mean) ** 2;
         expect(variance / n).toBeGreaterThan(20); // not a blank canvas
         expect(changed).toBeGreaterThan(300 * ratio * ratio); // three labels and two icons at least
+      } finally {
+        await page.context().close();
+      }
+    });
+  }
+});
+
+describe('MapLibre draws the map of the Kathmandu fixture (tiles by nepal-places tiles) in both styles', () => {
+  for (const name of ['breeze', 'dark'] as const) {
+    it(`${name}: roads, buildings, POIs and their labels, every icon found, no error`, async () => {
+      // the middle of the data: the archive's centre
+      const { centerLon, centerLat } = fixtureTiles.header;
+      const { page, responses } = await open(name, 16, 1, fixtureApi, [centerLon, centerLat]);
+      try {
+        writeFileSync(join(ARTIFACTS, `kathmandu-${name}.png`), await page.locator('#map canvas').screenshot());
+        expect(await page.evaluate(() => (globalThis as any).errors)).toEqual([]);
+        // every icon the real POIs, places and roads ask for is in the sprite
+        expect(await page.evaluate(() => (globalThis as any).missing)).toEqual([]);
+        const layers = await rendered(page);
+        const count = (prefix: string) => Object.entries(layers).filter(([id]) => id.startsWith(prefix)).reduce((n, [, v]) => n + v.length, 0);
+        expect(count('roads_')).toBeGreaterThan(20);
+        expect(count('buildings')).toBeGreaterThan(50);
+        expect(count('pois')).toBeGreaterThan(5);
+        expect(count('roads_labels')).toBeGreaterThan(0);
+        expect(count('places_')).toBeGreaterThan(0);
+        for (const r of responses) expect([200, 204], r.url).toContain(r.status);
       } finally {
         await page.context().close();
       }
