@@ -5,15 +5,19 @@
  * - fonts/<fontstack>/<start>-<end>.pbf: SDF glyph ranges of Noto Sans (the faces the basemaps
  *   styles ask for), from the WOFF files `@fontsource/noto-sans` ships, parsed with opentype.js
  *   (which cannot read its WOFF2 files), drawn by src/map/raster.ts and src/map/sdf.ts;
- * - sprites/<style>[@2x].{json,png}: every icon the styles name (see src/map/sprite.ts).
+ * - sprites/<style>[@2x].{json,png}: every icon the styles name (see scripts/sprites.ts);
+ * - kathmandu.pmtiles: the vector tiles of the bundled fixture (`nepal-places tiles`), which
+ *   `npm start` serves so that a fresh clone shows a map.
  *
  * Usage: node --import tsx scripts/map-assets.ts [OUT_DIR]
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import opentype from 'opentype.js';
-import { ASSETS_DIR } from '../src/map/assets.js';
+import { buildTiles } from '../src/build/tiles.js';
+import { DEFAULT_PBF } from '../src/data.js';
+import { ASSETS_DIR, FIXTURE_TILES } from '../src/map/assets.js';
 import { drawGlyph, encodeGlyphs, FONTS, GLYPH_SIZE, RANGE_SIZE, type FontName, type Glyph } from '../src/map/glyphs.js';
 import type { PathCommand } from '../src/map/raster.js';
 import { writeSprites } from './sprites.js';
@@ -53,13 +57,15 @@ async function main(): Promise<void> {
     }
   }
   const sprites = await writeSprites(join(tmp, 'sprites'));
+  const tiles = await buildTiles(DEFAULT_PBF, join(tmp, basename(FIXTURE_TILES)));
   await rm(out, { recursive: true, force: true });
   await mkdir(dirname(out), { recursive: true });
   await rename(tmp, out);
   const ms = performance.now() - t0;
   process.stderr.write(
     `map assets: ${glyphCount} glyphs of ${FONTS.length} fonts in ${files} ranges (${(bytes / 1024).toFixed(0)} KiB), ` +
-      `${sprites.icons} icons in ${sprites.sheets} sprite sheets, in ${(ms / 1000).toFixed(1)} s → ${out}\n`,
+      `${sprites.icons} icons in ${sprites.sheets} sprite sheets, the fixture's ${tiles.archive.addressed} tiles (${(tiles.archive.bytes / 1024).toFixed(0)} KiB), ` +
+      `in ${(ms / 1000).toFixed(1)} s → ${out}\n`,
   );
 }
 
