@@ -8,7 +8,7 @@
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { DEFAULT_PBF, loadPbf, nearby, type NearbyQuery } from '../src/index.js';
-import { createApp, generateKey, serve } from '../src/http/index.js';
+import { createApp, generateKey, serve } from '../src/http/node.js';
 
 /** The fixed searches: central Kathmandu, a mix of types, radii, limits and orders. */
 const QUERIES: Omit<NearbyQuery, 'at'>[] = [

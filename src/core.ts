@@ -6,6 +6,9 @@ export { nearby } from './query/nearby.js';
 export { place, type PlaceOptions } from './query/place.js';
 export { search, MAX_QUERY_LENGTH } from './query/search.js';
 export { reverse, REVERSE_RADIUS } from './query/reverse.js';
+export {
+  toFeatureCollection, type FeatureCollection, type Feature, type FeatureProperties, type FeatureOptions, type FeatureGeometry, type GeoRecord,
+} from './query/geojson.js';
 export { PlaceIndex } from './index/place-index.js';
 export { buildSnapshot } from './snapshot/build.js';
 export { fromSnapshot } from './snapshot/read.js';

@@ -106,3 +106,40 @@ describe('CORS on actual requests', () => {
     expect(p.headers.get('access-control-allow-origin')).toBe('*');
   });
 });
+
+describe('CORS on errors: a page from an origin some key allows can read why it was refused', () => {
+  const app = 'https://app.example';
+  const other = 'https://other.example';
+  const onlyApp = token('p', { allowedOrigins: [app] });
+  const onlyOther = token('s', { allowedOrigins: [other] });
+  const revoked = token('v', { allowedOrigins: ['https://gone.example'], deleted: true });
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer({ index: await coreIndex(), tokens: [onlyApp, onlyOther, revoked] });
+  });
+  afterAll(() => s?.close());
+
+  it.each([
+    ['401, no key', '/api/v1/search/nearby?type=cafe&lat=1&lon=1', app, 401],
+    ['401, unknown key', path('u'.repeat(24)), app, 401],
+    ['401, revoked key', path(revoked.key), app, 401],
+    ["403, a key that allows another of the server's origins", path(onlyOther.key), app, 403],
+    ['400, a bad parameter', `${path(onlyApp.key)}&limit=0`, app, 400],
+  ])('%s: Allow-Origin and the message readable', async (_, url, origin, status) => {
+    const r = await s.request(url, { headers: { Origin: origin } });
+    expect(r.status).toBe(status);
+    expect(r.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(r.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
+    expect(r.headers.get('vary')).toMatch(/Origin/);
+  });
+
+  it.each([
+    ['401 from an origin no key allows', '/api/v1/search/nearby?type=cafe&lat=1&lon=1', 'https://evil.example', 401],
+    ['403 from an origin no key allows', path(onlyApp.key), 'https://evil.example', 403],
+    ["401 from a revoked key's origin", path(revoked.key), 'https://gone.example', 401],
+  ])('%s: no Allow-Origin', async (_, url, origin, status) => {
+    const r = await s.request(url, { headers: { Origin: origin } });
+    expect(r.status).toBe(status);
+    expect(r.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

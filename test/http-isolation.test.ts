@@ -40,10 +40,16 @@ describe('the HTTP adapter is optional: the core never loads it', () => {
     for (const p of ['hono', '@hono/node-server', 'ioredis']) expect(packages.has(p)).toBe(false);
   });
 
-  it('src/http/index.ts does reach Hono and the core (the walk can see them)', () => {
+  it('src/http/node.ts does reach Hono, the Node server, Redis and the core (the walk can see them)', () => {
+    const { files, packages } = graph(join(src, 'http/node.ts'));
+    for (const p of ['hono', '@hono/node-server', 'ioredis', 'node:http', 'node:fs']) expect(packages.has(p)).toBe(true);
+    expect([...files].some((f) => relative(src, f) === 'core.ts' || relative(src, f).startsWith('query/'))).toBe(true);
+  });
+
+  it('src/http/index.ts (the app, for any runtime) reaches no Node built-in, no Node server, no Redis, no loader', () => {
     const { files, packages } = graph(join(src, 'http/index.ts'));
     expect(packages.has('hono')).toBe(true);
-    expect(packages.has('ioredis')).toBe(true);
-    expect([...files].some((f) => relative(src, f) === 'index.ts')).toBe(true);
+    expect([...packages].filter((p) => p.startsWith('node:') || ['@hono/node-server', 'ioredis'].includes(p))).toEqual([]);
+    expect([...files].map((f) => relative(src, f)).filter((f) => f.startsWith('load/') || f === 'index.ts')).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../src/http/http-error.js';
-import { generateKey, KEY_PATTERN, keyHint, Keyring, loadTokens, parseTokens, TokenError, type Token } from '../src/http/keys.js';
+import { generateKey, KEY_PATTERN, KEY_REFUSED, keyHint, Keyring, parseTokens, TokenError, type Token } from '../src/http/keys.js';
+import { loadTokens } from '../src/http/tokens-file.js';
 import { normalizeOrigin, originAllowed } from '../src/http/origins.js';
 import { token } from './support/http-fixture.js';
 
@@ -36,7 +37,7 @@ describe('tokens: a JSON array of {key, allowedOrigins, quota, deleted?}', () =>
     const dir = await mkdtemp(join(tmpdir(), 'np-tokens-'));
     const ok = join(dir, 'ok.json');
     await writeFile(ok, JSON.stringify([good(), good({ key: 'd'.repeat(16), deleted: true })]));
-    expect((await loadTokens(ok)).map((t) => t.deleted ?? false)).toEqual([false, true]);
+    expect((await loadTokens(ok)).map((t: Token) => t.deleted ?? false)).toEqual([false, true]);
     const broken = join(dir, 'broken.json');
     await writeFile(broken, '[{');
     await expect(loadTokens(broken)).rejects.toThrow(new RegExp(`^${broken}: not valid JSON`));
@@ -49,9 +50,9 @@ describe('keys: verified in constant time, 401 when missing, malformed, unknown 
   const b = token('b', { quota: { requests: 9, windowSeconds: 9 } });
   const d = token('d', { deleted: true });
   const ring = new Keyring([a, b, d]);
-  const status = (values: string[]) => {
+  const status = async (values: string[]) => {
     try {
-      ring.verify(values);
+      await ring.verify(values);
       return 200;
     } catch (err) {
       expect(err).toBeInstanceOf(HttpError);
@@ -59,11 +60,11 @@ describe('keys: verified in constant time, 401 when missing, malformed, unknown 
     }
   };
 
-  it('finds each key and its grant, identified by the SHA-256 of the key', () => {
-    const g = ring.verify([b.key]);
+  it('finds each key and its grant, identified by the SHA-256 of the key', async () => {
+    const g = await ring.verify([b.key]);
     expect(g.quota).toEqual({ requests: 9, windowSeconds: 9 });
     expect(g.id).toBe(createHash('sha256').update(b.key).digest('hex'));
-    expect(ring.verify([a.key]).id).not.toBe(g.id);
+    expect((await ring.verify([a.key])).id).not.toBe(g.id);
   });
   it.each([
     ['missing', []],
@@ -72,23 +73,30 @@ describe('keys: verified in constant time, 401 when missing, malformed, unknown 
     ['unknown', ['x'.repeat(24)]],
     ['a prefix of a key', [a.key.slice(0, 16)]],
     ['deleted', [d.key]],
-  ])('%s: 401', (_, values) => {
-    expect(status(values)).toBe(401);
+  ])('%s: 401', async (_, values) => {
+    expect(await status(values)).toBe(401);
   });
-  it('can swap its tokens at run time (e.g. to delete a key)', () => {
+  it('says the same of an unknown and a deleted key: "unknown or revoked" (it does not confirm a key existed)', async () => {
+    const messages = [];
+    for (const k of ['x'.repeat(24), d.key]) messages.push(await ring.verify([k]).catch((err: Error) => err.message));
+    expect(messages).toEqual(['key: unknown or revoked', 'key: unknown or revoked']);
+    expect(KEY_REFUSED).toBe('key: unknown or revoked');
+  });
+  it('can swap its tokens at run time (e.g. to delete a key)', async () => {
     const r = new Keyring([a]);
-    expect(r.verify([a.key]).id).toBeTruthy();
+    expect((await r.verify([a.key])).id).toBeTruthy();
     r.replace([{ ...a, deleted: true } as Token]);
-    expect(() => r.verify([a.key])).toThrow(/key: deleted/);
+    await expect(r.verify([a.key])).rejects.toThrow(/^key: unknown or revoked$/);
   });
   it('generates keys of the accepted form, all different', () => {
     const keys = new Set(Array.from({ length: 100 }, generateKey));
     expect(keys.size).toBe(100);
     for (const k of keys) expect(k).toMatch(KEY_PATTERN);
   });
-  it('a key hint holds no part of the key', () => {
+  it('a key hint holds no part of the key', async () => {
     const k = generateKey();
-    const hint = keyHint(k);
+    const hint = await keyHint(k);
+    expect(hint).toBe(`#${createHash('sha256').update(k).digest('hex').slice(0, 8)}`);
     expect(hint).toMatch(/^#[0-9a-f]{8}$/);
     for (let i = 0; i + 4 <= k.length; i++) expect(hint).not.toContain(k.slice(i, i + 4));
   });

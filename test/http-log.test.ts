@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logPath } from '../src/http/access-log.js';
+import { queryOf } from '../src/http/query.js';
 import { coreIndex, THAMEL, token } from './support/http-fixture.js';
 import { startServer, type TestServer } from './support/http-server.js';
 
@@ -48,5 +50,62 @@ describe('access log: one line per request, never the key', () => {
     const p = logPath(`http://h/api/v1/search/nearby?type=${'x'.repeat(10_000)}`);
     expect(p.length).toBeLessThanOrEqual(301);
     expect(p.endsWith('…')).toBe(true);
+  });
+});
+
+// A key with no 'key' in it, so that a logged 'key=' can only come from the query's names.
+const SECRET = 'Zq7WmX3pL9vT2nR8bY4cF6hJ';
+const encoded = (s: string) => [...s].map((ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`).join('');
+
+describe('access log: a key is redacted wherever the app would read one', () => {
+  it('??key=, k%65y=, repeated and odd queries: the app reads the key, the log does not show it', async () => {
+    const s = await startServer({ index: await coreIndex(), tokens: [token('x', { key: SECRET })] });
+    try {
+      const base = `/api/v1/search/nearby`;
+      const cases: [string, number][] = [
+        [`${base}??key=${SECRET}&type=cafe&lat=${THAMEL.lat}&lon=${THAMEL.lon}`, 200], // the issue's request
+        [`${base}?k%65y=${SECRET}&type=cafe&lat=1&lon=1`, 200],
+        [`${base}?%6b%65%79=${encoded(SECRET)}&type=cafe&lat=1&lon=1`, 200],
+        [`${base}?key=${SECRET}&type=cafe&lat=1&lon=1&key=${SECRET}`, 401], // repeated: refused, still redacted
+        [`${base}?&&key=${SECRET}&&type=cafe&lat=1&lon=1`, 200],
+        [`${base}?type=cafe;key=${SECRET}&lat=1&lon=1`, 401], // not read as a key, but one all the same
+      ];
+      for (const [path, status] of cases) expect([path, (await s.request(path)).status]).toEqual([path, status]);
+      expect(s.lines.length).toBe(cases.length);
+      for (const line of s.lines) {
+        expect(line).not.toContain(SECRET);
+        expect(line).not.toContain(encoded(SECRET));
+        expect(line).toMatch(/ \/api\/v1\/search\/nearby\?\S* (200|401) /);
+      }
+      expect(s.lines[0]).toContain(`?type=cafe&lat=${THAMEL.lat}&lon=${THAMEL.lon} 200 `);
+    } finally {
+      await s.close();
+    }
+  });
+
+  // Queries glued from odd pieces: the logged query, read back as the app reads queries, has no
+  // key and nothing of the secret, and keeps every parameter that has nothing to do with a key.
+  const piece = fc.constantFrom(
+    `key=${SECRET}`, `k%65y=${SECRET}`, `%6Bey=${SECRET}`, `%6b%65%79=${encoded(SECRET)}`, `key=${encoded(SECRET)}`, `KEY=x`,
+    `ke%79=${SECRET.slice(0, 12)}%${SECRET.charCodeAt(12).toString(16)}${SECRET.slice(13)}`,
+    '?', '??', '&', '&&', ';', '=', '==', '#', '+', '%', '%zz', '%2', '/', 'type=cafe', 'lat=1', 'limit=5', 'k', 'ey', 'kee=1',
+    'monkey', 'key', 'key ', '%20key', 'x=%26key', 'a=b=c', ' ', 'é', '%C3%A9',
+  );
+  it('holds for 20,000 generated queries', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+        const url = `http://127.0.0.1:8080/api/v1/search/nearby?${pieces.join('')}`;
+        const logged = logPath(url);
+        expect(logged.startsWith('/api/v1/search/nearby')).toBe(true);
+        const read = queryOf(logged);
+        expect(read.has('key')).toBe(false);
+        for (const [name, value] of read) expect(`${name}=${value}`).not.toContain(SECRET);
+        expect(logged).not.toContain(SECRET);
+        const unrelated = (entries: URLSearchParams) =>
+          [...entries].filter(([n, v]) => n !== 'key' && !`${n}=${v}`.toLowerCase().includes('key='));
+        expect(unrelated(read)).toEqual(unrelated(queryOf(url)));
+      }),
+      { numRuns: 20_000, seed: 13 },
+    );
   });
 });

@@ -192,8 +192,8 @@ describe.each(ROUTES)('%s: keys, origins, quota, methods, in the order of nearby
   it.each([
     ['missing', '', /^key: missing/],
     ['malformed', '&key=abc', /^key: malformed/],
-    ['unknown', `&key=${'u'.repeat(24)}`, /^key: unknown/],
-    ['deleted', `&key=${gone.key}`, /^key: deleted/],
+    ['unknown', `&key=${'u'.repeat(24)}`, /^key: unknown or revoked$/],
+    ['deleted', `&key=${gone.key}`, /^key: unknown or revoked$/],
   ])('401 key %s', async (_, k, message) => {
     const r = await get(route, `${GOOD[route]}${k}`);
     expectError(route, r, 401, message);

@@ -68,7 +68,7 @@ describe('redis store: one atomic script per hit', () => {
     expect(await redis.client.pttl('stale:x')).toBeGreaterThan(0);
   });
 
-  it('a lost Redis makes requests fail fast with a 500, not hang', async () => {
+  it('a lost Redis makes requests fail fast with a 503 and Retry-After, not hang', async () => {
     const own = await startRedis();
     const store = await RedisQuotaStore.connect(own.url);
     stores.push(store);
@@ -80,9 +80,11 @@ describe('redis store: one atomic script per hit', () => {
       await own.stop();
       await sleep(100);
       const r = await s.request(search(key.key));
-      expect(r.status).toBe(500);
-      expect(r.body).toMatchObject({ status: 500, message: 'Internal server error', data: [] });
-      expect(lines.some((l) => l.includes(' error: '))).toBe(true);
+      expect(r.status).toBe(503);
+      expect(r.body).toMatchObject({ status: 503, data: [] });
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(lines.filter((l) => l.includes('quota store unavailable')).length).toBe(1);
+      expect(lines.some((l) => l.includes(' error: '))).toBe(false);
     } finally {
       await s.close();
       await own.stop();

@@ -16,6 +16,7 @@ import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTiles } from '../src/build/tiles.js';
 import { TileArchive } from '../src/map/archive.js';
+import { fileAssets } from '../src/map/assets.js';
 import { CORE_PBF, coreIndex, token } from './support/http-fixture.js';
 import { startServer, type TestServer } from './support/http-server.js';
 import { writeTestArchive } from './support/map-archive.js';
@@ -55,12 +56,12 @@ beforeAll(async () => {
   const archive = join(dir, 'thamel.pmtiles');
   writeTestArchive(archive);
   tiles = await TileArchive.open(archive);
-  api = await startServer({ index: await coreIndex(), tokens: [token('m')], map: { tiles } });
+  api = await startServer({ index: await coreIndex(), tokens: [token('m')], map: { tiles, assets: fileAssets() } });
   // and the map of the Kathmandu fixture, as `nepal-places tiles` builds it
   const fixtureArchive = join(dir, 'kathmandu.pmtiles');
   await buildTiles(CORE_PBF, fixtureArchive, { workers: 0 });
   fixtureTiles = await TileArchive.open(fixtureArchive);
-  fixtureApi = await startServer({ index: await coreIndex(), tokens: [token('m')], map: { tiles: fixtureTiles } });
+  fixtureApi = await startServer({ index: await coreIndex(), tokens: [token('m')], map: { tiles: fixtureTiles, assets: fileAssets() } });
   // the page and MapLibre come from another origin than the API, as a web app on its own host would
   const types: Record<string, string> = { '.mjs': 'text/javascript', '.css': 'text/css', '.map': 'application/json' };
   pages = createServer((req, res) => {

@@ -15,6 +15,7 @@ import { PbfReader } from 'pbf';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TileArchive } from '../src/map/archive.js';
+import { fileAssets } from '../src/map/assets.js';
 import { fetchReply, startServer, type TestServer } from './support/http-server.js';
 import { coreIndex, token } from './support/http-fixture.js';
 import { TEST_INFO, TEST_LAYERS, testTiles, tileOf, writeTestArchive } from './support/map-archive.js';
@@ -41,9 +42,9 @@ beforeAll(async () => {
   writeTestArchive(archivePath);
   tiles = await TileArchive.open(archivePath);
   const index = await coreIndex();
-  server = await startServer({ index, tokens, map: { tiles } });
+  server = await startServer({ index, tokens, map: { tiles, assets: fileAssets() } });
   bare = await startServer({ index, tokens });
-  proxied = await startServer({ index, tokens, map: { tiles, publicUrl: 'https://maps.example.com/np/' } });
+  proxied = await startServer({ index, tokens, map: { tiles, assets: fileAssets(), publicUrl: 'https://maps.example.com/np/' } });
 });
 
 afterAll(async () => {

@@ -1,13 +1,16 @@
 /**
  * `nepal-places serve`: API v1 over HTTP.
  *
- *   nepal-places serve [--data FILE] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]
+ *   nepal-places serve [--data FILE] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]
  *
  * `--data` (or its older name `--pbf`) is a PBF or a snapshot, told apart by its first
  * bytes; without it, the bundled Kathmandu fixture.
  * Without --tokens it makes a development key and prints it with a ready-to-paste curl.
- * SIGTERM (or Ctrl-C) stops it gracefully and it exits 0.
+ * SIGTERM (or Ctrl-C) stops it gracefully and it exits 0. SIGHUP reloads --data: requests in
+ * flight finish on the old index; a file that fails to load keeps the old one (and says why).
+ * `--workers N` runs N processes on the port (node:cluster, see ./cluster.ts), sharing --redis.
  */
+import cluster from 'node:cluster';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PBF } from '../data.js';
@@ -17,11 +20,16 @@ import { loadFile } from '../load/file.js';
 import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
 import { TileArchive, TileArchiveError } from '../map/archive.js';
-import { generateKey, loadTokens, TokenError, type Token } from '../http/keys.js';
+import { fileAssets, FIXTURE_TILES } from '../map/assets.js';
+import { generateKey, TokenError, type Token } from '../http/keys.js';
+import { loadTokens } from '../http/tokens-file.js';
 import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
+import { Reloadable } from '../http/reloadable.js';
 import { serve } from '../http/server.js';
+import { runPrimary, workerReady, workerStart } from './cluster.js';
+import { Reloads } from './reload.js';
 
-const USAGE = 'usage: nepal-places serve [--data FILE] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL]';
+const USAGE = 'usage: nepal-places serve [--data FILE] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]';
 
 const HELP = `${USAGE}
 
@@ -37,6 +45,11 @@ Serves the API v1 over HTTP until SIGTERM or Ctrl-C.
   --host ADDR     default 127.0.0.1
   --tokens FILE   the API keys (JSON); without it, a development key is made and printed
   --redis URL     count quotas in Redis (redis://host:port), shared between instances
+  --workers N     N server processes on the one port (node:cluster); N > 1 needs --redis,
+                  so that they share the quotas (default 1)
+
+SIGHUP reloads --data: requests in flight finish on the old data, a file that
+fails to load keeps the old data serving.
   -h, --help      this help`;
 
 /** The quota of the development key. */
@@ -56,8 +69,23 @@ const fail = (line: string) => void process.stderr.write(`nepal-places serve: ${
 
 /** Runs the subcommand; resolves with the exit code once the server has stopped. */
 export async function run(argv: string[]): Promise<number> {
+  // Before anything slow: SIGHUP's default action would end the process.
+  const who = cluster.isWorker ? `worker ${process.pid}: ` : '';
+  const reloads = new Reloads(out, (line) => fail(line), who);
+  process.on('SIGHUP', reloads.signal);
+  try {
+    return await serveIn(argv, reloads);
+  } finally {
+    process.off('SIGHUP', reloads.signal);
+    // a worker's channel to the primary would keep it alive after its server has stopped
+    if (cluster.isWorker && process.connected) process.disconnect();
+  }
+}
+
+async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   let values: {
-    data?: string; pbf?: string; tiles?: string; 'public-url'?: string; port?: string; host?: string; tokens?: string; redis?: string; help?: boolean;
+    data?: string; pbf?: string; tiles?: string; 'public-url'?: string; port?: string; host?: string; tokens?: string; redis?: string;
+    workers?: string; help?: boolean;
   };
   try {
     ({ values } = parseArgs({
@@ -71,6 +99,7 @@ export async function run(argv: string[]): Promise<number> {
         host: { type: 'string' },
         tokens: { type: 'string' },
         redis: { type: 'string' },
+        workers: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -114,12 +143,36 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  const workers = values.workers ?? '1';
+  if (!/^\d{1,3}$/.test(workers) || Number(workers) < 1 || Number(workers) > 256) {
+    fail(`--workers must be a whole number from 1 to 256, got '${workers}'`);
+    return 2;
+  }
+  if (Number(workers) > 1 && values.redis === undefined) {
+    fail(`--workers ${workers} needs --redis URL: each worker would otherwise count quotas on its own`);
+    return 2;
+  }
+  if (Number(workers) > 1 && cluster.isPrimary) {
+    // The primary checks the tokens file (once, not once per worker) and makes the development key.
+    let devKey: string | undefined;
+    try {
+      if (values.tokens !== undefined) await loadTokens(values.tokens);
+      else devKey = generateKey();
+    } catch (err) {
+      if (!(err instanceof TokenError)) throw err;
+      fail(err.message);
+      return 2;
+    }
+    process.off('SIGHUP', reloads.signal); // the primary passes it on to its workers
+    return runPrimary({ workers: Number(workers), devKey, out, fail });
+  }
+  const started = await workerStart();
 
   let tokens: Token[];
   let devKey: string | undefined;
   try {
     if (values.tokens !== undefined) tokens = await loadTokens(values.tokens);
-    else tokens = [{ key: (devKey = generateKey()), allowedOrigins: '*', quota: DEV_QUOTA }];
+    else tokens = [{ key: (devKey = started?.devKey ?? generateKey()), allowedOrigins: '*', quota: DEV_QUOTA }];
   } catch (err) {
     if (!(err instanceof TokenError)) throw err;
     fail(err.message);
@@ -149,6 +202,7 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  const assets = fileAssets();
 
   let index: PlaceIndex;
   const file = values.data ?? values.pbf ?? DEFAULT_PBF;
@@ -162,10 +216,16 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
 
-  const app = createApp({ index, tokens, store, log: out, map: { tiles, publicUrl } });
+  const data = new Reloadable(index, () => loadFile(file));
+  reloads.add({ flag: '--data', file: shortPath(file), source: data, describe: (i) => `${i.size} places` });
+  const app = createApp({ index: data, tokens, store, log: out, map: { tiles, assets, publicUrl } });
   let running;
   try {
-    running = await serve(app, { port: Number(port), host, onClose: async () => void (await Promise.all([store.close?.(), tiles?.close()])) });
+    running = await serve(app, {
+      port: Number(port),
+      host,
+      onClose: async (msLeft) => void (await Promise.all([store.close?.(Math.min(msLeft, 1000)), tiles?.close()])),
+    });
   } catch (err) {
     await Promise.all([store.close?.(), tiles?.close()]);
     fail(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
@@ -173,16 +233,26 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const api = `${running.origin}/api/v1`;
-  out(`nepal-places: ${index.size} places from ${shortPath(file)} (${index.license})`);
-  out(`nepal-places: API v1 at ${api} (description: ${api}/openapi.json); quotas in ${values.redis ? 'redis' : 'memory'}`);
-  if (tiles) {
-    const { minZoom, maxZoom } = tiles.header;
-    out(`nepal-places: map tiles z${minZoom}–${maxZoom} from ${shortPath(tiles.file)}; styles at ${api}/styles/breeze and ${api}/styles/dark`);
-  } else out('nepal-places: no --tiles: the map styles and tiles answer 404');
+  const banner = [
+    `nepal-places: ${index.size} places from ${shortPath(file)} (${index.license})`,
+    `nepal-places: API v1 at ${api} (description: ${api}/openapi.json, health: ${api}/health); quotas in ${values.redis ? 'redis' : 'memory'}`,
+    tiles
+      ? `nepal-places: map tiles z${tiles.header.minZoom}–${tiles.header.maxZoom} from ${shortPath(tiles.file)}; styles at ${api}/styles/breeze and ${api}/styles/dark`
+      : `nepal-places: no --tiles: the map styles and tiles answer 404${values.data ?? values.pbf ? '' : ` (the fixture's map: --tiles ${shortPath(FIXTURE_TILES)})`}`,
+  ];
+  if (!assets) banner.push('nepal-places: the map fonts and sprites are not built (npm run assets): they answer 404');
   if (devKey !== undefined) {
-    out(`nepal-places: development key (no --tokens given; any origin, ${DEV_QUOTA.requests} requests per ${DEV_QUOTA.windowSeconds} s): ${devKey}`);
-    out(`try: curl '${exampleUrl(api, index, devKey)}'`);
+    banner.push(`nepal-places: development key (no --tokens given; any origin, ${DEV_QUOTA.requests} requests per ${DEV_QUOTA.windowSeconds} s): ${devKey}`);
+    banner.push(`try: curl '${exampleUrl(api, index, devKey)}'`);
   }
+  if (started) {
+    // A worker: the primary prints the banner once; a lost primary stops the worker.
+    workerReady(banner);
+    process.once('disconnect', () => void running.close());
+    await running.closed;
+    return 0;
+  }
+  for (const line of banner) out(line);
   await running.closed;
   out('nepal-places: stopped');
   return 0;

@@ -1,25 +1,39 @@
-import { randomBytes } from 'node:crypto';
-import { Hono, type Context } from 'hono';
-import { InvalidQueryError } from '../errors.js';
-import { nearby as coreNearby, place, search as coreSearch, reverse, REVERSE_RADIUS, type PlaceIndex } from '../index.js';
-import type { NearbyPlace, NearbyQuery } from '../types.js';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { compress } from 'hono/compress';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import type { PlaceIndex } from '../index/place-index.js';
+import type { GeoRecord } from '../query/geojson.js';
+import { nearby as coreNearby } from '../query/nearby.js';
 import { accessLine } from './access-log.js';
-import { envelope, toWire } from './envelope.js';
+import type { Answer, Api, AppEnv, KeyedOptions, NearbyFn } from './api.js';
+import { envelope } from './envelope.js';
+import { GEOJSON, geoJsonBody } from './geojson.js';
 import { HttpError, quote } from './http-error.js';
 import { Keyring, type Grant, type Token } from './keys.js';
-import { mapRoutes, type MapOptions } from './map.js';
-import { openApiDocument } from './openapi.js';
 import { originAllowed } from './origins.js';
-import { parseNearbyParams, parsePlaceParams, parseReverseParams, parseSearchParams } from './params.js';
-import { MemoryQuotaStore, type QuotaStore } from './quota.js';
+import { parseFormat } from './params.js';
+import { queryOf } from './query.js';
+import { MemoryQuotaStore, QuotaUnavailableError, type QuotaResult, type QuotaStore } from './quota.js';
+import { Reloadable } from './reloadable.js';
+import { healthRoutes } from './routes/health.js';
+import { mapRoutes, type MapOptions } from './routes/map.js';
+import { nearbyRoutes } from './routes/nearby.js';
+import { openapiRoutes } from './routes/openapi.js';
+import { placeRoutes } from './routes/places.js';
+import { reverseRoutes } from './routes/reverse.js';
+import { searchRoutes } from './routes/search.js';
 
-/** The search the app runs: `nearby()` of the core, or a stand-in (e.g. in tests). */
-export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] | Promise<NearbyPlace[]>;
+export type { AppEnv, NearbyFn } from './api.js';
 
 /** Options of `createApp()`. */
 export interface AppOptions {
-  /** The loaded places (`loadPbf()`). */
-  index: PlaceIndex;
+  /**
+   * The loaded places (`loadPbf()`, `fromSnapshot()`), or a `Reloadable` of them to swap in new
+   * data while serving: each request answers from the index current when it arrived.
+   */
+  index: PlaceIndex | Reloadable<PlaceIndex>;
   /** The API keys: an array of tokens, or a `Keyring` to swap keys at run time. Default: none. */
   tokens?: readonly Token[] | Keyring;
   /** Where quota counts live (default: a new `MemoryQuotaStore`). */
@@ -32,40 +46,53 @@ export interface AppOptions {
   basePath?: string;
   /** The clock in milliseconds, for timestamps and opening hours (default `Date.now`). */
   now?: () => number;
-  /** Receives one access-log line per request and error reports (default: standard output). */
+  /** Receives one access-log line per request and error reports (default: `console.log`). */
   log?: (line: string) => void;
   /** The search to run (default: the core's `nearby`). */
   nearby?: NearbyFn;
-  /** The map: vector tiles, styles, fonts and sprites (`src/http/map.ts`). */
+  /** The map: vector tiles, styles, fonts and sprites (`src/http/routes/map.ts`). */
   map?: MapOptions;
 }
 
-/** What the app keeps per request: its id and the hint of its key, for the log. */
-export type AppEnv = { Variables: { rid: string; keyHint: string } };
-type Env = AppEnv;
+/**
+ * The app of `createApp()`: a Hono app, plus the envelope and log line for a request that never
+ * reached it (refused by the server as malformed HTTP), for `serve()`.
+ */
+export type ApiApp = Hono<AppEnv> & {
+  /** Answers a request refused before routing with an envelope, and logs it once. */
+  rejected(status: number, message: string, method?: string, target?: string): Response;
+};
+
+/** The route groups of API v1, each registering its routes (see `src/http/routes/`). */
+const ROUTES: ((api: Api) => void)[] = [nearbyRoutes, placeRoutes, searchRoutes, reverseRoutes, openapiRoutes, healthRoutes];
 
 const MESSAGE_500 = 'Internal server error';
 const ALLOW = 'GET, HEAD, OPTIONS';
-const EXPOSE = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Request-Id';
+const EXPOSE = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id'];
+// Hono's compress() compresses what it cannot measure; a short envelope says its length instead.
+const COMPRESS_MIN = 1024;
+const encoder = new TextEncoder();
 
 /**
- * Builds API v1 over a loaded index as a Hono app (Web-standard `fetch`), to serve with `serve()`
- * or mount in another app. Routes under `basePath`: `GET /search/nearby`, `GET /places`,
- * `GET /search`, `GET /reverse` (keyed) and `GET /openapi.json` (public).
- * Every response, errors included, is an envelope `{timestamp, status, message, data}`.
+ * Builds API v1 over a loaded index as a Hono app (Web-standard `fetch`, Web APIs only, so it
+ * runs on Node, Bun, Deno and edge runtimes), to serve with `serve()` or mount in another app
+ * (`host.route('/prefix', app)`): its middleware, 404 and errors apply to its own routes only.
+ * Routes under `basePath`: `GET /search/nearby`, `GET /places`, `GET /search`, `GET /reverse`
+ * (keyed), `GET /openapi.json` and `GET /health` (public). Every response, errors included, is an envelope
+ * `{timestamp, status, message, data}`.
  */
-export function createApp(options: AppOptions): Hono<Env> {
+export function createApp(options: AppOptions): ApiApp {
   const {
-    index,
     store = new MemoryQuotaStore(),
     maxLimit = 100,
     maxRadius = 100,
     basePath = '/api/v1',
     now = Date.now,
-    log = (line: string) => void process.stdout.write(`${line}\n`),
+    log = (line: string) => console.log(line),
     nearby = coreNearby,
   } = options;
-  if (!index) throw new TypeError('createApp: index is required');
+  if (!options.index) throw new TypeError('createApp: index is required');
+  const data = options.index instanceof Reloadable ? options.index : new Reloadable(options.index, () => Promise.reject(new Error('not reloadable')));
   for (const [name, n] of [['maxLimit', maxLimit], ['maxRadius', maxRadius]] as const) {
     if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`createApp: ${name} must be a positive integer, got ${n}`);
   }
@@ -73,24 +100,47 @@ export function createApp(options: AppOptions): Hono<Env> {
     throw new TypeError(`createApp: basePath must start with / and end in /api/v1, got ${quote(basePath)}`);
   }
   const keyring = options.tokens instanceof Keyring ? options.tokens : new Keyring(options.tokens ?? []);
-  const limits = { maxLimit, maxRadius };
-  const openapi = JSON.stringify(openApiDocument({ basePath, maxLimit, maxRadius }));
-  const ridPrefix = randomBytes(3).toString('hex');
+  const ridPrefix = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(16).padStart(2, '0')).join('');
   let ridCount = 0;
+  const newRid = () => `${ridPrefix}-${(++ridCount).toString(36)}`;
 
-  const app = new Hono<Env>();
+  const app = new Hono<AppEnv>().basePath(basePath);
 
-  const reply = (c: Context<Env>, status: number, message: string | undefined, data: unknown[]) => {
+  const reply = (c: Context<AppEnv>, status: number, message: string | undefined, data: unknown[]) => {
+    const text = JSON.stringify(envelope(status, message, data, now()));
+    c.header('Content-Type', 'application/json');
     c.header('Cache-Control', 'no-store');
     c.header('X-Content-Type-Options', 'nosniff');
-    return c.json(envelope(status, message, data, now()), status as 200);
+    // UTF-8 is at least as long as UTF-16 code units: a long text needs no measuring to be compressed.
+    if (text.length < COMPRESS_MIN) c.header('Content-Length', String(encoder.encode(text).length));
+    return c.body(text, status as 200);
   };
 
-  app.use(async (c, next) => {
+  // An HttpError (or Hono's HTTPException) answers with its status; anything else is a fault:
+  // the body says only that it failed, the log line with the request id says why.
+  const fail = (err: unknown, c: Context<AppEnv>) => {
+    if (err instanceof HttpError) {
+      for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+      return reply(c, err.status, err.message, []);
+    }
+    if (err instanceof HTTPException) return reply(c, err.status, err.message, []);
+    log(`${c.get('requestId')} error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return reply(c, 500, MESSAGE_500, []);
+  };
+  app.onError(fail);
+
+  // One line per request, once: when the answer is ready, or when the connection is closed
+  // before that (the client left, or a shutdown cut it at its grace period), as `cut`.
+  const accessLog: MiddlewareHandler<AppEnv> = async (c, next) => {
     const start = performance.now();
-    const rid = `${ridPrefix}-${(++ridCount).toString(36)}`;
-    c.set('rid', rid);
-    c.header('X-Request-Id', rid);
+    const signal = c.req.raw.signal;
+    let logged = false;
+    const line = (status: number | 'cut') => {
+      logged = true;
+      log(accessLine(now(), c.get('requestId'), c.req.method, c.req.url, status, performance.now() - start, c.get('keyHint')));
+    };
+    const cut = () => line('cut');
+    signal.addEventListener('abort', cut);
     try {
       await next();
     } catch (err) {
@@ -98,47 +148,77 @@ export function createApp(options: AppOptions): Hono<Env> {
       // every request still gets its envelope and its log line.
       c.res = fail(err, c);
     }
-    log(accessLine(now(), rid, c.req.method, c.req.url, c.res.status, performance.now() - start, c.get('keyHint')));
-  });
-
-  // An HttpError answers with its status; anything else is a fault: the body says only that it
-  // failed, the log line with the request id says why.
-  const fail = (err: unknown, c: Context<Env>) => {
-    if (err instanceof HttpError) {
-      for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
-      return reply(c, err.status, err.message, []);
-    }
-    log(`${c.get('rid')} error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return reply(c, 500, MESSAGE_500, []);
+    signal.removeEventListener('abort', cut);
+    if (!logged) line(c.res.status);
   };
-  app.onError(fail);
-  // Returned, not thrown: Hono runs the not-found handler outside the middleware's error handling.
-  app.notFound((c) =>
-    fail(new HttpError(404, `Not found: no route ${quote(new URL(c.req.url).pathname, 80)}; the API is under ${basePath} (see ${basePath}/openapi.json)`), c),
-  );
 
-  // The key (401), then its origins (403); sets the CORS headers once the origin passed.
-  const admit = (c: Context<Env>, search: URLSearchParams): Grant => {
-    const grant = keyring.verify(search.getAll('key'));
+  // All registered without a path: the base path's `/*`, so a host app's routes never see them.
+  app.use(requestId({ generator: newRid, limitLength: 64 }));
+  app.use(accessLog);
+  app.use(compress());
+
+  // CORS headers on actual requests (Hono's cors) for the origins some live key allows: their
+  // 401s and 403s are readable too. Whether the request's own key allows the origin is the
+  // 403 check. Preflights are answered by the routes (an envelope, and the key checked when
+  // the query carries it), which cors() cannot do, so they pass by.
+  const keyedCors = skipOptions(cors({
+    origin: async (origin) => (origin && (await keyring.allowsOrigin(origin)) ? origin : null),
+    exposeHeaders: EXPOSE,
+  }));
+  const openCors = skipOptions(cors({ origin: '*' }));
+
+  // The key of a request: the `key` parameter (the contract; it wins), else `X-API-Key`, else
+  // `Authorization: Bearer`.
+  const keyOf = (c: Context<AppEnv>, search: URLSearchParams): string[] => {
+    const values = search.getAll('key');
+    if (values.length) return values;
+    const header = c.req.header('X-API-Key');
+    if (header !== undefined) return [header];
+    const bearer = /^Bearer +(\S+) *$/i.exec(c.req.header('Authorization') ?? '');
+    return bearer ? [bearer[1]!] : [];
+  };
+
+  // The key (401), then its origins (403).
+  const admit = async (c: Context<AppEnv>, search: URLSearchParams): Promise<Grant> => {
+    const grant = await keyring.verify(keyOf(c, search));
     c.set('keyHint', grant.hint);
     const origin = c.req.header('Origin');
-    c.header('Vary', 'Origin');
     if (!originAllowed(grant.origins, origin)) {
       throw new HttpError(403, `Origin: ${quote(origin ?? '')} is not allowed for this key`);
-    }
-    if (origin !== undefined) {
-      c.header('Access-Control-Allow-Origin', origin);
-      c.header('Access-Control-Expose-Headers', EXPOSE);
     }
     return grant;
   };
 
-  // A keyed route: key (401), origin (403), quota (429), then `answer` (which may throw a 400);
-  // its records go into a 200 envelope. The search routes of API v1 are all of this shape.
-  const counted = async (c: Context<Env>, search: URLSearchParams) => {
-    const grant = admit(c, search);
+  // Quotas fail closed: while the store cannot count, keyed requests get a 503 with Retry-After.
+  // The outage is logged when it starts and when it ends, not once per refused request.
+  let outage: { since: number; refused: number } | undefined;
+  const count = async (grant: Grant): Promise<QuotaResult> => {
     const { requests, windowSeconds } = grant.quota;
-    const q = await store.hit(grant.id, windowSeconds, requests);
+    let q: QuotaResult;
+    try {
+      q = await store.hit(grant.id, windowSeconds, requests);
+    } catch (err) {
+      const retry = err instanceof QuotaUnavailableError ? err.retryAfter : 1;
+      if (!outage) {
+        outage = { since: now(), refused: 0 };
+        log(`${new Date(outage.since).toISOString()} quota store unavailable (${err instanceof Error ? err.message : String(err)}); answering 503 until it recovers`);
+      }
+      outage.refused++;
+      throw new HttpError(503, `Service unavailable: quotas cannot be counted right now; retry in ${retry} s`, { 'Retry-After': String(retry) });
+    }
+    if (outage) {
+      const t = now();
+      log(`${new Date(t).toISOString()} quota store available again after ${((t - outage.since) / 1000).toFixed(1)} s; ${outage.refused} requests answered 503`);
+      outage = undefined;
+    }
+    return q;
+  };
+
+  // Key (401), origin (403), quota (429).
+  const gate = async (c: Context<AppEnv>, search: URLSearchParams) => {
+    const grant = await admit(c, search);
+    const q = await count(grant);
+    const { requests, windowSeconds } = grant.quota;
     c.header('RateLimit-Limit', String(requests));
     c.header('RateLimit-Remaining', String(q.remaining));
     c.header('RateLimit-Reset', String(q.resetSeconds));
@@ -148,107 +228,145 @@ export function createApp(options: AppOptions): Hono<Env> {
       });
     }
   };
-  const keyed = (path: string, answer: (search: URLSearchParams) => Promise<unknown[]>) => {
+
+  // The gate, then the answer (400s, 404s), in an envelope or as GeoJSON.
+  const keyedAnswer = async (c: Context<AppEnv>, answer: Answer, options: KeyedOptions, index: PlaceIndex) => {
+    const search = queryOf(c.req.url);
+    await gate(c, search);
+    // the format first: a bad one is a 400 before any 404 of the answer
+    const out = options.geojson ? parseFormat(search) : undefined;
+    const records = await answer(search, c, index);
+    if (out?.format !== 'geojson') return reply(c, 200, undefined, records);
+    c.header('Content-Type', GEOJSON);
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Content-Type-Options', 'nosniff');
+    return c.body(geoJsonBody(records as GeoRecord[], out.geometry, now()), 200);
+  };
+
+  const methods: string[] = [];
+  // With `geojson`, format=geojson answers the records as a FeatureCollection (application/geo+json).
+  const keyed = (path: string, answer: Answer, options: KeyedOptions = {}) => {
+    app.use(path, keyedCors);
+    app.get(path, async (c) => {
+      // the index of this request, whatever a reload swaps in before it is done
+      const lease = data.acquire();
+      try {
+        return await keyedAnswer(c, answer, options, lease.value);
+      } finally {
+        lease.release();
+      }
+    });
+    app.options(path, keyedPreflight);
+    methods.push(path);
+  };
+  // A preflight passes the key and origin checks but is not counted: the browser sends it on
+  // its own. A page sending its key in a header cannot put it in the preflight (browsers send
+  // none of the request's headers there): the origin must then be one some key allows.
+  const keyedPreflight = async (c: Context<AppEnv>) => {
+    if (!isPreflight(c)) return plainOptions(c, reply);
+    const search = queryOf(c.req.url);
+    const origin = c.req.header('Origin')!;
+    if (search.has('key') || !asksForKeyHeader(c)) await admit(c, search);
+    else if (!(await keyring.allowsOrigin(origin))) throw new HttpError(403, `Origin: ${quote(origin)} is not allowed for any key`);
+    c.header('Vary', 'Origin');
+    c.header('Access-Control-Allow-Origin', origin);
+    c.header('Access-Control-Expose-Headers', EXPOSE.join(', '));
+    return preflight(c, reply);
+  };
+
+  // A keyed route that answers with its own response (a map style, a tile, a font), not an envelope.
+  const keyedResource = (path: string, handle: (c: Context<AppEnv>, search: URLSearchParams) => Response | Promise<Response>) => {
+    app.use(path, keyedCors);
     app.get(path, async (c) => {
       const search = queryOf(c.req.url);
-      await counted(c, search);
-      return reply(c, 200, undefined, await answer(search));
+      await gate(c, search);
+      return handle(c, search);
     });
-    // A preflight passes the key and origin checks but is not counted: the browser sends it on its own.
+    app.options(path, keyedPreflight);
+    methods.push(path);
+  };
+
+  const open = (path: string, handler: (c: Context<AppEnv>) => Response | Promise<Response>) => {
+    app.use(path, openCors);
+    app.get(path, handler);
     app.options(path, (c) => {
       if (!isPreflight(c)) return plainOptions(c, reply);
-      admit(c, queryOf(c.req.url));
+      c.header('Access-Control-Allow-Origin', '*');
       return preflight(c, reply);
     });
-    routes.push(path);
-  };
-  const routes: string[] = [];
-
-  keyed(`${basePath}/search/nearby`, async (search) => {
-    const query = parseNearbyParams(search, limits);
-    query.at = new Date(now());
-    let places: NearbyPlace[];
-    try {
-      places = await nearby(index, query);
-    } catch (err) {
-      if (err instanceof InvalidQueryError) throw new HttpError(400, err.message);
-      throw err;
-    }
-    return places.map(toWire);
-  });
-
-  // The core's InvalidQueryError is a bad request; anything else it throws is a fault.
-  const core = <T>(run: () => T): T => {
-    try {
-      return run();
-    } catch (err) {
-      if (err instanceof InvalidQueryError) throw new HttpError(400, err.message);
-      throw err;
-    }
+    methods.push(path);
   };
 
-  keyed(`${basePath}/places`, async (search) => {
-    const id = parsePlaceParams(search);
-    const found = core(() => place(index, id, { at: new Date(now()) }));
-    if (!found) throw new HttpError(404, `Not found: no place with placeId ${id}`);
-    return [found];
-  });
+  const api: Api = { app, limits: { maxLimit, maxRadius }, now, nearby, keyed, keyedResource, open, reply };
+  for (const routes of ROUTES) routes(api);
+  mapRoutes(api, options.map);
 
-  keyed(`${basePath}/search`, async (search) => core(() => coreSearch(index, parseSearchParams(search, limits))));
-
-  keyed(`${basePath}/reverse`, async (search) => {
-    const query = parseReverseParams(search, limits);
-    query.at = new Date(now());
-    const found = core(() => reverse(index, query));
-    if (!found.length) throw new HttpError(404, `Not found: no place within ${query.radius ?? REVERSE_RADIUS} km of ${query.lat}, ${query.lon}`);
-    return found;
-  });
-
-  mapRoutes(app, basePath, counted, options.map);
-
-  const openapiPath = `${basePath}/openapi.json`;
-  app.get(openapiPath, (c) => {
-    c.header('Access-Control-Allow-Origin', '*');
-    c.header('Content-Type', 'application/json');
-    c.header('Cache-Control', 'public, max-age=300');
-    return c.body(openapi, 200);
-  });
-  app.options(openapiPath, (c) => {
-    if (!isPreflight(c)) return plainOptions(c, reply);
-    c.header('Access-Control-Allow-Origin', '*');
-    return preflight(c, reply);
-  });
-  routes.push(openapiPath);
-
-  // Registered last, so they only catch the methods no route above answers.
-  for (const path of routes) {
+  // Registered last, so they only catch what no route above answers: other methods on our
+  // paths (405), and any other path under the base path (404, ours even when mounted).
+  for (const path of methods) {
     app.all(path, (c) => {
-      throw new HttpError(405, `Method not allowed: ${quote(c.req.method)} on ${path}; allowed: ${ALLOW}`, { Allow: ALLOW });
+      throw new HttpError(405, `Method not allowed: ${quote(c.req.method)} on ${c.req.path}; allowed: ${ALLOW}`, { Allow: ALLOW });
     });
   }
-  return app;
+  const notFound = (c: Context<AppEnv>) =>
+    fail(new HttpError(404, `Not found: no route ${quote(c.req.path, 80)}; the API is under ${basePath} (see ${basePath}/openapi.json)`), c);
+  app.all('/*', notFound);
+
+  // Served alone, paths outside the base path reach Hono's not-found handler, outside the
+  // middleware: it gives them their request id, envelope and log line itself.
+  app.notFound((c) => {
+    const start = performance.now();
+    const rid = newRid();
+    c.set('requestId', rid);
+    c.header('X-Request-Id', rid);
+    const res = notFound(c);
+    log(accessLine(now(), rid, c.req.method, c.req.url, 404, performance.now() - start));
+    return res;
+  });
+
+  const rejected = (status: number, message: string, method = '-', target = '-'): Response => {
+    const rid = newRid();
+    const text = JSON.stringify(envelope(status, message, [], now()));
+    log(accessLine(now(), rid, method, target, status, 0));
+    return new Response(text, {
+      status,
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Length': String(encoder.encode(text).length),
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'X-Request-Id': rid,
+        Connection: 'close',
+      },
+    });
+  };
+  return Object.assign(app, { rejected });
 }
 
-/** The query string of a request URL, parsed as browsers and `URLSearchParams` do; never throws. */
-function queryOf(url: string): URLSearchParams {
-  const i = url.indexOf('?');
-  return new URLSearchParams(i < 0 ? '' : url.slice(i + 1));
+/** `handler` for every method but OPTIONS. */
+function skipOptions(handler: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+  return (c, next) => (c.req.method === 'OPTIONS' ? next() : handler(c, next));
 }
 
-type Reply = (c: Context<Env>, status: number, message: string | undefined, data: unknown[]) => Response;
+type Reply = (c: Context<AppEnv>, status: number, message: string | undefined, data: unknown[]) => Response;
 
-function isPreflight(c: Context<Env>): boolean {
+function isPreflight(c: Context<AppEnv>): boolean {
   return c.req.header('Origin') !== undefined && c.req.header('Access-Control-Request-Method') !== undefined;
 }
 
+// Whether a preflight announces a key header (X-API-Key or Authorization).
+function asksForKeyHeader(c: Context<AppEnv>): boolean {
+  return /(?:^|,)\s*(?:x-api-key|authorization)\s*(?:,|$)/i.test(c.req.header('Access-Control-Request-Headers') ?? '');
+}
+
 // A plain OPTIONS (not a CORS preflight): says which methods the path has.
-function plainOptions(c: Context<Env>, reply: Reply): Response {
+function plainOptions(c: Context<AppEnv>, reply: Reply): Response {
   c.header('Allow', ALLOW);
   return reply(c, 200, undefined, []);
 }
 
 // A CORS preflight the origin passed: the route only answers GET (and HEAD), without credentials.
-function preflight(c: Context<Env>, reply: Reply): Response {
+function preflight(c: Context<AppEnv>, reply: Reply): Response {
   const method = c.req.header('Access-Control-Request-Method')!;
   if (method !== 'GET' && method !== 'HEAD') {
     throw new HttpError(405, `Access-Control-Request-Method: ${quote(method)} is not allowed; allowed: GET, HEAD`, { Allow: ALLOW });

@@ -1,15 +1,18 @@
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
 /**
  * A request the API refuses, with the HTTP status and the envelope message to answer with.
- * Anything else thrown while answering is a fault of the server (500).
+ * Anything else thrown while answering is a fault of the server (500). Hono's own
+ * `HTTPException`, so that a host app's error handler recognises it too; `headers` go on the
+ * response (e.g. `Allow` on a 405, `Retry-After` on a 429 or 503).
  */
-export class HttpError extends Error {
-  readonly status: number;
-  /** Extra response headers, e.g. `Allow` on a 405. */
+export class HttpError extends HTTPException {
+  /** Extra response headers. */
   readonly headers: Record<string, string>;
   constructor(status: number, message: string, headers: Record<string, string> = {}) {
-    super(message);
+    super(status as ContentfulStatusCode, { message });
     this.name = 'HttpError';
-    this.status = status;
     this.headers = headers;
   }
 }

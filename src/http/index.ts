@@ -1,9 +1,12 @@
 /**
- * nepal-places over HTTP: API v1 as a Hono app, its quota stores and a server with graceful
- * shutdown. A separate entry (`nepal-places/http`) so that the core never loads HTTP code.
+ * nepal-places over HTTP, on any runtime: API v1 as a Hono app over Web APIs only (Web Crypto,
+ * fetch's Request and Response), its keys and quota contract. A separate entry
+ * (`nepal-places/http`) so that the core never loads HTTP code; the Node server, the tokens file
+ * and the Redis store are in `nepal-places/http/node` (`./node.ts`).
  */
-export { createApp, type AppOptions, type AppEnv, type NearbyFn } from './app.js';
-export { serve, type Fetcher, type ServeOptions, type Running } from './server.js';
+export { createApp, type AppOptions, type AppEnv, type NearbyFn, type ApiApp } from './app.js';
+export type { Api, Answer } from './api.js';
+export { Reloadable, type ReloadOutcome, type Lease, type ReloadableOptions } from './reloadable.js';
 export { envelope, toWire, SUCCESS, type Envelope, type WirePlace, type NonFinite } from './envelope.js';
 export { nptTimestamp, NPT_OFFSET_MS } from './timestamp.js';
 export {
@@ -11,12 +14,11 @@ export {
   NEARBY_PARAMS, PLACE_PARAMS, SEARCH_PARAMS, REVERSE_PARAMS, SEARCH_LIMIT, REVERSE_LIMIT, type QueryLimits,
 } from './params.js';
 export { HttpError } from './http-error.js';
-export { Keyring, parseTokens, loadTokens, generateKey, keyHint, KEY_PATTERN, TokenError, type Token, type Grant } from './keys.js';
+export { Keyring, parseTokens, generateKey, keyHint, KEY_PATTERN, KEY_REFUSED, TokenError, type Token, type Grant } from './keys.js';
 export { normalizeOrigin, originAllowed, type AllowedOrigins } from './origins.js';
-export { MemoryQuotaStore, quotaResult, type QuotaStore, type QuotaResult } from './quota.js';
-export { RedisQuotaStore, type RedisQuotaOptions } from './redis-quota.js';
+export { MemoryQuotaStore, QuotaUnavailableError, quotaResult, type QuotaStore, type QuotaResult } from './quota.js';
 export { openApiDocument, API_VERSION, TIMESTAMP_PATTERN, type OpenApiOptions } from './openapi.js';
-export { accessLine, logPath } from './access-log.js';
-export { mapRoutes, type MapOptions, type Gate } from './map.js';
-export { TileArchive, TileArchiveError, isTile, type StoredTile, type VectorLayer } from '../map/archive.js';
+export { accessLine, logPath, logTarget } from './access-log.js';
+export { queryOf } from './query.js';
+export { mapRoutes, type MapOptions, type MapTiles, type MapAssets } from './routes/map.js';
 export { mapStyle, STYLES, DEFAULT_STYLE, type StyleDocument, type StyleUrls } from '../map/style.js';

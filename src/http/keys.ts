@@ -1,5 +1,3 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { HttpError } from './http-error.js';
 import { normalizeOrigin, type AllowedOrigins } from './origins.js';
 
@@ -37,12 +35,26 @@ export class TokenError extends Error {
   }
 }
 
-/** A fresh random key (32 characters, 192 bits). */
+/** A fresh random key (32 characters, 192 bits), from the Web Crypto random source. */
 export function generateKey(): string {
-  return randomBytes(24).toString('base64url');
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
 }
 
-const digest = (key: string) => createHash('sha256').update(key).digest();
+const encoder = new TextEncoder();
+
+// Web Crypto rather than node:crypto, so that the app runs on edge runtimes too.
+const digest = async (key: string) => new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(key)));
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+
+// Web Crypto has no timingSafeEqual: every byte is compared, differences OR-ed together, no
+// branch on the data. Both are SHA-256 digests, always 32 bytes.
+function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = 0;
+  for (let i = 0; i < 32; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}
 
 /**
  * Checks a tokens array (e.g. parsed from JSON).
@@ -87,78 +99,97 @@ function isCount(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0;
 }
 
-/**
- * Reads and checks a tokens file: a JSON array of tokens.
- * @throws {TokenError} when the file cannot be read, is not JSON or holds a bad token
- */
-export async function loadTokens(file: string): Promise<Token[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new TokenError(`${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new TokenError(`${file}: not valid JSON (${(err as Error).message})`);
-  }
-  return parseTokens(json, file);
+/** The message of a 401 for a key that is not (or no longer) valid: it does not say which. */
+export const KEY_REFUSED = 'key: unknown or revoked';
+
+interface Ring {
+  digests: Uint8Array[];
+  grants: Grant[];
+  /** Whether any live key allows any origin. */
+  anyOrigin: boolean;
+  /** The origins some live key allows. */
+  origins: Set<string>;
 }
 
 /**
  * The known keys, looked up in constant time: the presented key is hashed and its digest compared
- * with `timingSafeEqual` against every known digest, without stopping at a match, so response time
- * tells nothing about how much of a guess was right nor which entry matched.
+ * against every known digest, without stopping at a match, so response time tells nothing about
+ * how much of a guess was right nor which entry matched.
  */
 export class Keyring {
-  private digests: Buffer[] = [];
-  private grants: Grant[] = [];
+  private ring: Promise<Ring> | Ring;
+  private count = 0;
 
   constructor(tokens: readonly Token[] = []) {
-    this.replace(tokens);
+    this.ring = this.build(tokens);
   }
 
   /** Swaps in a new set of tokens (e.g. a reloaded file); checks them first. */
   replace(tokens: readonly Token[]): void {
+    this.ring = this.build(tokens);
+  }
+
+  // Checks at once (a bad token throws here), digests asynchronously (Web Crypto is async).
+  private build(tokens: readonly Token[]): Promise<Ring> {
     const checked = parseTokens(tokens);
-    this.digests = checked.map((t) => digest(t.key));
-    this.grants = checked.map((t, i) => {
-      const id = this.digests[i]!.toString('hex');
-      return {
-        id,
-        hint: `#${id.slice(0, 8)}`,
-        origins: t.allowedOrigins === '*' ? '*' : new Set(t.allowedOrigins),
-        quota: { ...t.quota },
-        deleted: t.deleted === true,
-      };
+    this.count = checked.length;
+    const live = checked.filter((t) => !t.deleted);
+    const origins = new Set(live.flatMap((t) => (t.allowedOrigins === '*' ? [] : t.allowedOrigins)));
+    const anyOrigin = live.some((t) => t.allowedOrigins === '*');
+    const pending = Promise.all(checked.map((t) => digest(t.key))).then((digests): Ring => {
+      const grants = checked.map((t, i) => {
+        const id = hex(digests[i]!);
+        return {
+          id,
+          hint: `#${id.slice(0, 8)}`,
+          origins: t.allowedOrigins === '*' ? '*' : new Set(t.allowedOrigins),
+          quota: { ...t.quota },
+          deleted: t.deleted === true,
+        } satisfies Grant;
+      });
+      const ring = { digests, grants, anyOrigin, origins };
+      if (this.ring === pending) this.ring = ring; // later calls skip the await
+      return ring;
     });
+    return pending;
   }
 
   /** How many keys, deleted ones included. */
   get size(): number {
-    return this.grants.length;
+    return this.count;
   }
 
   /**
-   * The grant of the request's `key` parameter (all its values, to catch a repeated one).
+   * Whether some live key allows `origin` (an `Origin` header): such a browser app may read our
+   * answers, errors included (a 401 or 403 tells it what to fix), so they carry CORS headers.
+   */
+  async allowsOrigin(origin: string): Promise<boolean> {
+    const ring = await this.ring;
+    if (ring.anyOrigin) return true;
+    const o = normalizeOrigin(origin);
+    return o !== undefined && ring.origins.has(o);
+  }
+
+  /**
+   * The grant of the request's key (all the values it was given, to catch a repeated one).
    * @throws {HttpError} 401 when the key is missing, malformed, unknown or deleted
    */
-  verify(values: readonly string[]): Grant {
-    if (values.length === 0) throw new HttpError(401, 'key: missing; pass your API key as the key parameter');
+  async verify(values: readonly string[]): Promise<Grant> {
+    if (values.length === 0) {
+      throw new HttpError(401, 'key: missing; pass your API key as the key parameter (or in an X-API-Key or Authorization: Bearer header)');
+    }
     if (values.length > 1) throw new HttpError(401, 'key: given more than once');
     const key = values[0]!;
     if (!KEY_PATTERN.test(key)) throw new HttpError(401, 'key: malformed; expected 16 to 128 characters from A-Z a-z 0-9 _ -');
-    const d = digest(key);
+    const [d, ring] = await Promise.all([digest(key), this.ring]);
     let found = -1;
-    for (let i = 0; i < this.digests.length; i++) {
+    for (let i = 0; i < ring.digests.length; i++) {
       // No early exit: every entry is compared whatever matched before.
-      if (timingSafeEqual(this.digests[i]!, d)) found = i;
+      if (sameDigest(ring.digests[i]!, d)) found = i;
     }
-    const grant = found < 0 ? undefined : this.grants[found];
-    if (!grant) throw new HttpError(401, 'key: unknown');
-    if (grant.deleted) throw new HttpError(401, 'key: deleted');
+    const grant = found < 0 ? undefined : ring.grants[found];
+    // One message for unknown and deleted keys: saying "deleted" would confirm that a key existed.
+    if (!grant || grant.deleted) throw new HttpError(401, KEY_REFUSED);
     return grant;
   }
 }
@@ -167,6 +198,6 @@ export class Keyring {
  * A label for a key that is safe to log: the first 8 hex digits of its SHA-256, so a log line can
  * be matched to a key by whoever holds it, while the log itself holds no part of any key.
  */
-export function keyHint(key: string): string {
-  return `#${digest(key).toString('hex').slice(0, 8)}`;
+export async function keyHint(key: string): Promise<string> {
+  return `#${hex(await digest(key)).slice(0, 8)}`;
 }

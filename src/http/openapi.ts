@@ -23,6 +23,51 @@ export const TIMESTAMP_PATTERN =
   '(0[1-9]|[12][0-9]|3[01]) ([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9] NPT [0-9]{4,}$';
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/**
+ * The GeoJSON answer of a route whose records have the given schema: a FeatureCollection with the
+ * envelope's other fields as foreign members; each feature's properties are the record's fields
+ * without `geometry`, tags as an object, `centroid` only with `geometry=full`.
+ */
+function featureCollection(record: { required: string[]; properties: Record<string, object> }, maxItems: number, minItems = 0) {
+  const { geometry: _, tags: __, ...rest } = record.properties;
+  return {
+    type: 'object',
+    description: 'GeoJSON (RFC 7946), `format=geojson`: one Feature per record, in the same order; `timestamp`, `status` and `message` as in the envelope.',
+    required: ['type', 'timestamp', 'status', 'message', 'features'],
+    additionalProperties: false,
+    properties: {
+      type: { const: 'FeatureCollection' },
+      timestamp: ref('schemas', 'Timestamp'),
+      status: { const: 200 },
+      message: { const: 'Success' },
+      features: {
+        type: 'array',
+        minItems,
+        maxItems,
+        items: {
+          type: 'object',
+          required: ['type', 'id', 'geometry', 'properties'],
+          additionalProperties: false,
+          properties: {
+            type: { const: 'Feature' },
+            id: { type: 'integer', minimum: 0, description: 'The `placeId`.' },
+            geometry: { ...ref('schemas', 'Geometry'), description: "The record's geometry, or with `geometry=centroid` a Point at its centroid." },
+            properties: {
+              type: 'object',
+              required: record.required.filter((k) => k !== 'geometry' && k !== 'centroid'),
+              additionalProperties: false,
+              properties: {
+                ...rest,
+                tags: { type: 'object', additionalProperties: { type: 'string' }, description: 'Every tag as `key: value`.' },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
 const json = (schema: object) => ({ 'application/json': { schema } });
 
 /** An error response whose envelope has exactly this status. */
@@ -51,6 +96,8 @@ interface KeyedRoute {
   ok: [string, string];
   /** The 404 response's description, for routes that answer one. */
   notFound?: string;
+  /** The schema of the 200 answer with `format=geojson`, for routes that have it. */
+  geojson?: string;
 }
 
 /** A keyed route: GET with the checks in order 401, 403, 429, 400 (then 404), and its CORS preflight. */
@@ -62,16 +109,19 @@ function keyedPath(r: KeyedRoute) {
       summary: r.summary,
       description: `${r.description} Checks run in this order: key (401), origin (403), quota (429), parameters (400)` +
         `${r.notFound ? ', then 404' : ''}. Unknown or repeated parameters are refused (400).`,
-      security: [{ apiKey: [] }],
+      security: [{ apiKey: [] }, { apiKeyHeader: [] }, { bearer: [] }],
       parameters: r.parameters.map((p) => ref('parameters', p)),
       responses: {
         200: {
           description: r.ok[0],
           headers: { ...RATE_HEADERS, 'X-Request-Id': ref('headers', 'X-Request-Id') },
-          content: json(ref('schemas', r.ok[1])),
+          content: {
+            ...json(ref('schemas', r.ok[1])),
+            ...(r.geojson ? { 'application/geo+json': { schema: ref('schemas', r.geojson) } } : {}),
+          },
         },
         400: errorResponse(400, 'A parameter is missing, malformed, out of range, unknown or repeated; the message names it.', RATE_HEADERS),
-        401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
+        401: errorResponse(401, 'The key is missing, malformed, unknown or revoked.'),
         403: errorResponse(403, "The key does not allow the request's `Origin`."),
         ...(r.notFound ? { 404: errorResponse(404, r.notFound, RATE_HEADERS) } : {}),
         405: ref('responses', 'MethodNotAllowed'),
@@ -92,7 +142,7 @@ function keyedPath(r: KeyedRoute) {
       parameters: [ref('parameters', 'key')],
       responses: {
         200: { description: 'Preflight accepted.', content: json(ref('schemas', 'EmptyEnvelope')) },
-        401: errorResponse(401, 'The key is missing, malformed, unknown or deleted.'),
+        401: errorResponse(401, 'The key is missing, malformed, unknown or revoked.'),
         403: errorResponse(403, "The key does not allow the request's `Origin`."),
         405: ref('responses', 'MethodNotAllowed'),
       },
@@ -137,6 +187,46 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     open: { type: 'boolean', description: 'Open now by `opening_hours`, in Nepal Time.' },
   };
 
+  const nearbyPlaceSchema = {
+    type: 'object',
+    required: ['placeId', 'osmId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'radialDistanceInKm', 'open'],
+    additionalProperties: false,
+    properties: {
+      placeId: { type: 'integer', minimum: 0, description: '`osmId * 4 + kind` (kind 0 node, 1 way, 2 relation).' },
+      osmId: { type: 'integer', minimum: 1 },
+      license: { type: 'string', minLength: 1 },
+      name: { type: 'string', description: '`name`, else `name:en`, else `name:ne`, else empty.' },
+      address: { type: 'string', description: 'The `addr:*` parts joined with `", "`, or empty.' },
+      type: { type: 'string', minLength: 1, description: 'The type that matched (for a merged type, the member type).' },
+      centroid: ref('schemas', 'Centroid'),
+      tags: { type: 'array', items: { type: 'string', pattern: '\\|' }, description: 'Every tag as `key|value`.' },
+      geometry: ref('schemas', 'Geometry'),
+      score: { anyOf: [{ type: 'number' }, nonFinite], description: 'Higher is better; a score that is not a number is the string `"NaN"`.' },
+      radialDistanceInKm: { anyOf: [{ type: 'number', minimum: 0 }, nonFinite] },
+      open: { type: 'boolean', description: 'Open now by `opening_hours`, in Nepal Time.' },
+    },
+  };
+  const placeSchema = {
+    type: 'object',
+    description: 'A place, locality, street or building: the fields of `NearbyPlace` without `osmId` and `radialDistanceInKm`.',
+    required: PLACE_FIELDS,
+    additionalProperties: false,
+    properties: placeProperties,
+  };
+  const reversePlaceSchema = {
+    type: 'object',
+    description: 'A `Place` and its distance from the query point.',
+    required: [...PLACE_FIELDS, 'radialDistanceInKm'],
+    additionalProperties: false,
+    properties: {
+      ...placeProperties,
+      radialDistanceInKm: {
+        type: 'number', minimum: 0,
+        description: 'Haversine km from the query point to the centroid (more than `radius` for an area the point lies in, or a long street).',
+      },
+    },
+  };
+
   return {
     openapi: '3.1.0',
     info: {
@@ -157,15 +247,17 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         description:
           'Places of `type` whose centroid lies within `radius` km of (`lat`, `lon`), best score first ' +
           '(or nearest first with `sortBy=true`).',
-        parameters: ['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'key'],
+        parameters: ['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'format', 'geometry', 'key'],
         ok: ['The places, at most `limit` of them (possibly none).', 'NearbyEnvelope'],
+        geojson: 'NearbyFeatures',
       }),
       '/places': keyedPath({
         operationId: 'place',
         summary: 'One place by its placeId',
         description: 'The place, locality, street or building with this `placeId` (as a search or nearby record gave it), in a one-element `data`.',
-        parameters: ['placeId', 'key'],
+        parameters: ['placeId', 'format', 'geometry', 'key'],
         ok: ['The place.', 'PlaceEnvelope'],
+        geojson: 'PlaceFeatures',
         notFound: 'No place has this placeId.',
       }),
       '/search': keyedPath({
@@ -185,10 +277,24 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         description:
           'The named places, localities and addressed buildings nearest to (`lat`, `lon`) within `radius` km, one that ' +
           'contains the point first; a named street only when none is within reach.',
-        parameters: ['lat', 'lon', 'reverseRadius', 'reverseLimit', 'key'],
+        parameters: ['lat', 'lon', 'reverseRadius', 'reverseLimit', 'format', 'geometry', 'key'],
         ok: ['The places, nearest first, at most `limit` of them.', 'ReverseEnvelope'],
+        geojson: 'ReverseFeatures',
         notFound: 'Nothing within `radius` km of the point.',
       }),
+      '/health': {
+        get: {
+          operationId: 'health',
+          tags: ['meta'],
+          summary: 'Health check (public, no key, not counted)',
+          description: 'For load balancers: a 200 envelope with empty `data` while the instance serves; no data, no key, no quota.',
+          responses: {
+            200: { description: 'Up.', content: json(ref('schemas', 'EmptyEnvelope')) },
+            405: ref('responses', 'MethodNotAllowed'),
+            500: ref('responses', 'InternalError'),
+          },
+        },
+      },
       '/openapi.json': {
         get: {
           operationId: 'openapi',
@@ -204,7 +310,9 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     },
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'query', name: 'key', description: 'Your API key.' },
+        apiKey: { type: 'apiKey', in: 'query', name: 'key', description: 'Your API key (the contract of API v1; it wins over a header).' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key, as a header.' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'Your API key as `Authorization: Bearer <key>`.' },
       },
       parameters: {
         type: {
@@ -271,6 +379,16 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         reverseLimit: {
           name: 'limit', in: 'query', description: 'How many places at most.',
           schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: REVERSE_LIMIT },
+        },
+        format: {
+          name: 'format', in: 'query',
+          description: '`json`: the envelope; `geojson`: a GeoJSON FeatureCollection (`application/geo+json`) of the same records, for a map. Errors are envelopes either way.',
+          schema: { type: 'string', enum: ['json', 'geojson'], default: 'json' },
+        },
+        geometry: {
+          name: 'geometry', in: 'query',
+          description: "Only with `format=geojson`: `full`, each feature has the record's geometry; `centroid`, a Point at its centroid.",
+          schema: { type: 'string', enum: ['full', 'centroid'], default: 'full' },
         },
         key: {
           name: 'key', in: 'query', required: true, description: 'Your API key.',
@@ -353,45 +471,9 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
             data: { maxItems: 0 },
           },
         },
-        NearbyPlace: {
-          type: 'object',
-          required: ['placeId', 'osmId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'radialDistanceInKm', 'open'],
-          additionalProperties: false,
-          properties: {
-            placeId: { type: 'integer', minimum: 0, description: '`osmId * 4 + kind` (kind 0 node, 1 way, 2 relation).' },
-            osmId: { type: 'integer', minimum: 1 },
-            license: { type: 'string', minLength: 1 },
-            name: { type: 'string', description: '`name`, else `name:en`, else `name:ne`, else empty.' },
-            address: { type: 'string', description: 'The `addr:*` parts joined with `", "`, or empty.' },
-            type: { type: 'string', minLength: 1, description: 'The type that matched (for a merged type, the member type).' },
-            centroid: ref('schemas', 'Centroid'),
-            tags: { type: 'array', items: { type: 'string', pattern: '\\|' }, description: 'Every tag as `key|value`.' },
-            geometry: ref('schemas', 'Geometry'),
-            score: { anyOf: [{ type: 'number' }, nonFinite], description: 'Higher is better; a score that is not a number is the string `"NaN"`.' },
-            radialDistanceInKm: { anyOf: [{ type: 'number', minimum: 0 }, nonFinite] },
-            open: { type: 'boolean', description: 'Open now by `opening_hours`, in Nepal Time.' },
-          },
-        },
-        Place: {
-          type: 'object',
-          description: 'A place, locality, street or building: the fields of `NearbyPlace` without `osmId` and `radialDistanceInKm`.',
-          required: PLACE_FIELDS,
-          additionalProperties: false,
-          properties: placeProperties,
-        },
-        ReversePlace: {
-          type: 'object',
-          description: 'A `Place` and its distance from the query point.',
-          required: [...PLACE_FIELDS, 'radialDistanceInKm'],
-          additionalProperties: false,
-          properties: {
-            ...placeProperties,
-            radialDistanceInKm: {
-              type: 'number', minimum: 0,
-              description: 'Haversine km from the query point to the centroid (more than `radius` for an area the point lies in, or a long street).',
-            },
-          },
-        },
+        NearbyPlace: nearbyPlaceSchema,
+        Place: placeSchema,
+        ReversePlace: reversePlaceSchema,
         Suggestion: {
           type: 'object',
           description: 'What a search box lists: no coordinates, geometry or tags (ask `/places` for those).',
@@ -405,6 +487,9 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
             score: { type: 'number', exclusiveMinimum: 0, description: 'Text relevance (BM25+ over the names), higher is better.' },
           },
         },
+        NearbyFeatures: featureCollection(nearbyPlaceSchema, maxLimit),
+        PlaceFeatures: featureCollection(placeSchema, 1, 1),
+        ReverseFeatures: featureCollection(reversePlaceSchema, maxLimit, 1),
         Centroid: {
           type: 'object',
           required: ['lat', 'lon'],

@@ -9,7 +9,7 @@ export interface QueryLimits {
 }
 
 /** The query parameters of `GET /search/nearby`, in the order they are checked. */
-export const NEARBY_PARAMS = ['key', 'type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen'] as const;
+export const NEARBY_PARAMS = ['key', 'type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'format', 'geometry'] as const;
 
 // A plain decimal, optionally with an exponent. Stricter than Number(), which also takes
 // '', ' 1', '0x1f', 'Infinity' and '1_0'-like oddities we do not want to guess at.
@@ -48,11 +48,11 @@ export function parseNearbyParams(search: URLSearchParams, limits: QueryLimits):
 }
 
 /** The query parameters of `GET /places`. */
-export const PLACE_PARAMS = ['key', 'placeId'] as const;
+export const PLACE_PARAMS = ['key', 'placeId', 'format', 'geometry'] as const;
 /** The query parameters of `GET /search`. */
 export const SEARCH_PARAMS = ['key', 'q', 'limit', 'lat', 'lon', 'radius', 'type'] as const;
 /** The query parameters of `GET /reverse`. */
-export const REVERSE_PARAMS = ['key', 'lat', 'lon', 'radius', 'limit'] as const;
+export const REVERSE_PARAMS = ['key', 'lat', 'lon', 'radius', 'limit', 'format', 'geometry'] as const;
 
 /** Default `limit` of `GET /search` and of `GET /reverse`. */
 export const SEARCH_LIMIT = 10, REVERSE_LIMIT = 1;
@@ -122,6 +122,29 @@ export function parseReverseParams(search: URLSearchParams, limits: QueryLimits)
     query.radius = n;
   }
   return query;
+}
+
+/** How a route writes its records: the JSON envelope, or GeoJSON with full shapes or centroid points. */
+export type OutputFormat = { format: 'json' } | { format: 'geojson'; geometry: 'full' | 'centroid' };
+
+/**
+ * Reads `format` (`json`, the default, or `geojson`) and `geometry` (`full`, the default, or
+ * `centroid`; only with `format=geojson`) of the routes that answer records with a shape.
+ * The route's own parse refuses repeats and unknown parameters.
+ * @throws {HttpError} 400, naming the parameter
+ */
+export function parseFormat(search: URLSearchParams): OutputFormat {
+  const format = search.get('format');
+  const geometry = search.get('geometry');
+  if (format === null || format === 'json') {
+    if (geometry !== null) throw bad('geometry', `only goes with format=geojson, got ${quote(geometry)}`);
+    return { format: 'json' };
+  }
+  if (format !== 'geojson') throw bad('format', `must be json or geojson, got ${quote(format)}`);
+  if (geometry !== null && geometry !== 'full' && geometry !== 'centroid') {
+    throw bad('geometry', `must be full or centroid, got ${quote(geometry)}`);
+  }
+  return { format: 'geojson', geometry: geometry ?? 'full' };
 }
 
 // Every parameter at most once, and none unknown (a misspelt one would otherwise be silently ignored).

@@ -15,8 +15,8 @@ export interface QuotaResult {
  */
 export interface QuotaStore {
   hit(id: string, windowSeconds: number, limit: number): Promise<QuotaResult>;
-  /** Releases connections or timers, if any. */
-  close?(): Promise<void>;
+  /** Releases connections or timers, if any, within `timeoutMs` if given. */
+  close?(timeoutMs?: number): Promise<void>;
 }
 
 /** Turns a count and the window's remaining time into a result. */
@@ -51,5 +51,19 @@ export class MemoryQuotaStore implements QuotaStore {
     }
     w.count++;
     return Promise.resolve(quotaResult(w.count, limit, w.end - t));
+  }
+}
+
+/**
+ * The quota store cannot count right now (it timed out, refused or is disconnected). The app
+ * answers 503 with `Retry-After: retryAfter`: quotas fail closed, see the README.
+ */
+export class QuotaUnavailableError extends Error {
+  /** Seconds after which the store is worth trying again. */
+  readonly retryAfter: number;
+  constructor(message: string, retryAfter: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'QuotaUnavailableError';
+    this.retryAfter = retryAfter;
   }
 }

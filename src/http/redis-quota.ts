@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { quotaResult, type QuotaResult, type QuotaStore } from './quota.js';
+import { QuotaUnavailableError, quotaResult, type QuotaResult, type QuotaStore } from './quota.js';
 
 // One round trip, atomic on the server: count, and start the window's clock on its first
 // request. A key found without an expiry (left by something else) gets one, so no count can
@@ -19,20 +19,40 @@ type WithHit = Redis & { quotaHit(key: string, windowMs: number): Promise<[numbe
 export interface RedisQuotaOptions {
   /** Prefix of the Redis keys (default `nepal-places:quota:`). */
   prefix?: string;
+  /** Longest wait for one Redis command before the store counts as unavailable (default 250 ms). */
+  timeoutMs?: number;
+  /**
+   * How long the store stays unavailable after a failed command before one request tries Redis
+   * again (default 1000 ms); the `Retry-After` of the 503s meanwhile.
+   */
+  retryMs?: number;
 }
 
 /**
  * Counts in Redis, so that several server instances behind a load balancer share one quota per
  * key. Each hit is a Lua script (`EVALSHA`, loaded once), which Redis runs atomically.
+ *
+ * Every command is bounded (`timeoutMs`): a stalled or lost Redis makes `hit` reject with a
+ * `QuotaUnavailableError`, never wait. After a failure the store does not send commands for
+ * `retryMs` (they would pile up in a stalled server's socket and be counted when it resumes),
+ * then lets one request try again: the first that succeeds ends the outage.
  */
 export class RedisQuotaStore implements QuotaStore {
   readonly redis: Redis;
   private prefix: string;
+  private timeoutMs: number;
+  private retryMs: number;
+  /** Until when (ms) the store answers unavailable without asking Redis; 0 while healthy. */
+  private downUntil = 0;
+  private downReason = '';
+  private probing = false;
 
   /** @param redis a connected client; `close()` disconnects it */
   constructor(redis: Redis, options: RedisQuotaOptions = {}) {
     this.redis = redis;
     this.prefix = options.prefix ?? 'nepal-places:quota:';
+    this.timeoutMs = options.timeoutMs ?? 250;
+    this.retryMs = options.retryMs ?? 1000;
     if (!('quotaHit' in redis)) redis.defineCommand('quotaHit', { numberOfKeys: 1, lua: HIT });
   }
 
@@ -44,7 +64,12 @@ export class RedisQuotaStore implements QuotaStore {
    * @throws when the first connection fails
    */
   static async connect(url: string, options: RedisQuotaOptions & { onError?: (err: Error) => void } = {}): Promise<RedisQuotaStore> {
-    const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const redis = new Redis(url, {
+      lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      // Reconnect quickly and forever: the store recovers by itself once Redis is back.
+      retryStrategy: (times) => Math.min(times * 100, 1000),
+    });
     // Until connected, keep the first error to explain a failed connect (ioredis itself only
     // says "Connection is closed"); after that, report errors to the caller's handler.
     let first: Error | undefined;
@@ -52,7 +77,7 @@ export class RedisQuotaStore implements QuotaStore {
     redis.on('error', early);
     try {
       await redis.connect();
-      await redis.ping();
+      await withTimeout(redis.ping(), 2000, 'PING');
     } catch (err) {
       redis.disconnect();
       throw first ?? err;
@@ -64,16 +89,48 @@ export class RedisQuotaStore implements QuotaStore {
   }
 
   async hit(id: string, windowSeconds: number, limit: number): Promise<QuotaResult> {
-    const [count, msLeft] = await (this.redis as WithHit).quotaHit(this.prefix + id, windowSeconds * 1000);
-    return quotaResult(count, limit, msLeft);
-  }
-
-  async close(): Promise<void> {
-    if (this.redis.status === 'end') return;
+    if (this.downUntil !== 0 && (this.probing || Date.now() < this.downUntil)) {
+      throw new QuotaUnavailableError(`redis: ${this.downReason}`, Math.ceil(this.retryMs / 1000));
+    }
+    const probe = this.downUntil !== 0;
+    if (probe) this.probing = true;
     try {
-      await this.redis.quit();
-    } catch {
-      this.redis.disconnect();
+      const hit = (this.redis as WithHit).quotaHit(this.prefix + id, windowSeconds * 1000);
+      const [count, msLeft] = await withTimeout(hit, this.timeoutMs, 'quota command');
+      this.downUntil = 0;
+      return quotaResult(count, limit, msLeft);
+    } catch (err) {
+      this.downReason = (err as Error).message;
+      this.downUntil = Date.now() + this.retryMs;
+      throw new QuotaUnavailableError(`redis: ${this.downReason}`, Math.ceil(this.retryMs / 1000), { cause: err });
+    } finally {
+      if (probe) this.probing = false;
     }
   }
+
+  /**
+   * Says goodbye to Redis (`QUIT`), but waits at most `timeoutMs` (default 500) for its answer
+   * and then drops the connection: a stalled Redis cannot hold up a shutdown.
+   */
+  async close(timeoutMs = 500): Promise<void> {
+    if (this.redis.status === 'end') return;
+    try {
+      await withTimeout(this.redis.quit(), timeoutMs, 'QUIT');
+    } catch {
+      // No answer in time: drop the connection. ioredis' disconnect() only half-closes the socket
+      // (a stopped server never closes its side), so the socket itself is destroyed.
+      this.redis.disconnect();
+      this.redis.stream?.destroy();
+    }
+  }
+}
+
+/** `promise`, or a rejection naming `what` once `ms` have passed without an answer. */
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  promise.catch(() => {}); // a late rejection after the timeout is not an unhandled one
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }

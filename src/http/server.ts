@@ -1,11 +1,15 @@
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { serve as nodeServe } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import { envelope } from './envelope.js';
 
-/** Anything with a Web-standard `fetch`, e.g. the app of `createApp()`. */
+/**
+ * Anything with a Web-standard `fetch`, e.g. the app of `createApp()`; with `rejected` (as that
+ * app has), requests the server refuses before the app sees them are answered and logged by it.
+ */
 export interface Fetcher {
   fetch: (request: Request) => Response | Promise<Response>;
+  rejected?: (status: number, message: string, method?: string, target?: string) => Response;
 }
 
 /** Options of `serve()`. */
@@ -21,8 +25,11 @@ export interface ServeOptions {
   signals?: NodeJS.Signals[];
   /** Longest wait for in-flight requests on shutdown before their connections are cut (default 10 s). */
   graceMs?: number;
-  /** Called once the server has closed (e.g. to close a quota store). */
-  onClose?: () => Promise<void> | void;
+  /**
+   * Called once the server has closed (e.g. to close a quota store), with the milliseconds left
+   * of the grace period; not waited for beyond it.
+   */
+  onClose?: (msLeft: number) => Promise<void> | void;
   /** Largest request line plus headers in bytes (default 64 KiB; Node's own default is 16 KiB). */
   maxHeaderSize?: number;
 }
@@ -37,8 +44,9 @@ export interface Running {
   origin: string;
   /**
    * Stops gracefully: stops accepting connections, lets in-flight requests finish (closing each
-   * keep-alive connection once idle), then runs `onClose`. Resolves when all is closed; calling it
-   * again returns the same promise.
+   * keep-alive connection once idle), cuts what is left at the grace period, then runs `onClose`.
+   * Resolves within the grace period (plus a tick) whatever `onClose` does; calling it again
+   * returns the same promise.
    */
   close(): Promise<void>;
   /** Resolves when the server has closed, whoever closed it (e.g. a SIGTERM). */
@@ -52,9 +60,42 @@ export interface Running {
  */
 export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<Running> {
   const { port = 8080, host = '127.0.0.1', signals = ['SIGTERM', 'SIGINT'], graceMs = 10_000, onClose, maxHeaderSize = 65_536 } = options;
+  // The request @hono/node-server could not turn into a Request (`GET *`, `Host: a b`, a
+  // backslash in the path): its error handler is called synchronously within the listener, and
+  // is told only the error, so the listener notes which request it is handling.
+  let current: IncomingMessage | undefined;
+  const inflight = new Set<ServerResponse>();
+  let drained: (() => void) | undefined;
+  const listener = getRequestListener(app.fetch, {
+    errorHandler: (err) => {
+      if (!(err instanceof RequestError)) return reject(500, 'Internal server error');
+      return reject(400, 'Bad request: the request target or Host header is not a valid URL', current?.method, current?.url);
+    },
+  });
+  const reject = (status: number, message: string, method?: string, target?: string): Response =>
+    app.rejected?.(status, message, method, target) ??
+    new Response(JSON.stringify(envelope(status, message, [], Date.now())), { status, headers: { 'Content-Type': 'application/json' } });
+
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = nodeServe({ fetch: app.fetch, port, hostname: host, serverOptions: { maxHeaderSize } }) as Server;
-    s.on('clientError', clientError);
+    const s = createServer({ maxHeaderSize }, (req, res) => {
+      current = req;
+      try {
+        void listener(req, res);
+      } finally {
+        current = undefined;
+      }
+      // Registered after the adapter's own close handler (which aborts the request's signal,
+      // and so logs a cut request): a shutdown waits for both.
+      if (!res.writableFinished) {
+        inflight.add(res);
+        res.once('close', () => {
+          inflight.delete(res);
+          if (inflight.size === 0) drained?.();
+        });
+      }
+    });
+    s.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => void clientError(err, socket));
+    s.listen(port, host);
     s.once('error', reject);
     s.once('listening', () => {
       s.off('error', reject);
@@ -72,6 +113,7 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
 
   function close(): Promise<void> {
     closing ??= (async () => {
+      const deadline = Date.now() + graceMs;
       for (const s of signals) process.off(s, onSignal);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       // close() stops listening and drops idle keep-alive connections; a connection busy with a
@@ -82,11 +124,21 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
       const cut = setTimeout(() => server.closeAllConnections(), graceMs);
       try {
         await stopped;
+        // The requests of the connections cut are logged (as cut) before the shutdown is done.
+        if (inflight.size) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), new Promise((r) => setTimeout(r, 100))]);
       } finally {
         clearInterval(sweep);
         clearTimeout(cut);
       }
-      await onClose?.();
+      // Whatever onClose waits for (a stalled Redis), the shutdown ends at the grace period.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const msLeft = Math.max(0, deadline - Date.now());
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, msLeft)));
+      try {
+        await Promise.race([Promise.resolve(onClose?.(msLeft)).catch(() => {}), late]);
+      } finally {
+        clearTimeout(timer);
+      }
       done();
     })();
     return closing;
@@ -100,21 +152,27 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
     close,
     closed,
   };
-}
 
-// Requests Node refuses before they reach the app (too large, not HTTP) get an envelope too,
-// instead of Node's bare status line.
-function clientError(err: NodeJS.ErrnoException, socket: Socket): void {
-  if (!socket.writable || (err.code === 'ECONNRESET')) {
-    socket.destroy();
-    return;
+  // Requests Node's parser refuses before they reach the app (too large, not HTTP, too slow) get
+  // an envelope too, instead of Node's bare status line, and their log line.
+  async function clientError(err: NodeJS.ErrnoException, socket: Socket): Promise<void> {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, message]: [number, string, string] =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Request header fields too large: the URL and headers must fit in the server limit']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'Request timeout: the request was not received in time']
+          : [400, 'Bad Request', 'Bad request: not a well-formed HTTP request'];
+    const res = reject(status, message);
+    const body = await res.text();
+    if (!socket.writable) return void socket.destroy();
+    let head = `HTTP/1.1 ${status} ${reason}\r\n`;
+    res.headers.set('Content-Length', String(Buffer.byteLength(body)));
+    res.headers.set('Connection', 'close');
+    for (const [name, value] of res.headers) head += `${name}: ${value}\r\n`;
+    socket.end(`${head}\r\n${body}`);
   }
-  const [status, message] = err.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'Request header fields too large: the URL and headers must fit in the server limit']
-    : [400, 'Bad request: not a well-formed HTTP request'];
-  const body = JSON.stringify(envelope(status, message, [], Date.now()));
-  socket.end(
-    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }

@@ -7,6 +7,9 @@ import { stat } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { Compression, findTile, PMTiles, TileType, zxyToTileId, type Header } from 'pmtiles';
 import { FileSource } from '../tiles/file-source.js';
+import { isTile } from './zxy.js';
+
+export { isTile, MAX_TILE_ZOOM } from './zxy.js';
 
 /** A tiles archive could not be opened or read: missing, not PMTiles, truncated or of the wrong kind. */
 export class TileArchiveError extends Error {
@@ -32,9 +35,6 @@ export interface StoredTile {
   data: Uint8Array;
   etag: string;
 }
-
-/** Deepest zoom the PMTiles tile id can address. */
-export const MAX_TILE_ZOOM = 26;
 
 /**
  * A PMTiles archive of MVT tiles, opened once and read by many requests.
@@ -159,11 +159,4 @@ export class TileArchive {
   async close(): Promise<void> {
     await this.source.close();
   }
-}
-
-/** Whether z/x/y names a tile: integers, 0 ≤ z ≤ 26, 0 ≤ x, y < 2^z. */
-export function isTile(z: number, x: number, y: number): boolean {
-  if (!Number.isInteger(z) || z < 0 || z > MAX_TILE_ZOOM) return false;
-  const n = 2 ** z;
-  return Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < n && y < n;
 }

@@ -10,6 +10,8 @@ import { Redis } from 'ioredis';
 export interface TestRedis {
   url: string;
   port: number;
+  /** The server's process id (to stop it with SIGSTOP, say). */
+  pid: number;
   /** A client for the test's own checks (e.g. FLUSHALL between cases). */
   client: Redis;
   stop(): Promise<void>;
@@ -71,6 +73,7 @@ export async function startRedis(): Promise<TestRedis> {
     return {
       url,
       port,
+      pid: child.pid!,
       client,
       async stop() {
         process.off('exit', orphan);

@@ -19,11 +19,11 @@ export class ResponseValidator {
   }
 
   /**
-   * The errors of `body` as the response of `method path` with `status` (empty when valid).
-   * Throws when the document does not describe that status for that route.
+   * The errors of `body` as the response of `method path` with `status` and media `type`
+   * (empty when valid). Throws when the document does not describe that status for that route.
    */
-  errors(path: string, method: string, status: number, body: unknown): string[] {
-    const id = `${path} ${method} ${status}`;
+  errors(path: string, method: string, status: number, body: unknown, type = 'application/json'): string[] {
+    const id = `${path} ${method} ${status} ${type}`;
     let validate = this.cache.get(id);
     if (!validate) {
       const op = this.doc.paths?.[path]?.[method];
@@ -35,8 +35,8 @@ export class ResponseValidator {
         pointer = response.$ref;
         response = this.resolve(response.$ref);
       }
-      if (!response.content?.['application/json']?.schema) throw new Error(`${id}: no JSON schema`);
-      validate = this.ajv.compile({ $ref: `api${pointer}/content/${esc('application/json')}/schema` });
+      if (!response.content?.[type]?.schema) throw new Error(`${id}: no ${type} schema`);
+      validate = this.ajv.compile({ $ref: `api${pointer}/content/${esc(type)}/schema` });
       this.cache.set(id, validate);
     }
     return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`);

@@ -1,0 +1,146 @@
+/**
+ * `serve --workers N`: N server processes on one port with node:cluster (the primary accepts the
+ * connections and hands them round-robin to the workers). The primary loads nothing: each worker
+ * runs `serve` as a single process would, with the quota in the Redis they share. The primary
+ * starts one worker first (so a bad data file or Redis URL is reported once, by it), then the
+ * others; replaces a worker that dies; passes SIGHUP on to every worker (each reloads its data)
+ * and SIGTERM/SIGINT (each finishes its requests), and exits once they all have.
+ */
+import cluster, { type Worker } from 'node:cluster';
+
+/** What a worker asks the primary for once it can hear the answer. */
+export interface HelloMessage {
+  np: 'hello';
+}
+
+/** What the primary tells a worker before it starts. */
+export interface StartMessage {
+  np: 'start';
+  /** The development key every worker must accept, when no tokens file was given. */
+  devKey?: string;
+}
+
+/** What a worker tells the primary once it listens: the lines a single process would print. */
+export interface ReadyMessage {
+  np: 'ready';
+  banner: string[];
+}
+
+/** Options of `runPrimary`. */
+export interface PrimaryOptions {
+  workers: number;
+  devKey?: string;
+  out: (line: string) => void;
+  fail: (line: string) => void;
+}
+
+/** How often a worker may die within a minute before the primary stops replacing it. */
+const MAX_RESTARTS = 5;
+
+/**
+ * Runs the primary: starts the workers, prints the banner, waits for a stop signal, and resolves
+ * with the exit code: 0 after a stop, a worker's own code when one fails to start, 1 when
+ * workers keep dying.
+ */
+export async function runPrimary(o: PrimaryOptions): Promise<number> {
+  let stopping = false;
+  let stopped!: (code: number) => void;
+  const done = new Promise<number>((resolve) => (stopped = resolve));
+  const live = new Set<Worker>();
+  const deaths: number[] = [];
+
+  const stop = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.off(s, signals[s]);
+    for (const w of live) w.process.kill('SIGTERM');
+    const finish = () => {
+      if (code === 0) o.out('nepal-places: stopped');
+      stopped(code);
+    };
+    if (!live.size) finish();
+    else Promise.all([...live].map((w) => new Promise((r) => (w.isDead() ? r(null) : w.once('exit', r))))).then(finish);
+  };
+  const signals = {
+    SIGTERM: () => stop(0),
+    SIGINT: () => stop(0),
+    SIGHUP: () => {
+      o.out(`nepal-places: SIGHUP: ${live.size} workers reload their data`);
+      for (const w of live) w.process.kill('SIGHUP');
+    },
+  };
+  for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(s, signals[s]);
+
+  // One worker, resolved with its banner once it listens; rejected with its exit code if it
+  // dies before that. Once running, a death (not asked for) is replaced.
+  const start = (): Promise<ReadyMessage> =>
+    new Promise((resolve, reject) => {
+      const w = cluster.fork();
+      live.add(w);
+      let ready = false;
+      // A message sent before the worker listens for it is lost: the worker asks first.
+      w.on('message', (m: HelloMessage | ReadyMessage) => {
+        if (m?.np === 'hello') w.send({ np: 'start', devKey: o.devKey } satisfies StartMessage);
+        else if (m?.np === 'ready' && !ready) {
+          ready = true;
+          resolve(m);
+        }
+      });
+      w.once('exit', (code, signal) => {
+        live.delete(w);
+        if (!ready) return reject(code ?? 1);
+        if (stopping) return;
+        const now = Date.now();
+        deaths.push(now);
+        while (deaths[0]! < now - 60_000) deaths.shift();
+        const how = signal ? `signal ${signal}` : `code ${code}`;
+        if (deaths.length > MAX_RESTARTS) {
+          o.fail(`worker ${w.process.pid} exited (${how}); ${deaths.length} workers died within a minute, stopping`);
+          return stop(1);
+        }
+        o.fail(`worker ${w.process.pid} exited (${how}); starting another`);
+        start().then(
+          () => o.out(`nepal-places: ${live.size} workers`),
+          (c: number) => {
+            o.fail(`the replacement worker exited with code ${c} before serving; stopping`);
+            stop(1);
+          },
+        );
+      });
+    });
+
+  let banner: string[];
+  try {
+    ({ banner } = await start());
+    await Promise.all(Array.from({ length: o.workers - 1 }, start));
+  } catch (code) {
+    stop(typeof code === 'number' && code !== 0 ? code : 1);
+    return done;
+  }
+  if (stopping) return done;
+  for (const line of banner) o.out(line);
+  o.out(`nepal-places: ${live.size} workers on one port (pids ${[...live].map((w) => w.process.pid).join(', ')}); SIGHUP reloads their data`);
+  return done;
+}
+
+/**
+ * In a worker: waits for the primary's start message. Resolves with it, or with `undefined` in a
+ * process that is not a cluster worker.
+ */
+export function workerStart(): Promise<StartMessage | undefined> {
+  if (!cluster.isWorker) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const on = (m: StartMessage) => {
+      if (m?.np !== 'start') return;
+      process.off('message', on);
+      resolve(m);
+    };
+    process.on('message', on);
+    process.send!({ np: 'hello' } satisfies HelloMessage);
+  });
+}
+
+/** In a worker: tells the primary it listens, with the lines a single process would print. */
+export function workerReady(banner: string[]): void {
+  process.send?.({ np: 'ready', banner } satisfies ReadyMessage);
+}

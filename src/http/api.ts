@@ -1,0 +1,64 @@
+import type { Context, Hono } from 'hono';
+import { InvalidQueryError } from '../errors.js';
+import type { PlaceIndex } from '../index/place-index.js';
+import type { NearbyPlace, NearbyQuery } from '../types.js';
+import { HttpError } from './http-error.js';
+import type { QueryLimits } from './params.js';
+
+/** The search the app runs: `nearby()` of the core, or a stand-in (e.g. in tests). */
+export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] | Promise<NearbyPlace[]>;
+
+/** What the app keeps per request: its id (Hono's `requestId`) and the hint of its key, for the log. */
+export type AppEnv = { Variables: { requestId: string; keyHint: string } };
+
+/**
+ * The records of a keyed route's 200 envelope, from the request's parsed query and the index the
+ * request was given when it arrived (a reload meanwhile does not change it).
+ */
+export type Answer = (search: URLSearchParams, c: Context<AppEnv>, index: PlaceIndex) => unknown[] | Promise<unknown[]>;
+
+/** Options of a keyed route. */
+export interface KeyedOptions {
+  /** Its records have shapes: `format=geojson` answers them as a GeoJSON FeatureCollection. */
+  geojson?: boolean;
+}
+
+/**
+ * What a route module registers its routes with (one module per route group, see `routes/`).
+ * Paths are relative to the API's base path, e.g. `/search/nearby`.
+ */
+export interface Api {
+  /** The Hono app of the API (its routes are under the base path): for routes of other shapes. */
+  app: Hono<AppEnv>;
+  limits: QueryLimits;
+  /** The app's clock in milliseconds. */
+  now: () => number;
+  nearby: NearbyFn;
+  /**
+   * A GET route behind the key (401), origin (403) and quota (429) checks, answering `answer`'s
+   * records in a 200 envelope; with its CORS preflight and a 405 for other methods.
+   */
+  keyed(path: string, answer: Answer, options?: KeyedOptions): void;
+  /**
+   * A GET route behind the same checks, answering with `handle`'s own response (a map style, a
+   * tile, a font) instead of an envelope; its refusals are envelopes. With its preflight and a 405.
+   */
+  keyedResource(path: string, handle: (c: Context<AppEnv>, search: URLSearchParams) => Response | Promise<Response>): void;
+  /**
+   * A public GET route (no key, any origin), e.g. a document; with its preflight and a 405 for
+   * other methods.
+   */
+  open(path: string, handler: (c: Context<AppEnv>) => Response | Promise<Response>): void;
+  /** An envelope response: `status`, `message` (default `Success` on 2xx) and `data`. */
+  reply(c: Context<AppEnv>, status: number, message: string | undefined, data: unknown[]): Response;
+}
+
+/** Runs a core query: its `InvalidQueryError` is a bad request (400); anything else a fault. */
+export function core<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof InvalidQueryError) throw new HttpError(400, err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * nepal-places over HTTP on Node (`nepal-places/http/node`, and `nepal-places/http` under Node):
+ * everything of the runtime-neutral entry, plus the Node server with graceful shutdown, the
+ * tokens file and the Redis quota store.
+ */
+export * from './index.js';
+export { serve, type Fetcher, type ServeOptions, type Running } from './server.js';
+export { loadTokens } from './tokens-file.js';
+export { RedisQuotaStore, type RedisQuotaOptions } from './redis-quota.js';
+export { TileArchive, TileArchiveError, type StoredTile, type VectorLayer } from '../map/archive.js';
+export { fileAssets, ASSETS_DIR } from '../map/assets.js';

@@ -1,0 +1,178 @@
+/**
+ * `nepal-places serve` as a deployment runs it: SIGHUP reloads --data atomically (a bad file keeps
+ * the old data), and --workers N serves one port from N processes sharing the Redis quota.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { get } from 'node:http';
+import { mkdtemp, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSnapshot, loadPbf, nearby, type PlaceIndex } from '../src/index.js';
+import { THAMEL, token } from './support/http-fixture.js';
+import { startRedis, type TestRedis } from './support/http-redis.js';
+import { CORE, TRANSIT } from './support/raw.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** `nepal-places serve ARGS` as a child process, with its output collected. */
+function serveCli(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  running.push(child);
+  return { child, out, exit };
+}
+type Run = ReturnType<typeof serveCli>;
+
+/** Waits until the output (`stdout` or `stderr`) matches `re` `times` times. */
+async function waitFor(run: Run, re: RegExp, where: 'stdout' | 'stderr' = 'stdout', times = 1): Promise<RegExpMatchArray> {
+  const global = new RegExp(re.source, `${re.flags.replace('g', '')}g`);
+  for (let i = 0; i < 1200; i++) {
+    const all = [...run.out[where].matchAll(global)];
+    if (all.length >= times) return all[times - 1]!;
+    if (run.child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no ${times} × ${re} in ${where}:\n${run.out.stdout}\n${run.out.stderr}`);
+}
+
+/** One GET on a connection of its own (so that the cluster hands each to a worker in turn). */
+function fresh(url: string): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    }).on('error', reject);
+  });
+}
+
+const running: ChildProcess[] = [];
+let dir: string;
+let core: PlaceIndex;
+let transit: PlaceIndex;
+let redis: TestRedis;
+const key = token('w', { quota: { requests: 12, windowSeconds: 3600 } });
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'np-workers-'));
+  [core, transit] = await Promise.all([loadPbf(CORE), loadPbf(TRANSIT)]);
+  await writeFile(join(dir, 'core.places'), buildSnapshot(core));
+  await writeFile(join(dir, 'transit.places'), buildSnapshot(transit));
+  await writeFile(join(dir, 'tokens.json'), JSON.stringify([key]));
+  redis = await startRedis();
+}, 120_000);
+afterAll(async () => {
+  for (const c of running) if (c.exitCode === null) c.kill('SIGKILL');
+  await redis?.stop();
+});
+
+// The bus stops near Thamel: the two data sets answer differently, so the answer tells which served.
+const Q = { type: 'bus_stop', lat: THAMEL.lat, lon: THAMEL.lon, radius: 5, limit: 10, sortBy: true };
+const query = `/api/v1/search/nearby?type=bus_stop&lat=${THAMEL.lat}&lon=${THAMEL.lon}&radius=5&limit=10&sortBy=true`;
+const ids = (index: PlaceIndex) => nearby(index, Q).map((p) => p.placeId);
+const idsOf = (body: any) => body.data.map((p: { placeId: number }) => p.placeId);
+
+/** Replaces the served file as `nepal-places build` does: a whole new file renamed over it. */
+async function replace(target: string, bytes: Uint8Array | string) {
+  const tmp = `${target}.tmp`;
+  await writeFile(tmp, bytes);
+  await rename(tmp, target);
+}
+
+describe('serve --workers: bad values are one line on stderr and exit 2', () => {
+  it.each([
+    [['--workers', '0'], /--workers must be a whole number from 1 to 256, got '0'/],
+    [['--workers', 'two'], /--workers must be a whole number/],
+    [['--workers', '2'], /--workers 2 needs --redis URL/],
+  ])('%j', async (args, message) => {
+    const run = serveCli(args);
+    expect(await run.exit).toBe(2);
+    const lines = run.out.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+    expect(run.out.stdout).toBe('');
+  });
+});
+
+describe('SIGHUP reloads --data: the new file whole, or the old data kept when the new one is bad', () => {
+  it('one process: core → transit → a corrupt file keeps transit; SIGTERM still exits 0', async () => {
+    expect(ids(transit)).not.toEqual(ids(core));
+    const file = join(dir, 'single.places');
+    await replace(file, buildSnapshot(core));
+    const run = serveCli(['--port', '0', '--data', file, '--tokens', join(dir, 'tokens.json')]);
+    const [, origin] = await waitFor(run, /API v1 at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/);
+    const url = `${origin}${query}&key=${key.key}`;
+    expect(idsOf((await fresh(url)).body)).toEqual(ids(core));
+
+    await replace(file, buildSnapshot(transit));
+    run.child.kill('SIGHUP');
+    await waitFor(run, new RegExp(`reloaded --data \\S*single\\.places: ${transit.size} places \\(was ${core.size} places\\)`));
+    expect(idsOf((await fresh(url)).body)).toEqual(ids(transit));
+
+    await replace(file, 'not a snapshot, not a PBF');
+    run.child.kill('SIGHUP');
+    const [line] = await waitFor(run, /reload of --data .*$/m, 'stderr');
+    expect(line).toMatch(new RegExp(`still serving the previous data \\(${transit.size} places\\): .*single\\.places`));
+    expect(idsOf((await fresh(url)).body)).toEqual(ids(transit));
+
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  }, 120_000);
+});
+
+describe('serve --workers 2: one port, two processes, one Redis quota, SIGHUP to all', () => {
+  it('requests go to both workers, the quota is counted once across them, both reload', async () => {
+    await redis.client.flushall();
+    const file = join(dir, 'cluster.places');
+    await replace(file, buildSnapshot(core));
+    const run = serveCli(['--port', '0', '--data', file, '--tokens', join(dir, 'tokens.json'), '--redis', redis.url, '--workers', '2']);
+    await waitFor(run, /2 workers on one port \(pids \d+, \d+\)/);
+    const [, origin] = run.out.stdout.match(/API v1 at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/)!;
+    const url = `${origin}${query}&key=${key.key}`;
+
+    expect((await fresh(`${origin}/api/v1/health`)).status).toBe(200);
+    // 20 requests, each on its own connection, against a quota of 12: each worker counting on
+    // its own would let 20 through
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await fresh(url)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(12);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(8);
+    // the access log's request ids start with each app's own prefix: two workers answered
+    const prefixes = new Set([...run.out.stdout.matchAll(/^\S+ ([0-9a-f]{6})-\w+ GET \/api\/v1\/search\/nearby/gm)].map((m) => m[1]));
+    expect(prefixes.size).toBe(2);
+
+    await redis.client.flushall();
+    await replace(file, buildSnapshot(transit));
+    run.child.kill('SIGHUP');
+    await waitFor(run, /worker \d+: reloaded --data \S*cluster\.places: \d+ places/, 'stdout', 2);
+    for (let i = 0; i < 4; i++) expect(idsOf((await fresh(url)).body)).toEqual(ids(transit));
+
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    expect(run.out.stdout).toMatch(/nepal-places: stopped\n$/);
+  }, 180_000);
+
+  it('without --tokens every worker accepts the one development key; a killed worker is replaced', async () => {
+    await redis.client.flushall();
+    const run = serveCli(['--port', '0', '--data', join(dir, 'core.places'), '--redis', redis.url, '--workers', '2']);
+    const [, pidA, pidB] = await waitFor(run, /2 workers on one port \(pids (\d+), (\d+)\)/);
+    const [, url] = run.out.stdout.match(/^try: curl '([^']+)'$/m)!;
+    for (let i = 0; i < 4; i++) expect((await fresh(url!)).status).toBe(200);
+
+    process.kill(Number(pidA), 'SIGKILL');
+    await waitFor(run, new RegExp(`worker ${pidA} exited \\(signal SIGKILL\\); starting another`), 'stderr');
+    await waitFor(run, /nepal-places: 2 workers$/m);
+    for (let i = 0; i < 4; i++) expect((await fresh(url!)).status).toBe(200);
+
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    // the workers are gone with the primary
+    expect(() => process.kill(Number(pidB), 0)).toThrow();
+  }, 180_000);
+});
