@@ -574,3 +574,24 @@ describe('key rules as on every endpoint: 401, 403, 429 envelopes', () => {
     expectEnvelope(await get('/api/v1/tiles/0/0/0.mvt', KEY, { method: 'DELETE' }), 405, /allowed: GET, HEAD/);
   });
 });
+
+describe('the OpenAPI document describes the map routes', () => {
+  it('each path with its media type and its refusals', async () => {
+    const doc = (await server.request('/api/v1/openapi.json')).body;
+    const expected: Record<string, string> = {
+      '/styles/{name}': 'application/json',
+      '/tiles.json': 'application/json',
+      '/tiles/{z}/{x}/{y}.mvt': 'application/vnd.mapbox-vector-tile',
+      '/fonts/{fontstack}/{range}.pbf': 'application/x-protobuf',
+      '/sprites/{sprite}': 'image/png',
+    };
+    for (const [path, type] of Object.entries(expected)) {
+      const get = doc.paths[path]?.get;
+      expect(get, path).toBeDefined();
+      expect(Object.keys(get.responses[200].content)).toContain(type);
+      for (const status of ['401', '403', '429']) expect(Object.keys(get.responses)).toContain(status);
+    }
+    expect(doc.paths['/tiles/{z}/{x}/{y}.mvt'].get.responses[204]).toBeDefined();
+  });
+});
+

@@ -1,5 +1,6 @@
 import { MAX_QUERY_LENGTH } from '../query/search.js';
 import { REVERSE_RADIUS } from '../query/reverse.js';
+import { mapPaths } from './openapi-map.js';
 import { SEARCH_LIMIT, REVERSE_LIMIT } from './params.js';
 
 /** What the OpenAPI document describes: the same settings the app runs with. */
@@ -239,7 +240,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
       license: { name: 'ISC', identifier: 'ISC' },
     },
     servers: [{ url: basePath }],
-    tags: [{ name: 'search' }, { name: 'meta' }],
+    tags: [{ name: 'search' }, { name: 'map' }, { name: 'meta' }],
     paths: {
       '/search/nearby': keyedPath({
         operationId: 'searchNearby',
@@ -282,6 +283,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         geojson: 'ReverseFeatures',
         notFound: 'Nothing within `radius` km of the point.',
       }),
+      ...mapPaths(),
       '/health': {
         get: {
           operationId: 'health',
