@@ -185,7 +185,7 @@ describe('MapLibre draws the served styles from this server alone', () => {
       } finally {
         await page.context().close();
       }
-    });
+    }, 120_000);
   }
 });
 
@@ -211,6 +211,6 @@ describe('MapLibre draws the map of the Kathmandu fixture (tiles by nepal-places
       } finally {
         await page.context().close();
       }
-    });
+    }, 120_000);
   }
 });
