@@ -1,7 +1,7 @@
 /**
  * `nepal-places serve`: API v1 over HTTP.
  *
- *   nepal-places serve [--data FILE] [--strict] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]
+ *   nepal-places serve [--data FILE] [--strict] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]
  *
  * `--data` (or its older name `--pbf`) is a PBF or a snapshot, told apart by its first
  * bytes; without it, the bundled Kathmandu fixture.
@@ -15,6 +15,8 @@ import { relative } from 'node:path';
 import type { PlaceIndex } from '../index/place-index.js';
 import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
+import { TileArchive, TileArchiveError } from '../map/archive.js';
+import { fileAssets, FIXTURE_TILES } from '../map/assets.js';
 import { generateKey, TokenError, type Token } from '../http/keys.js';
 import { loadTokens } from '../http/tokens-file.js';
 import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
@@ -26,13 +28,17 @@ import { Reloads } from './reload.js';
 import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
 import { DATA_HELP, DATA_OPTIONS, dataFile, openData } from './data.js';
 
-const USAGE = 'usage: nepal-places serve [--data FILE] [--strict] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]';
+const USAGE = 'usage: nepal-places serve [--data FILE] [--strict] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]';
 
 const HELP = `${USAGE}
 
 Serves the API v1 over HTTP until SIGTERM or Ctrl-C.
 
 ${DATA_HELP}
+  --tiles FILE    the vector tiles (a PMTiles archive, nepal-places tiles) for the map
+                  styles at /api/v1/styles/{breeze,dark}; without it they answer 404
+  --public-url URL  the server's URL as clients reach it (e.g. behind a proxy), which the
+                  styles' tile, font and sprite URLs start with (default: the request's)
   --port N        default 8080; 0 picks a free port
   --host ADDR     default 127.0.0.1
   --tokens FILE   the API keys (JSON); without it, a development key is made and printed
@@ -88,10 +94,12 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     tokens: { type: 'string' },
     redis: { type: 'string' },
     workers: { type: 'string' },
+    tiles: { type: 'string' },
+    'public-url': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   const values = v as { data?: string; pbf?: string; strict?: boolean; port?: string; host?: string; tokens?: string; redis?: string;
-    workers?: string; help?: boolean };
+    workers?: string; tiles?: string; 'public-url'?: string; help?: boolean };
   if (values.help) {
     out(HELP);
     return EXIT.ok;
@@ -105,6 +113,11 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     throw new UsageError(`--redis must be a URL such as redis://127.0.0.1:6379, got '${values.redis}'`);
   }
   if (values.tokens === '') throw new UsageError('--tokens must name a file');
+  if (values.tiles === '') throw new UsageError('--tiles must name a file');
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUrl)) {
+    throw new UsageError(`--public-url must be an http(s) URL without query, such as https://maps.example.com, got '${publicUrl}'`);
+  }
   const workers = values.workers ?? '1';
   if (!/^\d{1,3}$/.test(workers) || Number(workers) < 1 || Number(workers) > 256) {
     throw new UsageError(`--workers must be a whole number from 1 to 256, got '${workers}'`);
@@ -148,23 +161,40 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     }
   } else store = new MemoryQuotaStore();
 
+  // Before the data, which takes longer to load: a bad archive is told at once.
+  let tiles: TileArchive | undefined;
+  if (values.tiles !== undefined) {
+    try {
+      tiles = await TileArchive.open(values.tiles);
+    } catch (err) {
+      await store.close?.();
+      if (err instanceof TileArchiveError) throw new Failure(err.message);
+      throw err;
+    }
+  }
+  const assets = fileAssets();
+
   let index: PlaceIndex;
   const strict = values.strict === true;
   try {
     index = await openData('serve', file, strict);
   } catch (err) {
-    await store.close?.();
+    await Promise.all([store.close?.(), tiles?.close()]);
     throw err;
   }
 
   const data = new Reloadable(index, () => openData('serve', file, strict));
   reloads.add({ flag: '--data', file: shortPath(file), source: data, describe: (i) => `${i.size} places` });
-  const app = createApp({ index: data, tokens, store, log: out });
+  const app = createApp({ index: data, tokens, store, log: out, map: { tiles, assets, publicUrl } });
   let running;
   try {
-    running = await serve(app, { port: Number(port), host, onClose: (msLeft) => store.close?.(Math.min(msLeft, 1000)) });
+    running = await serve(app, {
+      port: Number(port),
+      host,
+      onClose: async (msLeft) => void (await Promise.all([store.close?.(Math.min(msLeft, 1000)), tiles?.close()])),
+    });
   } catch (err) {
-    await store.close?.();
+    await Promise.all([store.close?.(), tiles?.close()]);
     throw new Failure(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
   }
 
@@ -172,7 +202,11 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   const banner = [
     `nepal-places: ${index.size} places from ${shortPath(file)} (${index.license})`,
     `nepal-places: API v1 at ${api} (description: ${api}/openapi.json, health: ${api}/health); quotas in ${values.redis ? 'redis' : 'memory'}`,
+    tiles
+      ? `nepal-places: map tiles z${tiles.header.minZoom}–${tiles.header.maxZoom} from ${shortPath(tiles.file)}; styles at ${api}/styles/breeze and ${api}/styles/dark`
+      : `nepal-places: no --tiles: the map styles and tiles answer 404${values.data ?? values.pbf ? '' : ` (the fixture's map: --tiles ${shortPath(FIXTURE_TILES)})`}`,
   ];
+  if (!assets) banner.push('nepal-places: the map fonts and sprites are not built (npm run assets): they answer 404');
   if (devKey !== undefined) {
     banner.push(`nepal-places: development key (no --tokens given; any origin, ${DEV_QUOTA.requests} requests per ${DEV_QUOTA.windowSeconds} s): ${devKey}`);
     banner.push(`try: curl '${exampleUrl(api, index, devKey)}'`);

@@ -40,6 +40,11 @@ export interface Api {
    */
   keyed(path: string, answer: Answer, options?: KeyedOptions): void;
   /**
+   * A GET route behind the same checks, answering with `handle`'s own response (a map style, a
+   * tile, a font) instead of an envelope; its refusals are envelopes. With its preflight and a 405.
+   */
+  keyedResource(path: string, handle: (c: Context<AppEnv>, search: URLSearchParams) => Response | Promise<Response>): void;
+  /**
    * A public GET route (no key, any origin), e.g. a document; with its preflight and a 405 for
    * other methods.
    */

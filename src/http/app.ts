@@ -20,6 +20,7 @@ import { MemoryQuotaStore, QuotaUnavailableError, type QuotaResult, type QuotaSt
 import { directionsRoutes } from './routes/directions.js';
 import { Reloadable } from './reloadable.js';
 import { healthRoutes } from './routes/health.js';
+import { mapRoutes, type MapOptions } from './routes/map.js';
 import { nearbyRoutes } from './routes/nearby.js';
 import { openapiRoutes } from './routes/openapi.js';
 import { placeRoutes } from './routes/places.js';
@@ -51,6 +52,8 @@ export interface AppOptions {
   log?: (line: string) => void;
   /** The search to run (default: the core's `nearby`). */
   nearby?: NearbyFn;
+  /** The map: vector tiles, styles, fonts and sprites (`src/http/routes/map.ts`). */
+  map?: MapOptions;
 }
 
 /**
@@ -231,9 +234,8 @@ export function createApp(options: AppOptions): ApiApp {
     return q;
   };
 
-  // Key (401), origin (403), quota (429), then the answer (400s, 404s), in an envelope or as GeoJSON.
-  const keyedAnswer = async (c: Context<AppEnv>, answer: Answer, options: KeyedOptions, index: PlaceIndex) => {
-    const search = queryOf(c.req.url);
+  // Key (401), origin (403), quota (429).
+  const gate = async (c: Context<AppEnv>, search: URLSearchParams) => {
     const grant = await admit(c, search);
     const q = await count(grant);
     const { requests, windowSeconds } = grant.quota;
@@ -245,6 +247,12 @@ export function createApp(options: AppOptions): ApiApp {
         'Retry-After': String(q.resetSeconds),
       });
     }
+  };
+
+  // The gate, then the answer (400s, 404s), in an envelope or as GeoJSON.
+  const keyedAnswer = async (c: Context<AppEnv>, answer: Answer, options: KeyedOptions, index: PlaceIndex) => {
+    const search = queryOf(c.req.url);
+    await gate(c, search);
     // the format first: a bad one is a 400 before any 404 of the answer
     const out = options.geojson ? parseFormat(search) : undefined;
     const records = await answer(search, c, index);
@@ -269,20 +277,33 @@ export function createApp(options: AppOptions): ApiApp {
         lease.release();
       }
     });
-    // A preflight passes the key and origin checks but is not counted: the browser sends it on
-    // its own. A page sending its key in a header cannot put it in the preflight (browsers send
-    // none of the request's headers there): the origin must then be one some key allows.
-    app.options(path, async (c) => {
-      if (!isPreflight(c)) return plainOptions(c, reply);
+    app.options(path, keyedPreflight);
+    methods.push(path);
+  };
+  // A preflight passes the key and origin checks but is not counted: the browser sends it on
+  // its own. A page sending its key in a header cannot put it in the preflight (browsers send
+  // none of the request's headers there): the origin must then be one some key allows.
+  const keyedPreflight = async (c: Context<AppEnv>) => {
+    if (!isPreflight(c)) return plainOptions(c, reply);
+    const search = queryOf(c.req.url);
+    const origin = c.req.header('Origin')!;
+    if (search.has('key') || !asksForKeyHeader(c)) await admit(c, search);
+    else if (!(await keyring.allowsOrigin(origin))) throw new HttpError(403, `Origin: ${quote(origin)} is not allowed for any key`);
+    c.header('Vary', 'Origin');
+    c.header('Access-Control-Allow-Origin', origin);
+    c.header('Access-Control-Expose-Headers', EXPOSE.join(', '));
+    return preflight(c, reply);
+  };
+
+  // A keyed route that answers with its own response (a map style, a tile, a font), not an envelope.
+  const keyedResource = (path: string, handle: (c: Context<AppEnv>, search: URLSearchParams) => Response | Promise<Response>) => {
+    app.use(path, keyedCors);
+    app.get(path, async (c) => {
       const search = queryOf(c.req.url);
-      const origin = c.req.header('Origin')!;
-      if (search.has('key') || !asksForKeyHeader(c)) await admit(c, search);
-      else if (!(await keyring.allowsOrigin(origin))) throw new HttpError(403, `Origin: ${quote(origin)} is not allowed for any key`);
-      c.header('Vary', 'Origin');
-      c.header('Access-Control-Allow-Origin', origin);
-      c.header('Access-Control-Expose-Headers', EXPOSE.join(', '));
-      return preflight(c, reply);
+      await gate(c, search);
+      return handle(c, search);
     });
+    app.options(path, keyedPreflight);
     methods.push(path);
   };
 
@@ -297,8 +318,9 @@ export function createApp(options: AppOptions): ApiApp {
     methods.push(path);
   };
 
-  const api: Api = { app, limits: { maxLimit, maxRadius }, now, nearby, keyed, open, reply };
+  const api: Api = { app, limits: { maxLimit, maxRadius }, now, nearby, keyed, keyedResource, open, reply };
   for (const routes of ROUTES) routes(api);
+  mapRoutes(api, options.map);
 
   // Registered last, so they only catch what no route above answers: other methods on our
   // paths (405), and any other path under the base path (404, ours even when mounted).

@@ -20,3 +20,5 @@ export { MemoryQuotaStore, QuotaUnavailableError, quotaResult, type QuotaStore, 
 export { openApiDocument, API_VERSION, TIMESTAMP_PATTERN, type OpenApiOptions } from './openapi.js';
 export { accessLine, logPath, logTarget } from './access-log.js';
 export { queryOf } from './query.js';
+export { mapRoutes, type MapOptions, type MapTiles, type MapAssets } from './routes/map.js';
+export { mapStyle, STYLES, DEFAULT_STYLE, type StyleDocument, type StyleUrls } from '../map/style.js';

@@ -7,3 +7,5 @@ export * from './index.js';
 export { serve, type Fetcher, type ServeOptions, type Running } from './server.js';
 export { loadTokens } from './tokens-file.js';
 export { RedisQuotaStore, type RedisQuotaOptions } from './redis-quota.js';
+export { TileArchive, TileArchiveError, type StoredTile, type VectorLayer } from '../map/archive.js';
+export { fileAssets, ASSETS_DIR } from '../map/assets.js';

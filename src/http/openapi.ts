@@ -1,6 +1,7 @@
 import { MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from '../query/search.js';
 import { MAX_SCANNED } from '../query/nearby.js';
 import { REVERSE_RADIUS } from '../query/reverse.js';
+import { mapPaths } from './openapi-map.js';
 import { SEARCH_LIMIT, REVERSE_LIMIT } from './params.js';
 
 /** What the OpenAPI document describes: the same settings the app runs with. */
@@ -244,7 +245,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
       license: { name: 'ISC', identifier: 'ISC' },
     },
     servers: [{ url: basePath }],
-    tags: [{ name: 'search' }, { name: 'meta' }],
+    tags: [{ name: 'search' }, { name: 'map' }, { name: 'meta' }],
     paths: {
       '/search/nearby': keyedPath({
         operationId: 'searchNearby',
@@ -299,6 +300,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         ok: ['The routes, best first.', 'RouteEnvelope'],
         notFound: 'A point lies farther than 1 km from every road the mode may use, or no road of the mode joins two points.',
       }),
+      ...mapPaths(),
       '/health': {
         get: {
           operationId: 'health',

@@ -1,0 +1,86 @@
+/**
+ * The map routes in the OpenAPI document: paths with their own response media types (a style,
+ * TileJSON, MVT, glyph PBF, PNG), behind the same key checks as the search routes.
+ */
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+const envelope = (status: number, description: string) => ({
+  description,
+  content: { 'application/json': { schema: { allOf: [ref('schemas', 'ErrorEnvelope'), { properties: { status: { const: status } } }] } } },
+});
+const key = { name: 'key', in: 'query', required: false, description: 'Your API key (the URLs in a served style carry it).', schema: { type: 'string' } };
+const pathParam = (name: string, description: string, schema: object) => ({ name, in: 'path', required: true, description, schema });
+
+/** One keyed map route: GET answering `ok` (media type → description), refusals as envelopes. */
+function mapPath(operationId: string, summary: string, description: string, parameters: object[], ok: Record<string, string>, more: Record<number, object> = {}) {
+  return {
+    get: {
+      operationId,
+      tags: ['map'],
+      summary,
+      description: `${description} Checks run in this order: key (401), origin (403), quota (429). The answer is the resource itself, not an envelope; refusals are envelopes.`,
+      security: [{ apiKey: [] }, { apiKeyHeader: [] }, { bearer: [] }],
+      parameters: [...parameters, key],
+      responses: {
+        200: {
+          description: 'The resource, with `ETag` and `Cache-Control`.',
+          content: Object.fromEntries(Object.entries(ok).map(([type, d]) => [type, { schema: type.endsWith('json') ? { type: 'object', description: d } : { type: 'string', format: 'binary', description: d } }])),
+        },
+        304: { description: '`If-None-Match` names the current `ETag`.' },
+        ...more,
+        401: envelope(401, 'The key is missing, malformed, unknown or revoked.'),
+        403: envelope(403, "The key does not allow the request's `Origin`."),
+        429: envelope(429, "The key's quota for the current window is used up."),
+        405: ref('responses', 'MethodNotAllowed'),
+        500: ref('responses', 'InternalError'),
+      },
+    },
+  };
+}
+
+/** The `paths` entries of the map routes. */
+export function mapPaths(): Record<string, object> {
+  const noTiles = envelope(404, 'The server has no vector tiles (started without `--tiles`).');
+  return {
+    '/styles/{name}': mapPath(
+      'style',
+      'A MapLibre style of the data',
+      'A MapLibre style document (version 8) whose layers are @protomaps/basemaps\' and whose source, glyph and sprite URLs point back at this server with the same key. Labels are `name:en`, then `name`.',
+      [pathParam('name', 'The style: `breeze` (light, the default) or `dark`.', { type: 'string', enum: ['breeze', 'dark'] })],
+      { 'application/json': 'The style document.' },
+      { 404: envelope(404, 'No such style, or the server has no vector tiles.') },
+    ),
+    '/tiles.json': mapPath('tileJson', 'TileJSON 3.0 of the vector tiles', 'The tile URL, vector layers, zooms, bounds and centre of the archive.', [], { 'application/json': 'TileJSON 3.0.' }, { 404: noTiles }),
+    '/tiles/{z}/{x}/{y}.mvt': mapPath(
+      'tile',
+      'One vector tile',
+      'A Mapbox Vector Tile 2.1 of the Protomaps basemap layers, gzip-encoded (plain for a client that does not accept gzip).',
+      [
+        pathParam('z', 'Zoom, 0 to 26.', { type: 'integer', minimum: 0, maximum: 26 }),
+        pathParam('x', 'Column, 0 to 2^z − 1.', { type: 'integer', minimum: 0 }),
+        pathParam('y', 'Row, 0 to 2^z − 1.', { type: 'integer', minimum: 0 }),
+      ],
+      { 'application/vnd.mapbox-vector-tile': 'The tile.' },
+      { 204: { description: 'No tile there: outside the data or its zooms (an empty tile).' }, 400: envelope(400, 'z/x/y is not a tile.'), 404: noTiles },
+    ),
+    '/fonts/{fontstack}/{range}.pbf': mapPath(
+      'glyphs',
+      'Glyphs of 256 code points',
+      'Signed distance field glyphs (24 px, 3 px buffer) of Noto Sans Regular, Medium or Italic, the face nearest to the fontstack\'s first name; a range without glyphs is an empty fontstack.',
+      [
+        pathParam('fontstack', 'Font names separated by commas.', { type: 'string', maxLength: 200 }),
+        pathParam('range', '`start-end`: start a multiple of 256 up to 65280, end = start + 255.', { type: 'string', pattern: '^\\d+-\\d+$' }),
+      ],
+      { 'application/x-protobuf': 'The glyph ranges (MapLibre glyphs.proto).' },
+      { 404: envelope(404, 'Not a glyph range, or the server has no fonts.') },
+    ),
+    '/sprites/{sprite}': mapPath(
+      'sprite',
+      'The icons of a style',
+      'The sprite sheet of a style (`breeze.png`, `breeze@2x.png`, `dark.json`, …) or its index.',
+      [pathParam('sprite', '`{name}[@2x].{json,png}`.', { type: 'string', pattern: '^[a-z0-9_-]+(@2x)?\\.(json|png)$' })],
+      { 'application/json': 'The index: icon name → `{x, y, width, height, pixelRatio}`.', 'image/png': 'The sheet.' },
+      { 404: envelope(404, 'No such sprite, or the server has no sprites.') },
+    ),
+  };
+}
