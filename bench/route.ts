@@ -22,6 +22,7 @@ import { distance, roadGraph, type RoadGraph } from './road-graph.js';
 import { timeEach, type Timing } from './timing.js';
 import { printChecks, printTable, num, ratio, type Check } from './table.js';
 import { progress } from './progress.js';
+import { engineRouting, type EngineRouting } from './route-engine.js';
 
 /** Picks `count` (source, target) node pairs: `[s0, t0, s1, t1, …]`. */
 export type PairPicker = (count: number) => Uint32Array;
@@ -147,8 +148,13 @@ export function report(rows: RouteRow[]): Check[] {
   return checks;
 }
 
-/** The section: car and foot over the tiled fixture roads (100 tiles, as bench/data/nepal.osm.pbf). */
-export async function run(copies = 100, modes: Mode[] = ['car', 'foot']): Promise<{ rows: RouteRow[]; checks: Check[] }> {
+/**
+ * The section: the engine's own road graph at Nepal scale (bench/route-engine.ts) when
+ * bench:data has written it, then the search core alone, car and foot, over the tiled
+ * fixture roads (100 tiles, as bench/data/nepal.osm.pbf).
+ */
+export async function run(copies = 100, modes: Mode[] = ['car', 'foot']): Promise<{ rows: RouteRow[]; checks: Check[]; engine?: EngineRouting }> {
+  const engine = await engineRouting();
   const rows: RouteRow[] = [];
   for (const mode of modes) {
     progress(`routing: building the ${mode} graph of ${copies} tiles`);
@@ -156,7 +162,7 @@ export async function run(copies = 100, modes: Mode[] = ['car', 'foot']): Promis
     const pick = (h: Hierarchy) => farPairs(g, 50, (s, t) => h.route([s, 0], [t, 0]));
     rows.push(measure(`${mode}, ${copies} tiles`, g, pick));
   }
-  return { rows, checks: report(rows) };
+  return { rows, checks: [...(engine?.checks ?? []), ...report(rows)], engine: engine?.result };
 }
 
 if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {

@@ -1,0 +1,110 @@
+/**
+ * Routing on the engine's own road graph at Nepal scale (bench/data/nepal.osm.pbf): the PBF load
+ * with and without the road graph, contraction per mode, the snapshot's routing bytes, and
+ * `route()` on a snapshot-loaded index for random point pairs ≥ 50 km apart, against a plain
+ * Dijkstra over the same mode graph in the same run.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadPbf, buildSnapshot, fromSnapshot, type PlaceIndex } from '../src/index.js';
+import { route } from '../src/query/route.js';
+import { contract } from '../src/route/ch.js';
+import { Dijkstra } from '../src/route/dijkstra.js';
+import { random } from '../test/support/random.js';
+import { distance } from './road-graph.js';
+import { timeEach, type Timing } from './timing.js';
+import { printChecks, printTable, num, ratio, mb, type Check } from './table.js';
+import { progress } from './progress.js';
+
+/** The Nepal-scale file `npm run bench:data` writes. */
+export const NEPAL = fileURLToPath(new URL('data/nepal.osm.pbf', import.meta.url));
+
+/** What the section measured. */
+export interface EngineRouting {
+  loadWithout: number;
+  loadWith: number;
+  roadNodes: number;
+  roadEdges: number;
+  contractSeconds: number[];
+  snapshotBytes: number;
+  routingBytes: number;
+  modes: { mode: string; pairs: number; meanKm: number; route: Timing; dijkstra: Timing }[];
+}
+
+const MODES = ['car', 'foot'] as const;
+
+async function timedLoad(roads: boolean): Promise<{ index: PlaceIndex; seconds: number }> {
+  global.gc?.();
+  const t = performance.now();
+  const index = await loadPbf(NEPAL, { roads });
+  return { index, seconds: (performance.now() - t) / 1000 };
+}
+
+/** Runs the measurements; undefined when the Nepal-scale data is missing. */
+export async function engineRouting(count = 200): Promise<{ result: EngineRouting; checks: Check[] } | undefined> {
+  if (!existsSync(NEPAL)) return undefined;
+  progress('routing: loading the Nepal-scale PBF without and with the road graph');
+  const loadWithout = (await timedLoad(false)).seconds;
+  const { index, seconds: loadWith } = await timedLoad(true);
+  const router = index.router!;
+  const contractSeconds = router.modes.map((mg, m) => {
+    progress(`routing: contracting mode ${m} (${mg.arcs.n} nodes)`);
+    const t = performance.now();
+    router.hierarchies[m] = contract(mg.arcs);
+    return (performance.now() - t) / 1000;
+  });
+  const bytes = buildSnapshot(index);
+  const dirBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(24, true);
+  const dir = JSON.parse(new TextDecoder().decode(bytes.subarray(28, 28 + dirBytes))) as { sections: { name: string; bytes: number }[] };
+  const routingBytes = dir.sections.filter((s) => /^(edge|road|restrictions|ch\d)/.test(s.name)).reduce((n, s) => n + s.bytes, 0);
+  const restored = fromSnapshot(bytes);
+  const g = restored.router!.graph;
+  const modes = MODES.map((mode) => {
+    const m = mode === 'car' ? 2 : 0;
+    progress(`routing: ${mode} pairs ≥ 50 km apart`);
+    const rnd = random(7 + m);
+    const n = g.nodeLon.length;
+    const pairs: { points: [number, number][]; s: number; t: number }[] = [];
+    let km = 0;
+    for (let tries = 0; pairs.length < count && tries < count * 50; tries++) {
+      const s = Math.floor(rnd() * n), t = Math.floor(rnd() * n);
+      const d = distance(g.nodeLat[s] / 1e7, g.nodeLon[s] / 1e7, g.nodeLat[t] / 1e7, g.nodeLon[t] / 1e7) / 1000;
+      if (d < 50) continue;
+      const points: [number, number][] = [[g.nodeLat[s] / 1e7, g.nodeLon[s] / 1e7], [g.nodeLat[t] / 1e7, g.nodeLon[t] / 1e7]];
+      try { route(restored, { points, mode }); } catch { continue; }
+      pairs.push({ points, s, t });
+      km += d;
+    }
+    const fast = timeEach(pairs, { route: (p) => route(restored, { points: p.points, mode }) }, { time: 2000, iterations: pairs.length, warmupTime: 200 });
+    const plain = new Dijkstra(restored.router!.modes[m].arcs);
+    const slow = timeEach(pairs.slice(0, 20), { dijkstra: (p) => plain.route([p.s, 0], [p.t, 0])?.arcs ?? [] }, { time: 1500, iterations: 10, warmupTime: 50 });
+    return { mode, pairs: pairs.length, meanKm: km / Math.max(1, pairs.length), route: fast.route, dijkstra: slow.dijkstra };
+  });
+  const result: EngineRouting = {
+    loadWithout, loadWith, roadNodes: g.nodeLon.length, roadEdges: g.edgeFrom.length, contractSeconds, snapshotBytes: bytes.length, routingBytes, modes,
+  };
+  return { result, checks: report(result) };
+}
+
+function report(r: EngineRouting): Check[] {
+  printTable('Routing, the engine at Nepal scale: load and preprocessing', ['what', 'value'], [
+    ['PBF load without the road graph, s', num(r.loadWithout)],
+    ['PBF load with it, s', num(r.loadWith)],
+    ['ratio', ratio(r.loadWith / r.loadWithout)],
+    ['road junctions / edges', `${r.roadNodes} / ${r.roadEdges}`],
+    ['contraction foot / bike / car, s', r.contractSeconds.map(num).join(' / ')],
+    ['snapshot, of it routing (graph + hierarchies)', `${mb(r.snapshotBytes)}, ${mb(r.routingBytes)}`],
+    ['routing bytes per road junction', num(r.routingBytes / r.roadNodes)],
+  ]);
+  printTable('Routing, the engine at Nepal scale: route() on a snapshot, pairs ≥ 50 km apart (µs)', ['mode', 'pairs', 'mean km', 'p50', 'p99', 'plain Dijkstra p50', 'ratio'],
+    r.modes.map((x) => [x.mode, x.pairs, x.meanKm, x.route.p50, x.route.p99, x.dijkstra.p50, ratio(x.dijkstra.p50 / x.route.p50)]),
+    ['route(): snapping, the hierarchy\'s search, unpacking, the polyline and its length; the Dijkstra only searches (same mode graph)']);
+  const checks: Check[] = [{ target: 'PBF load with the road graph within +25% of without', value: ratio(r.loadWith / r.loadWithout) ?? '-', pass: r.loadWith <= 1.25 * r.loadWithout }];
+  for (const x of r.modes) {
+    checks.push({ target: `route() ${x.mode} p50 ≤ 1 ms`, value: `${num(x.route.p50 / 1000)} ms`, pass: x.route.p50 <= 1000 });
+    checks.push({ target: `route() ${x.mode} p99 ≤ 5 ms`, value: `${num(x.route.p99 / 1000)} ms`, pass: x.route.p99 <= 5000 });
+    checks.push({ target: `route() ${x.mode} ≥ 100x a plain Dijkstra`, value: ratio(x.dijkstra.p50 / x.route.p50) ?? '-', pass: x.dijkstra.p50 >= 100 * x.route.p50 });
+  }
+  printChecks('Routing targets (engine)', checks);
+  return checks;
+}
