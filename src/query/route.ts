@@ -247,11 +247,14 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
   }
   const points: [number, number][] = track.lat.map((lat, i) => [lat, track.lon[i]]);
   const encoded = polyline.encode(points, 5);
-  const decoded = polyline.decode(encoded, 5);
-  const metres = new Float64Array(Math.max(0, decoded.length - 1));
+  // the polyline's own vertices, as decoding it gives them (its rounding, then / 1e5)
+  const n = points.length;
+  const lat5 = new Float64Array(n), lon5 = new Float64Array(n);
+  for (let i = 0; i < n; i++) { lat5[i] = py2Round(points[i][0] * 1e5) / 1e5; lon5[i] = py2Round(points[i][1] * 1e5) / 1e5; }
+  const metres = new Float64Array(Math.max(0, n - 1));
   let distance = 0;
-  for (let i = 0; i + 1 < decoded.length; i++) {
-    metres[i] = haversineMetres(decoded[i], decoded[i + 1]);
+  for (let i = 0; i + 1 < n; i++) {
+    metres[i] = haversineMetres(lat5[i], lon5[i], lat5[i + 1], lon5[i + 1]);
     distance += metres[i];
   }
   return {
@@ -263,10 +266,15 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
   };
 }
 
-// Haversine metres between two [lat, lon] points, with @turf/distance's operations.
-function haversineMetres(a: [number, number], b: [number, number]): number {
+// Haversine metres between two points (degrees), with @turf/distance's operations.
+function haversineMetres(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const rad = Math.PI / 180;
-  const dLat = (b[0] - a[0]) * rad, dLon = (b[1] - a[1]) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.sin(dLon / 2) ** 2 * Math.cos(a[0] * rad) * Math.cos(b[0] * rad);
+  const dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.sin(dLon / 2) ** 2 * Math.cos(lat1 * rad) * Math.cos(lat2 * rad);
   return 2 * Math.atan2(Math.sqrt(h), Math.sqrt(1 - h)) * EARTH_RADIUS_KM * 1000;
+}
+
+// Google's polyline rounds as Python 2 did (halves away from zero), as @mapbox/polyline does.
+function py2Round(v: number): number {
+  return Math.floor(Math.abs(v) + 0.5) * (v >= 0 ? 1 : -1);
 }

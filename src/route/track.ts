@@ -1,6 +1,5 @@
 import type { RoadGraph } from '../model/roads.js';
 import type { Snap } from '../index/snap.js';
-import { kmTo } from '../geom/haversine.js';
 
 const E7 = 1e7;
 
@@ -90,8 +89,10 @@ export class Track {
     }
     const len: number[] = [];
     let total = 0;
+    // shares of the time by length: a local projection is exact enough for proportions
+    const k = Math.cos((this.lat[from] * Math.PI) / 180);
     for (let i = from; i < to; i++) {
-      const m = kmTo(this.lon[i], this.lat[i], this.lon[i + 1] * E7, this.lat[i + 1] * E7);
+      const m = Math.hypot((this.lon[i + 1] - this.lon[i]) * k, this.lat[i + 1] - this.lat[i]);
       len.push(m);
       total += m;
     }
