@@ -268,7 +268,11 @@ describe('a hierarchy is deterministic and restores without recomputation', () =
     const head = d.head.slice();
     head[0] = g.n;
     expect(() => Hierarchy.from(g, { ...d, head })).toThrow(/slot 0/);
-    expect(() => Hierarchy.from(g, { ...d, a: d.a.subarray(1) })).toThrow(/length/);
+    expect(() => Hierarchy.from(g, { ...d, ab: d.ab.subarray(1) })).toThrow(/length/);
+    const ab = d.ab.slice();
+    ab[0] = g.from.length; // slot 0 is at the lowest node: an original arc, now past the last
+    ab[1] = 0xffffffff;
+    expect(() => Hierarchy.from(g, { ...d, ab })).toThrow(/slot 0 refers/);
     expect(() => Hierarchy.from({ ...g, n: g.n + 1 }, d)).toThrow(RangeError);
   });
 });

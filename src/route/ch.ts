@@ -27,16 +27,21 @@ export interface ContractOptions {
 export interface HierarchyData {
   /** Node id → its position in the contraction order; searches run on these positions. */
   rank: Uint32Array;
-  /** Upward edges out of node r (by rank): slots `up[r] .. up[r + 1]`. */
-  up: Uint32Array;
-  /** Upward edges into node r, searched backwards: slots `down[r] .. down[r + 1]`. */
-  down: Uint32Array;
-  /** Per slot: the edge's other end (a rank), and its weight. */
+  /**
+   * Node r's (by rank) edges to higher nodes: slots `first[r] .. mid[r]` lead out of it (the
+   * forward search's), `mid[r] .. first[r + 1]` into it (the backward search's). One block per
+   * node keeps both halves of a shortcut over r side by side, for unpacking.
+   */
+  first: Uint32Array;
+  mid: Uint32Array;
+  /** Per slot: the edge's other end (a rank), and its weight (Float64Array when a sum passes 2^32 - 1). */
   head: Uint32Array;
   weight: Uint32Array | Float64Array;
-  /** Per slot: an original arc (`b` = NONE), or a shortcut over the slots `a` then `b`. */
-  a: Uint32Array;
-  b: Uint32Array;
+  /**
+   * Per slot k, `ab[2k], ab[2k + 1]`: an original arc and NONE, or a shortcut over the
+   * slots ab[2k] then ab[2k + 1]; interleaved, so one cache line tells which.
+   */
+  ab: Uint32Array;
 }
 
 /**
@@ -415,45 +420,51 @@ class Contraction {
     this.in.push(w, e);
   }
 
-  /** Lays the edges out by rank: each upward from its lower end, forward or backward. */
+  /** Lays the edges out by rank: each at its lower end, leading out of it or into it. */
   private build(rank: Uint32Array): Hierarchy {
     const { n, edges, from, to } = this;
-    const up = new Uint32Array(n + 1);
-    const down = new Uint32Array(n + 1);
+    const first = new Uint32Array(n + 1);
+    const mid = new Uint32Array(n);
+    const ins = new Uint32Array(n);
     for (let e = 0; e < edges; e++) {
       const ru = rank[from[e]], rw = rank[to[e]];
-      if (ru < rw) up[ru + 1]++;
-      else down[rw + 1]++;
+      if (ru < rw) mid[ru]++;
+      else ins[rw]++;
     }
-    for (let r = 0; r < n; r++) up[r + 1] += up[r];
-    down[0] = up[n];
-    for (let r = 0; r < n; r++) down[r + 1] += down[r];
-    const fillUp = up.slice(0, n), fillDown = down.slice(0, n);
+    for (let r = 0; r < n; r++) {
+      const outs = mid[r];
+      mid[r] = first[r] + outs;
+      first[r + 1] = mid[r] + ins[r];
+    }
+    const fillOut = first.slice(0, n), fillIn = mid.slice();
     const slot = new Uint32Array(edges);
     let maxWeight = 0;
     for (let e = 0; e < edges; e++) {
       const ru = rank[from[e]], rw = rank[to[e]];
-      slot[e] = ru < rw ? fillUp[ru]++ : fillDown[rw]++;
+      slot[e] = ru < rw ? fillOut[ru]++ : fillIn[rw]++;
       if (this.weight[e] > maxWeight) maxWeight = this.weight[e];
     }
     const head = new Uint32Array(edges);
     const weight = maxWeight <= 0xffffffff ? new Uint32Array(edges) : new Float64Array(edges);
-    const a = new Uint32Array(edges);
-    const b = new Uint32Array(edges);
+    const ab = new Uint32Array(2 * edges);
     for (let e = 0; e < edges; e++) {
       const k = slot[e], ru = rank[from[e]], rw = rank[to[e]];
       head[k] = ru < rw ? rw : ru;
       weight[k] = this.weight[e];
       if (this.eb[e] === NONE) {
-        a[k] = this.ea[e];
-        b[k] = NONE;
+        ab[2 * k] = this.ea[e];
+        ab[2 * k + 1] = NONE;
       } else {
-        a[k] = slot[this.ea[e]];
-        b[k] = slot[this.eb[e]];
+        ab[2 * k] = slot[this.ea[e]];
+        ab[2 * k + 1] = slot[this.eb[e]];
       }
     }
-    return new Hierarchy(this.arcs, { rank, up, down, head, weight, a, b });
+    return new Hierarchy(this.arcs, { rank, first, mid, head, weight, ab });
   }
+}
+
+function growTo(a: Uint32Array, size: number): Uint32Array {
+  return grow(a, size);
 }
 
 function grow<T extends Uint32Array | Float64Array>(a: T, size: number): T {
@@ -488,7 +499,7 @@ export class Hierarchy {
   private byRank?: Uint32Array;
   private readonly list = new ArcList();
   private readonly stack: ArcList = new ArcList();
-  private readonly unpacking: number[] = [];
+  private unpacking: Uint32Array = new Uint32Array(256);
 
   constructor(arcs: Arcs, data: HierarchyData) {
     this.arcs = arcs;
@@ -502,16 +513,17 @@ export class Hierarchy {
    */
   static from(arcs: Arcs, data: HierarchyData): Hierarchy {
     checkArcs(arcs);
-    const { rank, up, down, head, weight, a, b } = data;
-    const n = arcs.n, m = head.length;
+    const { rank, first, mid, head, weight, ab } = data;
+    const n = arcs.n, m = head?.length;
     const bad = (what: string) => { throw new RangeError(`hierarchy data: ${what}`); };
-    if (rank?.length !== n || up?.length !== n + 1 || down?.length !== n + 1) bad(`rank, up and down must have n = ${n} (+1) entries`);
-    if (weight?.length !== m || a?.length !== m || b?.length !== m) bad('head, weight, a and b differ in length');
-    if (up[0] !== 0 || up[n] !== down[0] || down[n] !== m) bad('up and down do not cover the slots');
-    for (let r = 0; r < n; r++) if (up[r] > up[r + 1] || down[r] > down[r + 1]) bad(`slot ranges of rank ${r} are not ordered`);
+    if (rank?.length !== n || first?.length !== n + 1 || mid?.length !== n) bad(`rank, first and mid must have n = ${n} (+1) entries`);
+    if (weight?.length !== m || ab?.length !== 2 * m) bad('head, weight and ab (twice as long) differ in length');
+    if (first[0] !== 0 || first[n] !== m) bad('first does not cover the slots');
+    for (let r = 0; r < n; r++) if (first[r] > mid[r] || mid[r] > first[r + 1]) bad(`slot ranges of rank ${r} are not ordered`);
     for (let k = 0; k < m; k++) {
       if (head[k] >= n) bad(`slot ${k} leads to rank ${head[k]} of ${n}`);
-      if (b[k] === NONE ? a[k] >= arcs.from.length : a[k] >= m || b[k] >= m) bad(`slot ${k} refers past the arcs or slots`);
+      const a = ab[2 * k], b = ab[2 * k + 1];
+      if (b === NONE ? a >= arcs.from.length : a >= m || b >= m) bad(`slot ${k} refers past the arcs or slots`);
     }
     return new Hierarchy(arcs, data);
   }
@@ -582,7 +594,7 @@ export class Hierarchy {
     const { n } = this.arcs;
     checkEnds(sources, n, 'sources');
     checkEnds(targets, n, 'targets');
-    const { rank, up, down } = this.d;
+    const { rank } = this.d;
     const F = s.fwd, B = s.bwd;
     F.reset();
     B.reset();
@@ -602,8 +614,8 @@ export class Hierarchy {
       const f = kf < lim || (stretch > 1 && kf === lim && kf !== Infinity);
       const b = kb < lim || (stretch > 1 && kb === lim && kb !== Infinity);
       if (!f && !b) break;
-      if (f && (!b || kf <= kb)) this.step(s, F, B, up, down, kf);
-      else this.step(s, B, F, down, up, kb);
+      if (f && (!b || kf <= kb)) this.step(s, F, B, true, kf);
+      else this.step(s, B, F, false, kb);
     }
   }
 
@@ -612,9 +624,11 @@ export class Hierarchy {
    * reaches it cheaper along an edge into it (its label cannot be on a shortest path), else
    * relaxes its upward edges.
    */
-  private step(s: Search, S: Labels, O: Labels, own: Uint32Array, other: Uint32Array, d: number): void {
+  private step(s: Search, S: Labels, O: Labels, forward: boolean, d: number): void {
     const v = S.queue.pop()!;
-    const { head, weight } = this.d;
+    const { head, weight, first, mid } = this.d;
+    // forward: relax the edges out of v, stall on those into it; backward the other way round
+    const lo = first[v], m = mid[v], hi = first[v + 1];
     if (O.state[v] !== 0) {
       const c = d + O.dist[v];
       if (c < s.best || (c === s.best && v < s.meet)) {
@@ -622,14 +636,14 @@ export class Hierarchy {
         s.meet = v;
       }
     }
-    for (let k = other[v], end = other[v + 1]; k < end; k++) {
+    for (let k = forward ? m : lo, end = forward ? hi : m; k < end; k++) {
       if (S.dist[head[k]] + weight[k] < d) {
         S.state[v] = STALLED;
         return;
       }
     }
     S.state[v] = SETTLED;
-    for (let k = own[v], end = own[v + 1]; k < end; k++) {
+    for (let k = forward ? lo : m, end = forward ? m : hi; k < end; k++) {
       const w = head[k], dw = d + weight[k];
       if (dw < S.dist[w]) S.label(w, dw, k, v);
     }
@@ -670,15 +684,21 @@ export class Hierarchy {
 
   /** Appends the original arcs of slot k, shortcuts expanded depth-first with an explicit stack. */
   private unpack(k: number): void {
-    const { a, b } = this.d;
-    const { list, unpacking: stack } = this;
-    stack.length = 0;
-    stack.push(k);
-    while (stack.length) {
-      const t = stack.pop()!;
-      if (b[t] === NONE) list.push(a[t]);
-      else stack.push(b[t], a[t]);
+    const { ab } = this.d;
+    const list = this.list;
+    let stack: Uint32Array = this.unpacking, sp = 0;
+    stack[sp++] = k;
+    while (sp > 0) {
+      let t = stack[--sp];
+      // down the left halves, leaving the right ones for later, to the original arc
+      for (let b = ab[2 * t + 1]; b !== NONE; b = ab[2 * t + 1]) {
+        if (sp === stack.length) stack = this.unpacking = growTo(stack, 2 * sp);
+        stack[sp++] = b;
+        t = ab[2 * t];
+      }
+      list.push(ab[2 * t]);
     }
   }
+
 }
 
