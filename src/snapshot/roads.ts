@@ -7,7 +7,8 @@ import { flatbushData } from './flatbush.js';
 
 /** What the directory says of the roads: per mode, whether its hierarchy is stored and its weights' type. */
 export interface RoadMeta {
-  hierarchies: ({ weight: 'u32' | 'f64' } | null)[];
+  /** Per mode: the hierarchy's integer arrays by name, and its weights' type; null where none is stored. */
+  hierarchies: ({ parts: string[]; weight: 'u32' | 'f64' } | null)[];
 }
 
 /**
@@ -38,17 +39,14 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
   const meta: RoadMeta = { hierarchies: [] };
   router.hierarchies.forEach((h, m) => {
     if (!h) { meta.hierarchies.push(null); return; }
-    const d = h.data();
-    w.fixed(`ch${m}rank`, d.rank);
-    w.delta(`ch${m}up`, d.up);
-    w.delta(`ch${m}down`, d.down);
-    w.fixed(`ch${m}head`, d.head);
-    w.fixed(`ch${m}a`, d.a);
-    // b is NONE (2^32 - 1) for an original arc: stored plus one, that is 0, so it packs too
-    w.fixed(`ch${m}b`, d.b.map((v) => (v + 1) >>> 0));
+    const d = h.data() as unknown as Record<string, Uint32Array | Float64Array>;
+    const parts = Object.keys(d).filter((k) => k !== 'weight').sort();
+    // NONE (2^32 - 1) marks an original arc among shortcut slots: stored plus one, that
+    // is 0, so those arrays pack into few bytes too
+    for (const p of parts) w.fixed(`ch${m}${p}`, (d[p] as Uint32Array).map((v) => (v + 1) >>> 0));
     if (d.weight instanceof Float64Array) w.raw(`ch${m}weight`, d.weight);
-    else w.fixed(`ch${m}weight`, d.weight);
-    meta.hierarchies.push({ weight: d.weight instanceof Float64Array ? 'f64' : 'u32' });
+    else w.fixed(`ch${m}weight`, d.weight as Uint32Array);
+    meta.hierarchies.push({ parts, weight: d.weight instanceof Float64Array ? 'f64' : 'u32' });
   });
   return meta;
 }
@@ -79,13 +77,15 @@ export function readRoads(r: SectionReader, meta: RoadMeta): Router {
   if (!Array.isArray(meta?.hierarchies)) throw new RangeError('the directory lacks the roads');
   const hierarchies = meta.hierarchies.map((h, m): HierarchyData | undefined => {
     if (!h) return undefined;
-    const part = (p: string) => r.ints(`ch${m}${p}`, Uint32Array);
-    const b = part('b');
-    for (let i = 0; i < b.length; i++) b[i] = (b[i] - 1) >>> 0;
-    return {
-      rank: part('rank'), up: part('up'), down: part('down'), head: part('head'), a: part('a'), b,
-      weight: h.weight === 'f64' ? r.raw(`ch${m}weight`, Float64Array) : part('weight'),
-    };
+    if (!Array.isArray(h.parts)) throw new RangeError(`the hierarchy of mode ${m} lists no arrays`);
+    const data: Record<string, Uint32Array | Float64Array> = {};
+    for (const p of h.parts) {
+      const a = r.ints(`ch${m}${p}`, Uint32Array);
+      for (let i = 0; i < a.length; i++) a[i] = (a[i] - 1) >>> 0;
+      data[p] = a;
+    }
+    data.weight = h.weight === 'f64' ? r.raw(`ch${m}weight`, Float64Array) : r.ints(`ch${m}weight`, Uint32Array);
+    return data as unknown as HierarchyData;
   });
   return new Router(g, tree, hierarchies);
 }
