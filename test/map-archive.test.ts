@@ -135,7 +135,7 @@ describe('TileArchive.open: an archive it cannot serve is a TileArchiveError nam
   });
 });
 
-describe('serve --tiles: a bad archive is one line on stderr and exit 2, before the data loads', () => {
+describe('serve --tiles: a bad archive is one line on stderr and exit 1 (the data failed), before the data loads; bad usage exit 2', () => {
   function serve(args: string[]): Promise<{ code: number | null; stderr: string }> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -144,14 +144,14 @@ describe('serve --tiles: a bad archive is one line on stderr and exit 2, before 
   }
 
   it.each([
-    [['--tiles', '/no/such/tiles.pmtiles'], /^nepal-places serve: \/no\/such\/tiles\.pmtiles: no such file\n$/],
-    [['--tiles', CORE_PBF], /kathmandu-core_2026-01-10\.osm\.pbf: not a PMTiles archive/],
-    [['--tiles', ''], /--tiles must name a file/],
-    [['--public-url', 'ftp://example.com'], /--public-url must be an http\(s\) URL/],
-    [['--public-url', 'https://example.com/?a=1'], /--public-url must be an http\(s\) URL without query/],
-  ])('%j', async (args, message) => {
-    const { code, stderr } = await serve(args);
-    expect(code).toBe(2);
+    [['--tiles', '/no/such/tiles.pmtiles'], /^nepal-places serve: \/no\/such\/tiles\.pmtiles: no such file\n$/, 1],
+    [['--tiles', CORE_PBF], /kathmandu-core_2026-01-10\.osm\.pbf: not a PMTiles archive/, 1],
+    [['--tiles', ''], /--tiles must name a file/, 2],
+    [['--public-url', 'ftp://example.com'], /--public-url must be an http\(s\) URL/, 2],
+    [['--public-url', 'https://example.com/?a=1'], /--public-url must be an http\(s\) URL without query/, 2],
+  ] as const)('%j', async (args, message, exit) => {
+    const { code, stderr } = await serve([...args]);
+    expect(code).toBe(exit);
     expect(stderr).toMatch(message);
   });
 });
