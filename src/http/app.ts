@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono';
 import { InvalidQueryError } from '../errors.js';
 import { nearby as coreNearby, place, prepareSearch, search as coreSearch, reverse, REVERSE_RADIUS, PlaceIndex } from '../index.js';
 import type { NearbyPlace, NearbyQuery } from '../types.js';
+import { Words } from '../search/words.js';
 import { accessLine } from './access-log.js';
 import { envelope, toWire } from './envelope.js';
 import { HttpError, quote } from './http-error.js';
@@ -64,8 +65,8 @@ export function createApp(options: AppOptions): Hono<Env> {
   } = options;
   if (!index) throw new TypeError('createApp: index is required');
   // what the first searches would build on their way, built before any request waits for it
-  // (a stand-in index, as some tests pass with a stand-in `nearby`, has nothing to build)
-  if (index instanceof PlaceIndex) prepareSearch(index);
+  // (a stand-in index, or one with a stand-in text index, as tests pass, has nothing to build)
+  if (index instanceof PlaceIndex && index.words instanceof Words) prepareSearch(index);
   for (const [name, n] of [['maxLimit', maxLimit], ['maxRadius', maxRadius]] as const) {
     if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`createApp: ${name} must be a positive integer, got ${n}`);
   }
