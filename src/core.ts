@@ -6,6 +6,9 @@ export { nearby, MAX_SCANNED } from './query/nearby.js';
 export { place, type PlaceOptions } from './query/place.js';
 export { search, prepareSearch, MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from './query/search.js';
 export { reverse, REVERSE_RADIUS } from './query/reverse.js';
+export { route, MAX_POINTS, SNAP_KM, ALTERNATIVES, type RouteQuery, type Route } from './query/route.js';
+export type { Instruction } from './route/instructions.js';
+export type { Mode } from './road/profile.js';
 export {
   toFeatureCollection, type FeatureCollection, type Feature, type FeatureProperties, type FeatureOptions, type FeatureGeometry, type GeoRecord,
 } from './query/geojson.js';
@@ -15,7 +18,7 @@ export { fromSnapshot } from './snapshot/read.js';
 export { isSnapshot, SNAPSHOT_VERSION } from './snapshot/format.js';
 export { parseInstant, INSTANT_FORMAT } from './hours/instant.js';
 export { MERGED_TYPES, FEATURE_KEYS, NODE_FEATURE_KEYS } from './place/feature.js';
-export { InvalidQueryError, PbfError, SnapshotError, type SnapshotProblem, type QueryParam, type FileErrorOptions } from './errors.js';
+export { InvalidQueryError, PbfError, SnapshotError, RouteError, type RouteProblem, type SnapshotProblem, type QueryParam, type FileErrorOptions } from './errors.js';
 // LoadOptions and LoadProgress are the PBF loader's, exported by the Node entry only;
 // LoadStats and LoadTimings describe any index, a snapshot's too
 export type {

@@ -7,6 +7,7 @@ import { PlaceIndex } from '../index/place-index.js';
 import { prepareSearch } from '../query/search.js';
 import type { GeoRecord } from '../query/geojson.js';
 import { nearby as coreNearby } from '../query/nearby.js';
+import { Words } from '../search/words.js';
 import { accessLine } from './access-log.js';
 import type { Answer, Api, AppEnv, KeyedOptions, NearbyFn } from './api.js';
 import { envelope } from './envelope.js';
@@ -96,8 +97,8 @@ export function createApp(options: AppOptions): ApiApp {
   if (!options.index) throw new TypeError('createApp: index is required');
   const data = options.index instanceof Reloadable ? options.index : new Reloadable(options.index, () => Promise.reject(new Error('not reloadable')));
   // what the first searches would build on their way, built before any request waits for it
-  // (a stand-in index, as some tests pass with a stand-in `nearby`, has nothing to build)
-  if (data.current instanceof PlaceIndex) prepareSearch(data.current);
+  // (a stand-in index, or one with a stand-in text index, as tests pass, has nothing to build)
+  if (data.current instanceof PlaceIndex && data.current.words instanceof Words) prepareSearch(data.current);
   for (const [name, n] of [['maxLimit', maxLimit], ['maxRadius', maxRadius]] as const) {
     if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`createApp: ${name} must be a positive integer, got ${n}`);
   }

@@ -40,6 +40,10 @@ export class Track {
    * end, each segment given its share of `ms` by length.
    */
   walk(g: RoadGraph, e: number, a: Snap | 'from' | 'to', b: Snap | 'from' | 'to', ms: number): void {
+    if (typeof a === 'string' && typeof b === 'string') {
+      this.edgeWhole(g, e, a === 'from', ms);
+      return;
+    }
     const first = g.coordStart[e], last = g.coordStart[e + 1] - 1;
     const pos = (p: Snap | 'from' | 'to') => (p === 'from' ? first : p === 'to' ? last : p);
     const pa = pos(a), pb = pos(b);
@@ -59,6 +63,17 @@ export class Track {
       for (let k = from; k >= to; k--) this.point(c, k, k === first ? g.edgeFrom[e] : k === last ? g.edgeTo[e] : -1);
       if (typeof pb !== 'number') this.snapPoint(pb);
     }
+    this.share(before, e, ms);
+  }
+
+  // A whole edge, forward or backward: the hot case (every edge between the ends), without
+  // the position arithmetic of a partial walk.
+  private edgeWhole(g: RoadGraph, e: number, forward: boolean, ms: number): void {
+    const first = g.coordStart[e], last = g.coordStart[e + 1] - 1;
+    const c = g.coords;
+    const before = this.lon.length;
+    if (forward) for (let k = first + 1; k <= last; k++) this.point(c, k, k === last ? g.edgeTo[e] : -1);
+    else for (let k = last - 1; k >= first; k--) this.point(c, k, k === first ? g.edgeFrom[e] : -1);
     this.share(before, e, ms);
   }
 
@@ -87,18 +102,18 @@ export class Track {
       if (this.ms.length && ms) this.ms[this.ms.length - 1] += ms;
       return;
     }
-    const len: number[] = [];
-    let total = 0;
     // shares of the time by length: a local projection is exact enough for proportions
     const k = Math.cos((this.lat[from] * Math.PI) / 180);
+    const { lon, lat } = this;
+    const seg = (i: number) => {
+      const dx = (lon[i + 1] - lon[i]) * k, dy = lat[i + 1] - lat[i];
+      return Math.sqrt(dx * dx + dy * dy);
+    };
+    let total = 0;
+    for (let i = from; i < to; i++) total += seg(i);
     for (let i = from; i < to; i++) {
-      const m = Math.hypot((this.lon[i + 1] - this.lon[i]) * k, this.lat[i + 1] - this.lat[i]);
-      len.push(m);
-      total += m;
-    }
-    for (let i = 0; i < len.length; i++) {
       this.edge.push(e);
-      this.ms.push(total > 0 ? (ms * len[i]) / total : ms / len.length);
+      this.ms.push(total > 0 ? (ms * seg(i)) / total : ms / (to - from));
     }
   }
 }
