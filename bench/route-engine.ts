@@ -6,10 +6,10 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadPbf, buildSnapshot, fromSnapshot, type PlaceIndex } from '../src/index.js';
-import { route } from '../src/query/route.js';
-import { contract } from '../src/route/ch.js';
-import { Dijkstra } from '../src/route/dijkstra.js';
+import type { PlaceIndex } from '../src/index.js';
+import * as srcCh from '../src/route/ch.js';
+import * as srcDijkstra from '../src/route/dijkstra.js';
+import { engine } from './engine.js';
 import { random } from '../test/support/random.js';
 import { distance } from './road-graph.js';
 import { timeEach, type Timing } from './timing.js';
@@ -32,6 +32,12 @@ export interface EngineRouting {
 }
 
 const MODES = ['car', 'foot'] as const;
+
+// The engine as users run it (dist/, see engine.ts), its search modules from the same build.
+const built = existsSync(new URL('../dist/route/ch.js', import.meta.url));
+const { loadPbf, buildSnapshot, fromSnapshot, route } = await engine();
+const { contract } = built ? ((await import(new URL('../dist/route/ch.js', import.meta.url).href)) as typeof srcCh) : srcCh;
+const { Dijkstra } = built ? ((await import(new URL('../dist/route/dijkstra.js', import.meta.url).href)) as typeof srcDijkstra) : srcDijkstra;
 
 async function timedLoad(roads: boolean): Promise<{ index: PlaceIndex; seconds: number }> {
   global.gc?.();

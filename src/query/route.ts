@@ -225,7 +225,7 @@ function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boo
 // The route of a list of legs: its track, polyline, distance, time and steps.
 function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Route {
   const g = router.graph, mg = router.modes[m];
-  const track = new Track();
+  const track = new Track(withSteps);
   const vias: number[] = [];
   let cost = 0;
   for (const leg of legs) {

@@ -14,6 +14,12 @@ export class Track {
   readonly node: number[] = [];
   readonly edge: number[] = [];
   readonly ms: number[] = [];
+  /** Whether segments keep their edge and time (for instructions); a bare track keeps only its points. */
+  private readonly detail: boolean;
+
+  constructor(detail = true) {
+    this.detail = detail;
+  }
 
   /** Number of points. */
   get length(): number {
@@ -96,6 +102,7 @@ export class Track {
 
   // Gives the segments added since point `before` edge e and their share of `ms`.
   private share(before: number, e: number, ms: number): void {
+    if (!this.detail) return;
     const from = before - 1, to = this.lon.length - 1;
     if (to <= from) {
       // nothing drawn (a zero-length walk): its time goes to the previous segment, if any
@@ -105,15 +112,15 @@ export class Track {
     // shares of the time by length: a local projection is exact enough for proportions
     const k = Math.cos((this.lat[from] * Math.PI) / 180);
     const { lon, lat } = this;
-    const seg = (i: number) => {
-      const dx = (lon[i + 1] - lon[i]) * k, dy = lat[i + 1] - lat[i];
-      return Math.sqrt(dx * dx + dy * dy);
-    };
     let total = 0;
-    for (let i = from; i < to; i++) total += seg(i);
     for (let i = from; i < to; i++) {
+      const dx = (lon[i + 1] - lon[i]) * k, dy = lat[i + 1] - lat[i];
+      total += Math.sqrt(dx * dx + dy * dy);
+    }
+    for (let i = from; i < to; i++) {
+      const dx = (lon[i + 1] - lon[i]) * k, dy = lat[i + 1] - lat[i];
       this.edge.push(e);
-      this.ms.push(total > 0 ? (ms * seg(i)) / total : ms / (to - from));
+      this.ms.push(total > 0 ? (ms * Math.sqrt(dx * dx + dy * dy)) / total : ms / (to - from));
     }
   }
 }
