@@ -1,4 +1,3 @@
-import polyline from '@mapbox/polyline';
 import { InvalidQueryError, RouteError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import type { Snap } from '../index/snap.js';
@@ -7,6 +6,7 @@ import { timeOf, NO_NODE } from '../route/modes.js';
 import type { Router } from '../route/router.js';
 import type { Path } from '../route/ends.js';
 import { Track } from '../route/track.js';
+import { encodePolyline } from '../route/polyline.js';
 import { instructions, type Instruction } from '../route/instructions.js';
 import { EARTH_RADIUS_KM } from '../geom/haversine.js';
 import { show } from './validate.js';
@@ -245,17 +245,20 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
     }
     if (to!.how !== 'at') track.walk(g, t.edge, to!.how === 'fwd' ? 'from' : 'to', t, to!.cost);
   }
-  const points: [number, number][] = track.lat.map((lat, i) => [lat, track.lon[i]]);
-  const encoded = polyline.encode(points, 5);
-  // the polyline's own vertices, as decoding it gives them (its rounding, then / 1e5)
-  const n = points.length;
-  const lat5 = new Float64Array(n), lon5 = new Float64Array(n);
-  for (let i = 0; i < n; i++) { lat5[i] = py2Round(points[i][0] * 1e5) / 1e5; lon5[i] = py2Round(points[i][1] * 1e5) / 1e5; }
+  const { encoded, lat5, lon5 } = encodePolyline(track.lat, track.lon);
+  // the length of the polyline as it decodes (whole 1e-5 degrees), haversine as @turf/distance
+  const n = lat5.length;
   const metres = new Float64Array(Math.max(0, n - 1));
   let distance = 0;
+  const rad = Math.PI / 180 / 1e5, r2 = 2 * EARTH_RADIUS_KM * 1000;
+  let cos1 = Math.cos((lat5[0] / 1e5) * (Math.PI / 180));
   for (let i = 0; i + 1 < n; i++) {
-    metres[i] = haversineMetres(lat5[i], lon5[i], lat5[i + 1], lon5[i + 1]);
+    const cos2 = Math.cos((lat5[i + 1] / 1e5) * (Math.PI / 180));
+    const s1 = Math.sin(((lat5[i + 1] - lat5[i]) * rad) / 2), s2 = Math.sin(((lon5[i + 1] - lon5[i]) * rad) / 2);
+    const h = s1 * s1 + s2 * s2 * cos1 * cos2;
+    metres[i] = r2 * Math.atan2(Math.sqrt(h), Math.sqrt(1 - h));
     distance += metres[i];
+    cos1 = cos2;
   }
   return {
     encodedPolyline: encoded,
@@ -264,17 +267,4 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
     routeWeight: cost / 1000,
     instructionList: withSteps ? instructions(g, router.degree, (v) => router.isExit(m, v), track, metres, vias) : null,
   };
-}
-
-// Haversine metres between two points (degrees), with @turf/distance's operations.
-function haversineMetres(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.sin(dLon / 2) ** 2 * Math.cos(lat1 * rad) * Math.cos(lat2 * rad);
-  return 2 * Math.atan2(Math.sqrt(h), Math.sqrt(1 - h)) * EARTH_RADIUS_KM * 1000;
-}
-
-// Google's polyline rounds as Python 2 did (halves away from zero), as @mapbox/polyline does.
-function py2Round(v: number): number {
-  return Math.floor(Math.abs(v) + 0.5) * (v >= 0 ? 1 : -1);
 }
