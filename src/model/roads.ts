@@ -38,8 +38,3 @@ export const ROUNDABOUT = 1;
 
 /** Kinds of a turn restriction in `RoadGraph.restrictions`. */
 export const NO_TURN = 0, ONLY_TURN = 1;
-
-/** Number of junction nodes and edges of a graph. */
-export function graphSize(g: RoadGraph): { nodes: number; edges: number } {
-  return { nodes: g.nodeLon.length, edges: g.edgeFrom.length };
-}

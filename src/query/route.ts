@@ -57,7 +57,7 @@ export interface Route {
 export function route(index: PlaceIndex, query: RouteQuery): Route[] {
   const q = checkRoute(query);
   const router = index.router;
-  const m = MODES.indexOf(q.mode);
+  const m = MODES.indexOf(q.mode); // FOOT, BIKE or CAR of route/modes.ts
   if (!router || router.graph.edgeFrom.length === 0) {
     throw new RouteError('too-far', 0, q.mode, `point 1 (${q.points[0].join(',')}) is farther than ${SNAP_KM} km from any road usable by ${q.mode}: the data has no roads`);
   }

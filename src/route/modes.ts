@@ -31,7 +31,7 @@ export interface ModeGraph {
 export const NO_NODE = 0xffffffff;
 
 /** Milliseconds a metre takes in `mode` on edge `e`. */
-export function msPerMetre(g: RoadGraph, mode: number, e: number): number {
+function msPerMetre(g: RoadGraph, mode: number, e: number): number {
   return 3600 / (mode === FOOT ? FOOT_KMH : mode === BIKE ? BIKE_KMH : g.edgeKmh[e]);
 }
 
@@ -56,7 +56,7 @@ export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
   }
   const head = baseHead.slice();
   const copyOf: number[] = [];
-  if (mode === 2 && g.restrictions.length) splitVias(g, junctions, from, to, weight, key, head, copyOf);
+  if (mode === CAR && g.restrictions.length) splitVias(g, junctions, from, to, weight, key, head, copyOf);
   // an arc leads to its key's head: where a via was split, the copy
   for (let i = 0; i < to.length; i++) to[i] = head[key[i]];
 
