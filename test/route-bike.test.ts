@@ -6,11 +6,11 @@
 import polyline from '@mapbox/polyline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceIndex } from '../src/index.js';
-import { route, type Route } from '../src/query/route.js';
+import type { Route } from '../src/query/route.js';
 import { RouteError } from '../src/errors.js';
 import { engine } from './support/fixture.js';
 import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
-import { random } from './support/random.js';
+import { nodePairs, routeBetween } from './support/route-pairs.js';
 import { bikeGraph, bikeOk, bikeOneway, dijkstra, edgeCounter, junctions, type RawGraph } from './support/roads-raw.js';
 
 /** Cycling at 15 km/h: 240 ms a metre. */
@@ -29,21 +29,9 @@ describe.each([['core', CORE, 61], ['transit', TRANSIT, 62]])('bike routes are t
     edges = edgeCounter(raw);
     oneway = new Set(raw.ways.filter((w) => bikeOk(w.tags) && bikeOneway(w.tags) !== 0).flatMap((w) => w.refs));
     const js = junctions(raw, g).sort((a, b) => a - b);
-    const rnd = random(seed);
-    for (let i = 0; i < 150; i++) {
-      const s = js[Math.floor(rnd() * js.length)], t = js[Math.floor(rnd() * js.length)];
-      if (s !== t) pairs.push([s, t]);
-    }
+    pairs.push(...nodePairs(js, seed));
   });
-  const at = (id: number): [number, number] => [raw.node.get(id)!.lat, raw.node.get(id)!.lon];
-  const ride = (s: number, t: number): Route | RouteError => {
-    try {
-      return route(index, { points: [at(s), at(t)], mode: 'bike' })[0];
-    } catch (e) {
-      if (e instanceof RouteError) return e;
-      throw e;
-    }
-  };
+  const ride = (s: number, t: number): Route | RouteError => routeBetween(index, raw, 'bike', s, t);
 
   it('between junctions of two-way bike roads: the time is the shortest legal ride at 15 km/h; no ride where there is none', () => {
     const bad: string[] = [];

@@ -13,7 +13,7 @@ import { RouteError } from '../src/errors.js';
 import { CAR_KMH } from '../src/road/profile.js';
 import { engine } from './support/fixture.js';
 import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
-import { random } from './support/random.js';
+import { nodePairs, routeBetween } from './support/route-pairs.js';
 import { CASES, gridMetres, gridOf, latLon, writeRoads, type P } from './support/roads.js';
 import {
   carGraph, carOk, carOneway, dijkstra, edgeCounter, ISSUE_CAR_KMH, junctions, restrictedPath, restrictions, turnPoints, type RawGraph, type RawRestriction,
@@ -339,21 +339,9 @@ describe.each([['core', CORE, 31], ['transit', TRANSIT, 32]])('car routes on the
     // junction pairs; via nodes left out (what a route from a via node may do is tested by hand above)
     const vias = new Set(rules.map((r) => r.via));
     const js = junctions(raw, g).filter((v) => !vias.has(v)).sort((a, b) => a - b);
-    const rnd = random(seed);
-    for (let i = 0; i < 150; i++) {
-      const s = js[Math.floor(rnd() * js.length)], t = js[Math.floor(rnd() * js.length)];
-      if (s !== t) pairs.push([s, t]);
-    }
+    pairs.push(...nodePairs(js, seed));
   });
-  const at = (id: number): [number, number] => [raw.node.get(id)!.lat, raw.node.get(id)!.lon];
-  const drive = (s: number, t: number): Route | RouteError => {
-    try {
-      return route(index, { points: [at(s), at(t)], mode: 'car' })[0];
-    } catch (e) {
-      if (e instanceof RouteError) return e;
-      throw e;
-    }
-  };
+  const drive = (s: number, t: number): Route | RouteError => routeBetween(index, raw, 'car', s, t);
 
   it('every road stretch a route drives is a car road driven in a direction cars may take (the polyline against osm-read\'s ways)', () => {
     // vertices by their 1e-5° position: the nodes of car roads there (exact positions coincide rarely)

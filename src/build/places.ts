@@ -1,6 +1,7 @@
 import type { Block, TagRuns } from '../load/block.js';
 import type { Osm } from '../load/osm.js';
 import { List } from '../model/list.js';
+import { StringTable } from '../model/strings.js';
 import { POINT, LINE, POLYGON, MULTIPOLYGON, PLACE, LOCALITY, STREET, BUILDING, type PlaceTable, type Sizes } from '../model/table.js';
 import { isPlace, placeTypes } from '../place/feature.js';
 import { isArea } from '../place/area.js';
@@ -218,8 +219,7 @@ export function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipoly
 
 /** Accumulates place rows and interns their strings. */
 class Builder {
-  strings: string[] = [''];
-  private ids = new Map<string, number>([['', 0]]);
+  private readonly table = new StringTable();
   osmId: List<Float64Array>;
   kind: List<Uint8Array>;
   lat: List<Int32Array>;
@@ -271,13 +271,7 @@ class Builder {
   }
 
   intern(s: string): number {
-    let i = this.ids.get(s);
-    if (i === undefined) {
-      i = this.strings.length;
-      this.strings.push(s);
-      this.ids.set(s, i);
-    }
-    return i;
+    return this.table.intern(s);
   }
 
   add(id: number, kind: number, what: number, keys: string[], vals: string[], kv: number[], geom: number, centroid: [number, number],
@@ -329,7 +323,7 @@ class Builder {
       coords: this.coords.finish(),
       prominence: this.prom.finish(),
       hours: this.hours.finish(),
-      strings: this.strings,
+      strings: this.table.list,
       schedules: this.schedules,
     };
   }

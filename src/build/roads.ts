@@ -1,6 +1,7 @@
 import type { Block } from '../load/block.js';
 import type { Osm } from '../load/osm.js';
 import { List } from '../model/list.js';
+import { StringTable } from '../model/strings.js';
 import { ROUNDABOUT, NO_TURN, ONLY_TURN, type RoadGraph } from '../model/roads.js';
 import { roadRules } from '../road/profile.js';
 import { kmTo } from '../geom/haversine.js';
@@ -52,8 +53,7 @@ export class RoadBuilder {
   // from way id, via node id, to way id, kind
   private readonly rawRestrictions: number[] = [];
   private skipped = 0;
-  private readonly strings: string[] = [''];
-  private readonly stringIds = new Map<string, number>([['', 0]]);
+  private readonly strings = new StringTable();
 
   constructor(osm: Osm) {
     this.osm = osm;
@@ -84,8 +84,8 @@ export class RoadBuilder {
       if (rules.access === 0) continue;
       const w = runs.owner[i];
       this.wayId.push(blk.wayId[w]);
-      this.wayName.push(this.intern(get('name:en') || get('name') || get('ref') || ''));
-      this.wayClass.push(this.intern(get('highway')!));
+      this.wayName.push(this.strings.intern(get('name:en') || get('name') || get('ref') || ''));
+      this.wayClass.push(this.strings.intern(get('highway')!));
       this.wayFlags.push(get('junction') === 'roundabout' || get('junction') === 'circular' ? ROUNDABOUT : 0);
       this.wayAccess.push(rules.access);
       this.wayKmh.push(rules.carKmh);
@@ -185,7 +185,7 @@ export class RoadBuilder {
       edgeFrom: edgeFrom.copy(), edgeTo: edgeTo.copy(), edgeAccess, edgeKmh, edgeMeters: edgeMeters.copy(), edgeWay: edgeWay.copy(),
       coordStart: coordStart.copy(), coords: coords.copy(),
       wayId: this.wayId.copy(), wayName: this.wayName.copy(), wayClass: this.wayClass.copy(), wayFlags: this.wayFlags.copy(),
-      strings: this.strings, restrictions,
+      strings: this.strings.list, restrictions,
     };
     return {
       graph,
@@ -251,13 +251,4 @@ export class RoadBuilder {
     }
   }
 
-  private intern(s: string): number {
-    let i = this.stringIds.get(s);
-    if (i === undefined) {
-      i = this.strings.length;
-      this.strings.push(s);
-      this.stringIds.set(s, i);
-    }
-    return i;
-  }
 }
