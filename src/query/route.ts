@@ -8,7 +8,7 @@ import type { Path } from '../route/ends.js';
 import { Track } from '../route/track.js';
 import { encodePolyline } from '../route/polyline.js';
 import { instructions, type Instruction } from '../route/instructions.js';
-import { EARTH_RADIUS_KM } from '../geom/haversine.js';
+import { lineMetres } from '../geom/haversine.js';
 import { show } from './validate.js';
 
 /** Most points a route may pass through (start, vias, end). */
@@ -247,19 +247,8 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
   }
   const { encoded, lat5, lon5 } = encodePolyline(track.lat, track.lon);
   // the length of the polyline as it decodes (whole 1e-5 degrees), haversine as @turf/distance
-  const n = lat5.length;
-  const metres = new Float64Array(Math.max(0, n - 1));
-  let distance = 0;
-  const rad = Math.PI / 180 / 1e5, r2 = 2 * EARTH_RADIUS_KM * 1000;
-  let cos1 = Math.cos((lat5[0] / 1e5) * (Math.PI / 180));
-  for (let i = 0; i + 1 < n; i++) {
-    const cos2 = Math.cos((lat5[i + 1] / 1e5) * (Math.PI / 180));
-    const s1 = Math.sin(((lat5[i + 1] - lat5[i]) * rad) / 2), s2 = Math.sin(((lon5[i + 1] - lon5[i]) * rad) / 2);
-    const h = s1 * s1 + s2 * s2 * cos1 * cos2;
-    metres[i] = r2 * Math.atan2(Math.sqrt(h), Math.sqrt(1 - h));
-    distance += metres[i];
-    cos1 = cos2;
-  }
+  const metres = new Float64Array(Math.max(0, lat5.length - 1));
+  const distance = lineMetres(lat5, lon5, metres);
   return {
     encodedPolyline: encoded,
     distanceInMeters: distance,

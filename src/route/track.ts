@@ -6,7 +6,7 @@ const E7 = 1e7;
 /**
  * The geometry of a route as it is built: its points (degrees), and per segment
  * (point i to i + 1) the edge it runs along and the ms it takes; per point, the
- * junction it is, or -1.
+ * junction it is, or -1 (edge, time and junction only with `detail`).
  */
 export class Track {
   readonly lon: number[] = [];
@@ -37,7 +37,7 @@ export class Track {
   private push(lon: number, lat: number, node: number): void {
     this.lon.push(lon);
     this.lat.push(lat);
-    this.node.push(node);
+    if (this.detail) this.node.push(node);
   }
 
   /**
@@ -88,7 +88,7 @@ export class Track {
     const lon = c[2 * k] / E7, lat = c[2 * k + 1] / E7;
     const n = this.lon.length;
     if (this.lon[n - 1] === lon && this.lat[n - 1] === lat) {
-      if (node >= 0) this.node[n - 1] = node;
+      if (node >= 0 && this.detail) this.node[n - 1] = node;
       return;
     }
     this.push(lon, lat, node);
