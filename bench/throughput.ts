@@ -34,14 +34,15 @@ const PATH = `/api/v1/search/nearby?type=eat&lat=27.7154&lon=85.3123&radius=2&li
 const TARGET = 0.5;
 
 /** The CLI as users run it: the build when there is one, else the sources through tsx. */
-function cliCommand(): string[] {
+export function cliCommand(): string[] {
   // another build to compare with, e.g. of an earlier commit
   if (process.env.BENCH_TP_CLI) return [process.env.BENCH_TP_CLI];
   const dist = join(ROOT, 'dist/cli.js');
   return existsSync(dist) ? [dist] : ['--import', 'tsx', join(ROOT, 'src/cli.ts')];
 }
 
-interface Child {
+/** A server started as a child process, ready to take requests. */
+export interface Child {
   child: ChildProcess;
   origin: string;
   /** The processes that serve (the workers of a cluster, else the child itself). */
@@ -50,7 +51,7 @@ interface Child {
 }
 
 /** Starts a child and waits for `ready` in its output; resolves with its origin. */
-function start(args: string[], ready: RegExp, what: string, command = process.execPath): Promise<Child> {
+export function start(args: string[], ready: RegExp, what: string, command = process.execPath): Promise<Child> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let seen = '';
@@ -97,7 +98,8 @@ const s = createServer((req, res) => { res.writeHead(200, headers); res.end(byte
 s.listen(0, '127.0.0.1', () => console.log('bare at http://127.0.0.1:' + s.address().port));
 process.on('SIGTERM', () => { s.close(); s.closeAllConnections(); });`;
 
-async function redisServer(): Promise<Child> {
+/** A throw-away `redis-server` on a random loopback port, without persistence. */
+export async function redisServer(): Promise<Child> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const c = await start(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], /(Ready to accept connections)/, 'redis-server', 'redis-server');
   return { ...c, origin: `redis://127.0.0.1:${port}` };
