@@ -183,6 +183,10 @@ describe('the page and its key', () => {
       const again = await fetch(server.origin + path, { headers: { 'If-None-Match': etag, 'Accept-Encoding': 'identity' } });
       expect(again.status, path).toBe(304);
     }
+    const head = await fetch(`${server.origin}/app/app.css`, { method: 'HEAD', headers: { 'Accept-Encoding': 'identity' } });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(readFileSync(join(appDir, 'app.css')).length);
+    expect(await head.text()).toBe('');
     const gz = await fetch(`${server.origin}/app/app.js`); // fetch asks for gzip and inflates it
     expect(gz.headers.get('content-encoding')).toBe('gzip');
     expect(Buffer.from(await gz.arrayBuffer()).equals(readFileSync(join(appDir, 'app.js')))).toBe(true);
@@ -379,6 +383,24 @@ describe('the access log', () => {
     expect(server.out.stdout.includes(key)).toBe(false); // …without their key
     expect(server.out.stderr.includes(key)).toBe(false);
   });
+});
+
+describe('serve --public-url', () => {
+  it('binds the page key to the public origin too, and lets the page connect to it', async () => {
+    const pub = await serveCli(['--public-url', 'https://maps.example.com/']);
+    try {
+      expect(pub.out.stdout).toContain('the map at https://maps.example.com/ ');
+      const res = await fetch(`${pub.origin}/`);
+      expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' https://maps.example.com;");
+      const key = /name="nepal-places-key" content="([^"]+)"/.exec(await res.text())![1]!;
+      const url = `${pub.origin}/api/v1/search?q=thamel&key=${key}`;
+      for (const origin of ['https://maps.example.com', pub.origin]) expect((await fetch(url, { headers: { Origin: origin } })).status, origin).toBe(200);
+      expect((await fetch(url, { headers: { Origin: 'https://maps.example.org' } })).status).toBe(403);
+    } finally {
+      pub.child.kill('SIGTERM');
+      await new Promise((r) => pub.child.once('exit', r));
+    }
+  }, 60_000);
 });
 
 describe('serve --no-app', () => {

@@ -51,6 +51,8 @@ export async function get<T>(path: string, params: Record<string, Param>, signal
   } catch {
     body = undefined;
   }
+  // The server mints the page's key at start: after a restart this page holds an old one.
+  if (res.status === 401) throw new ApiError(401, 'This page\'s key is no longer valid (the server has restarted?): reload the page.');
   if (!res.ok || !Array.isArray(body?.data)) throw new ApiError(res.status, body?.message ?? `HTTP ${res.status}`);
   return body.data;
 }
