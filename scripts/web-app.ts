@@ -22,7 +22,7 @@ export interface WebAppBuild {
   files: Record<string, number>;
 }
 
-/** Builds the app into `out` (written beside it and renamed over it: never half-built). */
+/** Builds the app into `out` (written beside it and renamed into place: never half-built). */
 export async function buildWebApp(out = APP_DIR): Promise<WebAppBuild> {
   const dir = out.replace(/\/$/, '');
   const tmp = `${dir}.tmp-${process.pid}`;
@@ -43,9 +43,15 @@ export async function buildWebApp(out = APP_DIR): Promise<WebAppBuild> {
   await copyFile(join(MAPLIBRE, 'maplibre-gl.css'), join(tmp, 'maplibre-gl.css'));
   await copyFile(join(WEB, 'app.css'), join(tmp, 'app.css'));
   await copyFile(join(WEB, 'index.html'), join(tmp, 'index.html'));
-  await rm(dir, { recursive: true, force: true });
+  // The old build moved aside, the new one renamed in, then the old removed: a server starting
+  // meanwhile finds one build or the other, not half of one.
+  const old = `${dir}.old-${process.pid}`;
   await mkdir(dirname(dir), { recursive: true });
+  await rename(dir, old).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
   await rename(tmp, dir);
+  await rm(old, { recursive: true, force: true });
   const files: Record<string, number> = {};
   for (const name of ['index.html', 'app.js', 'app.css', 'maplibre-gl.css', 'maplibre-gl-worker.mjs']) files[name] = (await stat(join(dir, name))).size;
   return { dir, files };
