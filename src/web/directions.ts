@@ -3,7 +3,7 @@
  * drawn as a line, its distance and time in the panel, a mode switch (foot, bike, car).
  */
 import polyline from '@mapbox/polyline';
-import { LngLatBounds, Marker, type GeoJSONSource, type Map } from 'maplibre-gl';
+import { LngLatBounds, Marker, type FilterSpecification, type GeoJSONSource, type Map } from 'maplibre-gl';
 import { get, type RouteRecord } from './api.js';
 import { el } from './dom.js';
 import type { RouteEnds, Spot } from './popup.js';
@@ -43,8 +43,11 @@ export class Directions implements RouteEnds {
   /** The route's line and casing, added once the style is loaded. */
   addLayers(): void {
     this.map.addSource(SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
-    this.map.addLayer({ id: 'np-route-casing', type: 'line', source: SOURCE, layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#ffffff', 'line-width': 9 } });
-    this.map.addLayer({ id: 'np-route-line', type: 'line', source: SOURCE, layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#1d63d8', 'line-width': 5 } });
+    // The route from the road points the picked spots snapped to; dashed, from each spot to its road.
+    const route: FilterSpecification = ['==', ['get', 'part'], 'route'];
+    this.map.addLayer({ id: 'np-route-ends', type: 'line', source: SOURCE, filter: ['==', ['get', 'part'], 'end'], paint: { 'line-color': '#1d63d8', 'line-width': 2, 'line-dasharray': [1, 2] } });
+    this.map.addLayer({ id: 'np-route-casing', type: 'line', source: SOURCE, filter: route, layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#ffffff', 'line-width': 9 } });
+    this.map.addLayer({ id: 'np-route-line', type: 'line', source: SOURCE, filter: route, layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#1d63d8', 'line-width': 5 } });
   }
 
   from(spot: Spot): void {
@@ -109,11 +112,16 @@ export class Directions implements RouteEnds {
     }
   }
 
+  // The route first, then the two dashed ends.
   private draw(line: [number, number][]): void {
-    const source = this.map.getSource<GeoJSONSource>(SOURCE);
-    source?.setData({
+    const { from, to } = this.ends;
+    const part = (name: string, coordinates: [number, number][]) =>
+      ({ type: 'Feature' as const, properties: { part: name }, geometry: { type: 'LineString' as const, coordinates } });
+    this.map.getSource<GeoJSONSource>(SOURCE)?.setData({
       type: 'FeatureCollection',
-      features: line.length ? [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: line } }] : [],
+      features: line.length && from && to
+        ? [part('route', line), part('end', [[from.lon, from.lat], line[0]!]), part('end', [line[line.length - 1]!, [to.lon, to.lat]])]
+        : [],
     });
   }
 }
