@@ -374,6 +374,25 @@ describe('on a phone', () => {
   }, 120_000);
 });
 
+describe('a page from before a restart of the server', () => {
+  it('holds a key the server no longer knows: the page says to reload it', async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+    const page = await context.newPage();
+    try {
+      // the page as a previous run of the server wrote it, with its own page key
+      await page.route(`${server.origin}/`, async (route) => {
+        const res = await route.fetch();
+        const old = (await res.text()).replace(/(name="nepal-places-key" content=")[^"]+/, '$1KeyOfAnEarlierRun_0123456789');
+        await route.fulfill({ response: res, body: old });
+      });
+      await page.goto(`${server.origin}/`);
+      await expect.poll(() => page.locator('#np-status').innerText(), { timeout: 15_000 }).toMatch(/no longer valid .* reload the page/);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
+
 describe('the access log', () => {
   it('never holds the page key', async () => {
     const key = /name="nepal-places-key" content="([^"]+)"/.exec(await (await fetch(`${server.origin}/`)).text())![1]!;

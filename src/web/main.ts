@@ -64,7 +64,11 @@ function start(): void {
     directions.addLayers();
   });
   map.on('click', (e) => void popup.point(e.lngLat.lat, e.lngLat.lng));
-  map.on('error', (e) => console.warn('map:', e.error?.message ?? e));
+  map.on('error', (e) => {
+    console.warn('map:', e.error?.message ?? e);
+    // the style or its tiles refused: the page's key is from before a restart of the server
+    if ((e.error as { status?: number } | undefined)?.status === 401) status.textContent = 'This page\'s key is no longer valid (the server has restarted?): reload the page.';
+  });
   // For scripts and tests driving the page (the browser test reads the map through it).
   (globalThis as { nepalPlaces?: unknown }).nepalPlaces = { map };
 }
