@@ -54,6 +54,9 @@ describe('serve: bad arguments are one line on stderr and exit 2', () => {
     [['--redis', 'http://127.0.0.1:6379'], /--redis must be a URL such as redis:/],
     [['--tokens'], /--tokens/],
     [['--data', '/x.pbf', '--pbf', '/y.pbf'], /--pbf is another name for --data/],
+    [['--app-quota', '0/60'], /--app-quota must be REQUESTS\/SECONDS with positive whole numbers/],
+    [['--app-quota', 'lots'], /--app-quota must be REQUESTS\/SECONDS/],
+    [['--no-app', '--app-quota', '10/60'], /--app-quota .* cannot go with --no-app/],
   ])('%j', async (args, message) => {
     const run = cli(args);
     expect(await run.exit).toBe(2);

@@ -47,7 +47,7 @@ function fresh(url: string): Promise<{ status: number; body: any }> {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      res.on('end', () => resolve({ status: res.statusCode!, body: /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text }));
     }).on('error', reject);
   });
 }
@@ -164,6 +164,16 @@ describe('serve --workers 2: one port, two processes, one Redis quota, SIGHUP to
     const [, pidA, pidB] = await waitFor(run, /2 workers on one port \(pids (\d+), (\d+)\)/);
     const [, url] = run.out.stdout.match(/^try: curl '([^']+)'$/m)!;
     for (let i = 0; i < 4; i++) expect((await fresh(url!)).status).toBe(200);
+    // the web app's page: one page key for the port, which every worker accepts
+    const origin = new URL(url!).origin;
+    const keys = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      const html = (await fresh(`${origin}/`)).body as string;
+      const key = /name="nepal-places-key" content="([^"]+)"/.exec(html)![1]!;
+      keys.add(key);
+      expect((await fresh(`${origin}/api/v1/search?q=thamel&key=${key}`)).status).toBe(200);
+    }
+    expect(keys.size).toBe(1);
 
     process.kill(Number(pidA), 'SIGKILL');
     await waitFor(run, new RegExp(`worker ${pidA} exited \\(signal SIGKILL\\); starting another`), 'stderr');

@@ -18,6 +18,8 @@ export interface StartMessage {
   np: 'start';
   /** The development key every worker must accept, when no tokens file was given. */
   devKey?: string;
+  /** The web app's page key, the same in every worker (none with --no-app). */
+  appKey?: string;
 }
 
 /** What a worker tells the primary once it listens: the lines a single process would print. */
@@ -30,6 +32,7 @@ export interface ReadyMessage {
 export interface PrimaryOptions {
   workers: number;
   devKey?: string;
+  appKey?: string;
   out: (line: string) => void;
   fail: (line: string) => void;
 }
@@ -80,7 +83,7 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
       let ready = false;
       // A message sent before the worker listens for it is lost: the worker asks first.
       w.on('message', (m: HelloMessage | ReadyMessage) => {
-        if (m?.np === 'hello') w.send({ np: 'start', devKey: o.devKey } satisfies StartMessage);
+        if (m?.np === 'hello') w.send({ np: 'start', devKey: o.devKey, appKey: o.appKey } satisfies StartMessage);
         else if (m?.np === 'ready' && !ready) {
           ready = true;
           resolve(m);

@@ -9,6 +9,8 @@
  * SIGTERM (or Ctrl-C) stops it gracefully and it exits 0. SIGHUP reloads --data: requests in
  * flight finish on the old index; a file that fails to load keeps the old one (and says why).
  * `--workers N` runs N processes on the port (node:cluster, see ./cluster.ts), sharing --redis.
+ * The web app (src/web/, built into dist/app/) is at `/`, with a page key minted at start (see
+ * `pageToken()` in src/http/web-app.ts); `--no-app` leaves it out.
  */
 import cluster from 'node:cluster';
 import { relative } from 'node:path';
@@ -17,18 +19,19 @@ import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
 import { TileArchive, TileArchiveError } from '../map/archive.js';
 import { fileAssets, FIXTURE_TILES } from '../map/assets.js';
-import { generateKey, TokenError, type Token } from '../http/keys.js';
+import { generateKey, Keyring, TokenError, type Token } from '../http/keys.js';
 import { loadTokens } from '../http/tokens-file.js';
 import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
 import { Reloadable } from '../http/reloadable.js';
-import { serve } from '../http/server.js';
+import { serve, type Fetcher } from '../http/server.js';
+import { PAGE_QUOTA, pageToken, WebAppError, withWebApp } from '../http/web-app.js';
 import { runPrimary, workerReady, workerStart } from './cluster.js';
 import { batchedLines } from './lines.js';
 import { Reloads } from './reload.js';
 import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
 import { DATA_HELP, DATA_OPTIONS, dataFile, openData } from './data.js';
 
-const USAGE = 'usage: nepal-places serve [--data FILE] [--strict] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N]';
+const USAGE = 'usage: nepal-places serve [--data FILE] [--strict] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N] [--app-quota N/SECONDS] [--no-app]';
 
 const HELP = `${USAGE}
 
@@ -45,6 +48,9 @@ ${DATA_HELP}
   --redis URL     count quotas in Redis (redis://host:port), shared between instances
   --workers N     N server processes on the one port (node:cluster); N > 1 needs --redis,
                   so that they share the quotas (default 1)
+  --app-quota N/SECONDS  the quota of the web app's page key, shared by all its visitors
+                  (default ${PAGE_QUOTA.requests}/${PAGE_QUOTA.windowSeconds})
+  --no-app        no web app at / (and no page key)
 
   -h, --help      this help
 
@@ -96,10 +102,12 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     workers: { type: 'string' },
     tiles: { type: 'string' },
     'public-url': { type: 'string' },
+    'app-quota': { type: 'string' },
+    'no-app': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   const values = v as { data?: string; pbf?: string; strict?: boolean; port?: string; host?: string; tokens?: string; redis?: string;
-    workers?: string; tiles?: string; 'public-url'?: string; help?: boolean };
+    workers?: string; tiles?: string; 'public-url'?: string; 'app-quota'?: string; 'no-app'?: boolean; help?: boolean };
   if (values.help) {
     out(HELP);
     return EXIT.ok;
@@ -118,6 +126,9 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUrl)) {
     throw new UsageError(`--public-url must be an http(s) URL without query, such as https://maps.example.com, got '${publicUrl}'`);
   }
+  const app = values['no-app'] !== true;
+  const appQuota = parseQuota(values['app-quota']);
+  if (!app && values['app-quota'] !== undefined) throw new UsageError('--app-quota is the web app\'s: it cannot go with --no-app');
   const workers = values.workers ?? '1';
   if (!/^\d{1,3}$/.test(workers) || Number(workers) < 1 || Number(workers) > 256) {
     throw new UsageError(`--workers must be a whole number from 1 to 256, got '${workers}'`);
@@ -137,7 +148,8 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
       throw err;
     }
     process.off('SIGHUP', reloads.signal); // the primary passes it on to its workers
-    return runPrimary({ workers: Number(workers), devKey, out, fail });
+    // one page key for the port, whichever worker serves the page and its requests
+    return runPrimary({ workers: Number(workers), devKey, appKey: app ? generateKey() : undefined, out, fail });
   }
   const started = await workerStart();
 
@@ -173,6 +185,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     }
   }
   const assets = fileAssets();
+  const appKey = app ? (started?.appKey ?? generateKey()) : undefined;
 
   let index: PlaceIndex;
   const strict = values.strict === true;
@@ -185,10 +198,22 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
 
   const data = new Reloadable(index, () => openData('serve', file, strict));
   reloads.add({ flag: '--data', file: shortPath(file), source: data, describe: (i) => `${i.size} places` });
-  const app = createApp({ index: data, tokens, store, log: out, map: { tiles, assets, publicUrl } });
+  // The page key joins the keys once the server's own origin is known (after listen, for --port 0).
+  const keyring = new Keyring(tokens);
+  const api = createApp({ index: data, tokens: keyring, store, log: out, map: { tiles, assets, publicUrl } });
+  let site: Fetcher = api;
+  let noApp = app ? '' : 'nepal-places: no web app (--no-app)';
+  if (appKey !== undefined) {
+    try {
+      site = await withWebApp(api, { key: appKey, log: out, connect: publicUrl ? [new URL(publicUrl).origin] : [] });
+    } catch (err) {
+      if (!(err instanceof WebAppError)) throw err;
+      noApp = `nepal-places: no web app at /: ${err.message}`;
+    }
+  }
   let running;
   try {
-    running = await serve(app, {
+    running = await serve(site, {
       port: Number(port),
       host,
       onClose: async (msLeft) => void (await Promise.all([store.close?.(Math.min(msLeft, 1000)), tiles?.close()])),
@@ -198,18 +223,20 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     throw new Failure(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
   }
 
-  const api = `${running.origin}/api/v1`;
+  if (site !== api) keyring.replace([...tokens, pageToken(appKey!, [running.origin, ...(publicUrl ? [new URL(publicUrl).origin] : [])], appQuota)]);
+  const base = `${running.origin}/api/v1`;
   const banner = [
     `nepal-places: ${index.size} places from ${shortPath(file)} (${index.license})`,
-    `nepal-places: API v1 at ${api} (description: ${api}/openapi.json, health: ${api}/health); quotas in ${values.redis ? 'redis' : 'memory'}`,
+    `nepal-places: API v1 at ${base} (description: ${base}/openapi.json, health: ${base}/health); quotas in ${values.redis ? 'redis' : 'memory'}`,
     tiles
-      ? `nepal-places: map tiles z${tiles.header.minZoom}–${tiles.header.maxZoom} from ${shortPath(tiles.file)}; styles at ${api}/styles/breeze and ${api}/styles/dark`
+      ? `nepal-places: map tiles z${tiles.header.minZoom}–${tiles.header.maxZoom} from ${shortPath(tiles.file)}; styles at ${base}/styles/breeze and ${base}/styles/dark`
       : `nepal-places: no --tiles: the map styles and tiles answer 404${values.data ?? values.pbf ? '' : ` (the fixture's map: --tiles ${shortPath(FIXTURE_TILES)})`}`,
   ];
+  banner.push(noApp || `nepal-places: the map at ${publicUrl?.replace(/\/+$/, "") ?? running.origin}/ (the web app; its page key: this origin only, ${appQuota.requests} requests per ${appQuota.windowSeconds} s shared by its visitors)`);
   if (!assets) banner.push('nepal-places: the map fonts and sprites are not built (npm run assets): they answer 404');
   if (devKey !== undefined) {
     banner.push(`nepal-places: development key (no --tokens given; any origin, ${DEV_QUOTA.requests} requests per ${DEV_QUOTA.windowSeconds} s): ${devKey}`);
-    banner.push(`try: curl '${exampleUrl(api, index, devKey)}'`);
+    banner.push(`try: curl '${exampleUrl(base, index, devKey)}'`);
   }
   if (started) {
     // A worker: the primary prints the banner once; a lost primary stops the worker.
@@ -222,6 +249,16 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   await running.closed;
   out('nepal-places: stopped');
   return EXIT.ok;
+}
+
+/** `--app-quota REQUESTS/SECONDS`, or the default. */
+function parseQuota(text: string | undefined): { requests: number; windowSeconds: number } {
+  if (text === undefined) return PAGE_QUOTA;
+  const m = /^(\d{1,9})\/(\d{1,7})$/.exec(text);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) {
+    throw new UsageError(`--app-quota must be REQUESTS/SECONDS with positive whole numbers, such as 6000/60, got '${text}'`);
+  }
+  return { requests: Number(m[1]), windowSeconds: Number(m[2]) };
 }
 
 function shortPath(file: string): string {

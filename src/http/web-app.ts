@@ -1,0 +1,170 @@
+/**
+ * The web app at `/` on Node: the page and its files, built by `scripts/web-app.ts` into
+ * `dist/app/` (`npm run prepare`), served in front of API v1.
+ *
+ * The page needs an API key for its own requests. None is in the files on disk: the server hands
+ * one to its own origin by writing it into the page it serves (`<meta name="nepal-places-key">`),
+ * so the JavaScript bundle holds no secret and a new key at each start costs no rebuild. See
+ * `pageToken()` for what that key may do.
+ *
+ * Node-only (it reads the files): the app of `createApp()` stays Web-API-only.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { accessLine } from './access-log.js';
+import type { Token } from './keys.js';
+import type { Fetcher } from './server.js';
+
+/** Where `npm run prepare` (`scripts/web-app.ts`) writes the app: two levels above `src/http/` and `dist/http/`. */
+export const APP_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url));
+
+/** The `<meta>` name the page reads its key from. */
+export const PAGE_KEY_META = 'nepal-places-key';
+
+/** The default quota of the page key: every visitor of the page shares it. */
+export const PAGE_QUOTA = { requests: 6000, windowSeconds: 60 };
+
+/** The web app is not built where it was looked for. */
+export class WebAppError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebAppError';
+  }
+}
+
+/** Options of `withWebApp()`. */
+export interface WebAppOptions {
+  /** The page key, written into the page (see `pageToken()`). */
+  key: string;
+  /** The built app (default `APP_DIR`). */
+  dir?: string;
+  /** Origins, besides the page's own, that the page's requests go to (a `--public-url`'s), for its Content-Security-Policy. */
+  connect?: string[];
+  /** Receives an access-log line per request answered here (default: none). */
+  log?: (line: string) => void;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+/** A file as served: its bytes, gzipped bytes (when smaller) and their ETags. */
+interface Served {
+  type: string;
+  body: Uint8Array;
+  etag: string;
+  gzip?: Uint8Array;
+  gzipEtag?: string;
+  cache: string;
+}
+
+/**
+ * The page key's token: a fresh random key, usable by browsers only from the server's own
+ * `origins` (a page of another site sending it gets a 403), with a bounded quota that all the
+ * page's visitors share. The page's own requests are same-origin GETs, which browsers send
+ * without an `Origin` header, so they pass the origin check; requests without `Origin` (curl)
+ * can use the key too, as they can any key they read, up to its quota: the page key is public
+ * by nature, like any key a page holds, and is bounded for that reason.
+ */
+export function pageToken(key: string, origins: readonly string[], quota = PAGE_QUOTA): Token {
+  return { key, allowedOrigins: [...new Set(origins)], quota: { ...quota } };
+}
+
+/**
+ * `api` with the web app in front of it: `GET /` is the page (its key written in), `GET
+ * /app/{file}` the app's files (content types, `ETag` with 304s, gzip for clients that take it,
+ * `Cache-Control: no-cache` so a new build is picked up at once; the page itself `no-store`, as
+ * it holds the key). Every other request, and a file the app does not have, goes to `api` (its
+ * 404 envelope). The files are read once, here.
+ * @throws {WebAppError} when `dir` holds no built app
+ */
+export async function withWebApp(api: Fetcher, options: WebAppOptions): Promise<Fetcher> {
+  const { key, dir = APP_DIR, log, connect = [] } = options;
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(key)) throw new TypeError('withWebApp: key must be 16 to 128 characters from A-Z a-z 0-9 _ -');
+  if (!existsSync(join(dir, 'index.html'))) {
+    throw new WebAppError(`the web app is not built in ${dir} (npm run app builds it)`);
+  }
+  const files = new Map<string, Served>();
+  for (const name of await readdir(dir)) {
+    if (name === 'index.html' || !(extname(name) in TYPES)) continue;
+    files.set(`/app/${name}`, served(await readFile(join(dir, name)), TYPES[extname(name)]!, 'no-cache'));
+  }
+  const html = (await readFile(join(dir, 'index.html'), 'utf8'))
+    .replace('</head>', `<meta name="${PAGE_KEY_META}" content="${key}">\n</head>`);
+  const page = served(Buffer.from(html), TYPES['.html']!, 'no-store');
+  // MapLibre draws in a worker it starts from a blob: URL and loads its images as blobs.
+  const csp = [
+    "default-src 'self'",
+    `connect-src 'self' ${connect.join(' ')}`.trim(),
+    "img-src 'self' data: blob:",
+    "worker-src 'self' blob:",
+    "child-src 'self' blob:",
+    "style-src 'self' 'unsafe-inline'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+
+  let count = 0;
+  const prefix = `app${Math.floor(Math.random() * 0xffff).toString(16)}`;
+  const fetch = (request: Request): Response | Promise<Response> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return api.fetch(request);
+    const url = new URL(request.url);
+    const file = url.pathname === '/' ? page : files.get(url.pathname);
+    if (!file) return api.fetch(request);
+    const start = performance.now();
+    const response = answer(request, file, file === page ? csp : undefined);
+    log?.(accessLine(Date.now(), `${prefix}-${(++count).toString(36)}`, request.method, request.url, response.status, performance.now() - start));
+    return response;
+  };
+  return api.rejected ? { fetch, rejected: api.rejected.bind(api) } : { fetch };
+}
+
+function served(body: Uint8Array, type: string, cache: string): Served {
+  const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 24)}"`;
+  const file: Served = { type, body, etag, cache };
+  if (body.length >= 1024 && !type.startsWith('image/png')) {
+    const gz = gzipSync(body, { level: 9 });
+    if (gz.length < body.length) {
+      file.gzip = gz;
+      file.gzipEtag = `${etag.slice(0, -1)}-gz"`;
+    }
+  }
+  return file;
+}
+
+function answer(request: Request, file: Served, csp: string | undefined): Response {
+  const gzip = file.gzip !== undefined && /\bgzip\b/i.test(request.headers.get('Accept-Encoding') ?? '');
+  const etag = gzip ? file.gzipEtag! : file.etag;
+  const headers: Record<string, string> = {
+    'Content-Type': file.type,
+    'Cache-Control': file.cache,
+    'X-Content-Type-Options': 'nosniff',
+    Vary: 'Accept-Encoding',
+  };
+  if (csp) {
+    headers['Content-Security-Policy'] = csp;
+    headers['Referrer-Policy'] = 'no-referrer';
+  } else headers.ETag = etag; // the page changes with each key: nothing to revalidate
+  if (!csp && matches(request.headers.get('If-None-Match'), etag)) return new Response(null, { status: 304, headers });
+  const body = gzip ? file.gzip! : file.body;
+  if (gzip) headers['Content-Encoding'] = 'gzip';
+  headers['Content-Length'] = String(body.length);
+  return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+}
+
+function matches(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  return header.trim() === '*' || header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}

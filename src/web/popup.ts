@@ -1,0 +1,97 @@
+/**
+ * The popup of a point on the map: what is there (a place, or `/reverse` of a clicked point) and
+ * the buttons that start directions from or to it.
+ */
+import { Popup, type Map } from 'maplibre-gl';
+import { ApiError, get, type PlaceRecord } from './api.js';
+import { el } from './dom.js';
+import { distance, title } from './units.js';
+
+/** A point the user picked: where it is and what to call it. */
+export interface Spot {
+  lat: number;
+  lon: number;
+  label: string;
+}
+
+/** Where the popup's "directions from here / to here" go. */
+export interface RouteEnds {
+  from(spot: Spot): void;
+  to(spot: Spot): void;
+}
+
+/** One popup at a time on `map`. */
+export class PlacePopup {
+  // Not closed by a click on the map: that click asks /reverse and moves it there.
+  private popup = new Popup({ maxWidth: '300px', className: 'np-popup', focusAfterOpen: false, closeOnClick: false });
+  private seq = 0;
+
+  constructor(private map: Map, private ends: RouteEnds) {}
+
+  /** Shows `record` at its centroid. */
+  place(record: PlaceRecord): void {
+    this.seq++;
+    const { lat, lon } = record.centroid;
+    this.show(lat, lon, this.card(record, { lat, lon, label: title(record) }));
+  }
+
+  /** Shows what `/reverse` finds at a clicked point (or that nothing named is near). */
+  async point(lat: number, lon: number): Promise<void> {
+    const seq = ++this.seq;
+    const here: Spot = { lat, lon, label: `${lat.toFixed(5)}, ${lon.toFixed(5)}` };
+    const waiting = el('div', 'np-card');
+    waiting.append(el('p', 'np-muted', 'Looking up this point…'));
+    this.show(lat, lon, waiting);
+    let content: HTMLElement;
+    try {
+      const [record] = await get<PlaceRecord>('reverse', { lat: lat.toFixed(6), lon: lon.toFixed(6), radius: 0.5 });
+      content = this.card(record!, { ...here, label: title(record!) }, record!.radialDistanceInKm);
+    } catch (err) {
+      content = el('div', 'np-card');
+      const nothing = err instanceof ApiError && err.status === 404;
+      content.append(el('strong', 'np-title', nothing ? 'No named place within 500 m' : 'Could not look this point up'));
+      content.append(el('p', 'np-muted', nothing ? here.label : (err as Error).message));
+      content.append(this.buttons(here));
+    }
+    if (seq === this.seq) this.popup.setDOMContent(content);
+  }
+
+  /** Closes it. */
+  close(): void {
+    this.popup.remove();
+  }
+
+  private show(lat: number, lon: number, content: HTMLElement): void {
+    this.popup.setLngLat([lon, lat]).setDOMContent(content);
+    if (!this.popup.isOpen()) this.popup.addTo(this.map);
+  }
+
+  private card(record: PlaceRecord, spot: Spot, km?: number): HTMLElement {
+    const card = el('div', 'np-card');
+    card.dataset.placeId = String(record.placeId);
+    card.append(el('strong', 'np-title', title(record)));
+    card.append(el('p', 'np-address', record.address));
+    const facts = [record.type.replace(/_/g, ' ')];
+    if (km !== undefined && km > 0) facts.push(`${distance(km * 1000)} away`);
+    card.append(el('p', 'np-muted', facts.join(' · ')));
+    card.append(this.buttons(spot));
+    return card;
+  }
+
+  private buttons(spot: Spot): HTMLElement {
+    const row = el('div', 'np-route-buttons');
+    const from = el('button', 'np-from', 'Directions from here');
+    const to = el('button', 'np-to', 'Directions to here');
+    from.type = to.type = 'button';
+    from.onclick = () => {
+      this.ends.from(spot);
+      this.close();
+    };
+    to.onclick = () => {
+      this.ends.to(spot);
+      this.close();
+    };
+    row.append(from, to);
+    return row;
+  }
+}
