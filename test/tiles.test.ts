@@ -285,6 +285,28 @@ describe('the layers are what @protomaps/basemaps draws', () => {
   });
 });
 
+describe('places carry the population_rank the styles size their labels by', () => {
+  it('every place has a rank from 1 to 18; a tagged population gets one step per break it reaches', async () => {
+    // Protomaps' breaks, counted from the bottom: 1 below 200 people, one more for each reached
+    const breaks = [200, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 5e6, 1e7, 2e7, 5e7, 1e8, 1e9];
+    let places = 0, withPopulation = 0;
+    for (const { t } of await allTop()) {
+      const l = t.layers.places;
+      for (let i = 0; l && i < l.length; i++) {
+        const p = l.feature(i).properties;
+        places++;
+        expect(Number.isInteger(p.population_rank) && (p.population_rank as number) >= 1 && (p.population_rank as number) <= 18, JSON.stringify(p)).toBe(true);
+        if (typeof p.population === 'number') {
+          withPopulation++;
+          expect(p.population_rank, String(p.name)).toBe(1 + breaks.filter((b) => (p.population as number) >= b).length);
+        }
+      }
+    }
+    expect(places).toBeGreaterThan(0);
+    expect(withPopulation).toBeGreaterThan(0);
+  });
+});
+
 describe('tiles stay small enough to load on a phone', () => {
   it('keeps every tile of the densest city at most 500 kB at z14 and 250 kB below (gzipped, as stored)', () => {
     for (const r of result.zooms) {

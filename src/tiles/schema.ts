@@ -322,6 +322,18 @@ const PLACE_KIND: Record<string, [string, number]> = {
   suburb: ['neighbourhood', 11], quarter: ['macrohood', 12], neighbourhood: ['neighbourhood', 13],
 };
 
+// Protomaps' population_rank: 1 (under 200 people) to 18 (a billion or more), by these breaks.
+const POPULATION_BREAKS = [1e9, 1e8, 5e7, 2e7, 1e7, 5e6, 1e6, 5e5, 2e5, 1e5, 5e4, 2e4, 1e4, 5e3, 2e3, 1e3, 200, 0];
+// Where OSM gives no population, a typical one for the place's type: the styles size labels by
+// rank (a missing rank is a null in their expressions), and a city should not draw as a hamlet.
+const TYPICAL_POPULATION: Record<string, number> = { city: 100_000, town: 10_000, village: 1_000, hamlet: 200 };
+
+/** The `population_rank` of a population (Protomaps' scale): 1 below 200 people, 18 from a billion. */
+export function populationRank(population: number): number {
+  const i = POPULATION_BREAKS.findIndex((b) => population >= b);
+  return i < 0 ? 1 : POPULATION_BREAKS.length - i;
+}
+
 /** A named `place=*` as a `places` label: locality, neighbourhood, region; with `placeId` (localities are rows of the index). */
 export function placeFeature(tags: Tags, osmKind: number, osmId: number): FeatureInfo | undefined {
   const p = tags.get('place');
@@ -338,7 +350,8 @@ export function placeFeature(tags: Tags, osmKind: number, osmId: number): Featur
     layer: 'places', type: POINT, minZoom,
     props: [
       ['kind', kind], ['kind_detail', p], ['min_zoom', minZoom], ['sort_key', minZoom],
-      ['population', Number.isFinite(population) && population > 0 ? population : undefined], ['capital', capital],
+      ['population', Number.isFinite(population) && population > 0 ? population : undefined],
+      ['population_rank', populationRank(Number.isFinite(population) && population > 0 ? population : TYPICAL_POPULATION[p] ?? 0)], ['capital', capital],
       ['placeId', placeId(osmId, osmKind)], ...names(tags),
     ],
   };
