@@ -15,6 +15,8 @@
 //                 by searching the parameter space at Nepal scale, against 50 ms
 //  10. Routing    bench/route.ts's run(): CH preprocessing, routes vs (bidirectional) Dijkstra
 //  11. Tiles      `nepal-places tiles` against tilemaker, and tile serving from the archive
+//  12. Reliability bench/reliability.ts's run(): the adversarial run (fuzz, quota race, Redis
+//                 stalled, zlib bomb) against serve as deployed
 //
 // Every index is loaded in a child process (bench/load-child.ts) under a memory and
 // time watchdog; a big file is loaded once, and its child runs sections 2–4 on it.
@@ -43,6 +45,7 @@ const SEARCH = fileURLToPath(new URL('search.ts', import.meta.url));
 const THROUGHPUT = fileURLToPath(new URL('throughput.ts', import.meta.url));
 const SLOWEST = fileURLToPath(new URL('slowest.ts', import.meta.url));
 const ROUTE = fileURLToPath(new URL('route.ts', import.meta.url));
+const RELIABILITY = fileURLToPath(new URL('reliability.ts', import.meta.url));
 /** Limits of a file's child: its whole run, and the silence of one step (the load, one query class). */
 const CHILD_TIMEOUT = 240_000;
 const CHILD_STALL = 90_000;
@@ -138,6 +141,8 @@ async function main(): Promise<void> {
   checks.push(...((routing as { checks?: Check[] } | null)?.checks ?? []));
   const tiles = await tilesSection(nepal ? [FIXTURE, nepal] : [FIXTURE], errors);
   checks.push(...tiles.checks);
+  const reliability = (await section('12. Reliability', RELIABILITY, errors)) as { pass?: Record<string, boolean> } | null;
+  for (const [what, pass] of Object.entries(reliability?.pass ?? {})) checks.push({ target: `reliability: ${what}`, value: pass ? 'held' : 'broke', pass });
 
   const seconds = (performance.now() - started) / 1000;
   printChecks('Targets', checks, [
@@ -149,7 +154,7 @@ async function main(): Promise<void> {
   writeFileSync(RESULTS, JSON.stringify({
     machine: m, seconds, missing, errors, load: loads, nearby: all.nearby, nearbyFailures: all.failures,
     scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, throughput, slowest, routing,
-    tiles: { builds: tiles.rows, serving: tiles.serving }, checks,
+    tiles: { builds: tiles.rows, serving: tiles.serving }, reliability, checks,
   }, null, 1) + '\n');
   console.log(`\nResults: ${RESULTS}`);
 }
