@@ -14,11 +14,11 @@
  * radius at most 100, q at most MAX_QUERY_LENGTH characters). A request the engine refuses
  * (400, e.g. a cap on words) is timed like any other: a refusal is an answer too.
  *
- * An endpoint is one entry of ENDPOINTS (a generator table): to add `/directions`, write its
- * `Endpoint` (call, params, random, adversarial, mutate) and list it there.
+ * An endpoint is one entry of ENDPOINTS (a generator table): its `Endpoint` (call, params,
+ * random, adversarial, mutate).
  *
  * Run alone: `node --expose-gc --import tsx bench/slowest.ts` (BENCH_SLOWEST_SECONDS per
- * endpoint, default 20). The index is the Nepal-scale snapshot bench/data/nepal.places when it
+ * endpoint, default 20; BENCH_SLOWEST_ONLY=NAME for one endpoint). The index is the Nepal-scale snapshot bench/data/nepal.places when it
  * is at least as new as bench/data/nepal.osm.pbf (section 7 writes it), else that PBF, else the
  * fixture.
  */
@@ -27,9 +27,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import {
-  DEFAULT_PBF, InvalidQueryError, MAX_QUERY_LENGTH, MERGED_TYPES, loadPbf, loadSnapshot, nearby, place, prepareSearch, reverse, search,
-  type NearbyQuery, type PlaceIndex, type ReverseQuery, type SearchQuery,
+  DEFAULT_PBF, InvalidQueryError, MAX_QUERY_LENGTH, MERGED_TYPES, RouteError, loadPbf, loadSnapshot, nearby, place, prepareSearch, reverse, route, search,
+  type NearbyQuery, type PlaceIndex, type ReverseQuery, type RouteQuery, type SearchQuery,
 } from '../src/index.js';
+import { MAX_POINTS } from '../src/query/route.js';
 import { createApp, generateKey } from '../src/http/index.js';
 import { words } from '../src/search/words.js';
 import { runChild, MAX_RSS } from './child.js';
@@ -42,6 +43,8 @@ export const TARGET_MS = 50;
 /** The HTTP limits the generated requests keep to (createApp's defaults). */
 const MAX_LIMIT = 100, MAX_RADIUS = 100;
 const SECONDS = Number(process.env.BENCH_SLOWEST_SECONDS ?? 20);
+/** One endpoint alone (BENCH_SLOWEST_ONLY=directions), for a quick look. */
+const ONLY = process.env.BENCH_SLOWEST_ONLY;
 /** Requests re-timed at the end, per endpoint, and calls per re-timing. */
 const FINALISTS = 4, RUNS = 7;
 /** Calls timed through the app's fetch per finalist. */
@@ -78,8 +81,8 @@ export interface Endpoint<Q> {
   /** The route under /api/v1. */
   path: string;
   call(index: PlaceIndex, q: Q): unknown;
-  /** The HTTP query string's parameters (without the key). */
-  params(q: Q): Record<string, string>;
+  /** The HTTP query string's parameters (without the key); pairs where a name repeats (`points[]`). */
+  params(q: Q): Record<string, string> | [string, string][];
   /** The instant the app's clock shows for this request (opening hours), if it matters. */
   at?(q: Q): Date | undefined;
   random(s: Space): Q;
@@ -301,17 +304,58 @@ const placeEndpoint: Endpoint<PlaceQuery> = {
   },
 };
 
-/**
- * The endpoints searched, by name. `/directions` (routing) goes here once it exists: an
- * `Endpoint<DirectionsQuery>` whose `random` draws two points (dense and anywhere, far apart
- * and near), `adversarial` the longest legal trips across the densest network, and `call`
- * the engine's route function.
- */
+/** `/directions`: the engine's query with its points as [lat, lon] pairs. */
+interface DirectionsQuery extends RouteQuery { points: [number, number][] }
+
+const MODES = ['foot', 'bike', 'car'] as const;
+
+const directionsEndpoint: Endpoint<DirectionsQuery> = {
+  path: '/directions',
+  call: (index, q) => route(index, q),
+  params: (q) => [
+    ...q.points.map(([lat, lon]): [string, string] => ['points[]', `${lat},${lon}`]),
+    ['mode', q.mode ?? 'foot'], ['instructions', String(q.instructions ?? false)], ['alternatives', String(q.alternatives ?? false)],
+  ],
+  random(s) {
+    const n = Math.max(2, count(s, MAX_POINTS));
+    const points = Array.from({ length: n }, (): [number, number] => { const [lon, lat] = point(s); return [round7(lat), round7(lon)]; });
+    return { points, mode: pick(s, MODES), instructions: s.rnd() < 0.5, alternatives: n === 2 && s.rnd() < 0.5 };
+  },
+  adversarial(s) {
+    // the longest legal trips: between the dense points farthest apart, back and forth at the
+    // most points a request may hold, every mode, with instructions; the far pair with alternatives
+    let a = s.dense[0], b = s.dense[0], far = -1;
+    for (const p of s.dense) for (const o of s.dense.slice(0, 40)) {
+      const d = (p[0] - o[0]) ** 2 + (p[1] - o[1]) ** 2;
+      if (d > far) [far, a, b] = [d, p, o];
+    }
+    const ll = (p: [number, number]): [number, number] => [round7(p[1]), round7(p[0])];
+    const zigzag = Array.from({ length: MAX_POINTS }, (_, i) => ll(i % 2 ? b : a));
+    return MODES.flatMap((mode) => [
+      { points: zigzag, mode, instructions: true, alternatives: false },
+      { points: [ll(a), ll(b)], mode, instructions: true, alternatives: true },
+    ]);
+  },
+  mutate(q, s) {
+    const r = this.random(s);
+    const knob = pick(s, ['point', 'mode', 'instructions', 'alternatives'] as const);
+    if (knob === 'point') {
+      const points = [...q.points];
+      points[Math.floor(s.rnd() * points.length)] = r.points[0];
+      return { ...q, points };
+    }
+    if (knob === 'alternatives') return { ...q, alternatives: q.points.length === 2 && !q.alternatives };
+    return { ...q, [knob]: r[knob] };
+  },
+};
+
+/** The endpoints searched, by name. */
 export const ENDPOINTS: Record<string, Endpoint<unknown>> = {
   nearby: nearbyEndpoint,
   search: searchEndpoint,
   reverse: reverseEndpoint,
   places: placeEndpoint,
+  directions: directionsEndpoint,
 };
 
 // ---- the space, from the index ----
@@ -427,8 +471,9 @@ function timeOnce<Q>(ep: Endpoint<Q>, index: PlaceIndex, q: Q): Sample<Q> {
     const out = ep.call(index, q) as unknown[];
     answer = `${out.filter((x) => x !== undefined).length} records`;
   } catch (err) {
-    if (!(err instanceof InvalidQueryError)) throw err;
-    answer = `400: ${err.message}`;
+    if (err instanceof RouteError) answer = `404: ${err.message}`;
+    else if (err instanceof InvalidQueryError) answer = `400: ${err.message}`;
+    else throw err;
   }
   return { q, ms: cpuMs(c0), wall: performance.now() - t0, answer };
 }
@@ -548,6 +593,7 @@ async function child(): Promise<void> {
   process.stdout.write(JSON.stringify({ dataset, places: index.size, words: index.words.size, prepareMs, firstTypoMs }) + '\n');
   const fetcher = fetcherOf(index);
   for (const [name, ep] of Object.entries(ENDPOINTS)) {
+    if (ONLY && ONLY !== name) continue;
     progress(`slowest ${name}: searching for ${SECONDS} s`);
     process.stdout.write(JSON.stringify(await slowest(name, ep, s, SECONDS, fetcher)) + '\n');
   }

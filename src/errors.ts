@@ -64,12 +64,14 @@ export class SnapshotError extends Error {
 }
 
 /** Why `route()` found no route. */
-export type RouteProblem = 'too-far' | 'no-route';
+export type RouteProblem = 'too-far' | 'no-route' | 'too-long';
 
 /**
  * No route joins the points: `problem` is `too-far` when point `point` (0-based) lies
  * farther than the snapping limit from every road the mode may use, `no-route` when
- * no road of the mode joins point `point` to the next one (islands of the network).
+ * no road of the mode joins point `point` to the next one (islands of the network),
+ * `too-long` when the leg from point `point` needs more search than an index without
+ * contraction hierarchies (a PBF loaded without `contract`) does for one query.
  */
 export class RouteError extends Error {
   readonly problem: RouteProblem;

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import polyline from '@mapbox/polyline';
 import { route } from '../src/query/route.js';
-import type { PlaceIndex } from '../src/index.js';
-import { coreIndex, token } from './support/http-fixture.js';
+import { loadPbf, type PlaceIndex } from '../src/index.js';
+import { CORE_PBF, coreIndex, token } from './support/http-fixture.js';
 import { startServer, type TestServer } from './support/http-server.js';
 
 // The client ships one webpack bundle for browsers (axios with its XMLHttpRequest adapter
@@ -141,4 +141,20 @@ describe('no route is a 404 envelope that says why', () => {
     const r = await server.request(`/api/v1/directions?points[]=${A}&points[]=${B}`);
     expect(r.status).toBe(401);
   });
+});
+
+describe('a leg past the search bound of an index without hierarchies is a 400 that says how to lift it', () => {
+  it('answers 400 naming the leg and the snapshot, where the contracted index answers 200', async () => {
+    const plain = await loadPbf(CORE_PBF, { contract: false });
+    plain.router!.plainLimit = 50;
+    const other = await startServer({ index: plain, tokens: [KEY] });
+    try {
+      const r = await other.request(`/api/v1/directions?points[]=${A}&points[]=${B}&mode=car&key=${KEY.key}`);
+      expect(r.status).toBe(400);
+      expect(r.body.message).toMatch(/^Bad request: the route from point 1 to point 2 \(car\) .*snapshot/);
+      expect((await directions(`points[]=${A}&points[]=${B}&mode=car`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
 });

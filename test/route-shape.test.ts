@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidQueryError, loadPbf, type PlaceIndex } from '../src/index.js';
 import { route, type Route, type RouteQuery } from '../src/query/route.js';
 import { RouteError } from '../src/errors.js';
+import { BiDijkstra, SearchLimitError } from '../src/route/dijkstra.js';
 import { engine } from './support/fixture.js';
 import { CORE, readRaw, tag, type RawData } from './support/raw.js';
 import { random } from './support/random.js';
@@ -314,6 +315,22 @@ describe('bad input throws InvalidQueryError naming the parameter', () => {
     expect(r[0].instructionList!.filter((s) => s.sign === 5)).toHaveLength(23);
   });
 
+  it('points more than 2,000 km apart in all (straight lines from point to point, summed)', () => {
+    // a degree of latitude is 111.195 km (R = 6371.0088 km): 9 degrees there and back is 2,001.5 km
+    const north: LatLon = [a[0] + 9, a[1]];
+    bad({ points: [a, north, a] }, 'points');
+    // the same trip one way is 1,000.8 km: routed or too far from a road, never refused as too long
+    let err: unknown;
+    try {
+      route(index, { points: [a, north] });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(RouteError);
+    // 1,990 km across Nepal-sized legs is allowed
+    expect(() => route(index, { points: [a, [a[0] + 8.95, a[1]], a] })).toThrow(RouteError);
+  });
+
   it('a malformed point', () => {
     for (const p of [[27.7], [27.7, 85.3, 1], [27.7, '85.3'], [NaN, 85.3], [27.7, Infinity], [91, 85.3], [27.7, 181], 'abc', '27.7;85.3', '27.7,', ',85.3', '27.7,85.3,1', null, {}, { lat: 27.7, lon: 85.3 }]) {
       bad({ points: [a, p] }, 'points');
@@ -443,5 +460,45 @@ describe('instructions on the hand-made network: names in English, the roundabou
     expect(f.instructionList!.map((s) => [s.sign, s.name])).toEqual([[0, 'Bottom West'], [-2, 'Middle'], [4, '']]);
     expect(f.instructionList![1].text).toBe('Turn left onto Middle');
     expect(f.instructionList!.map((s) => s.interval)).toEqual([[0, 1], [1, 2], [2, 2]]);
+  });
+});
+
+describe('without hierarchies, a search is bounded: past its limit of settled nodes a leg is RouteError too-long, never seconds of work', () => {
+  let plain: PlaceIndex;
+  beforeAll(async () => {
+    plain = await loadPbf(CORE, { contract: false });
+  }, 120_000);
+
+  it('the bidirectional Dijkstra with a limit finds the same paths as without, or throws SearchLimitError', () => {
+    const arcs = plain.router!.modes[0].arcs;
+    const free = new BiDijkstra(arcs), bounded = new BiDijkstra(arcs, 300);
+    const rnd = random(5);
+    let same = 0, stopped = 0;
+    for (let i = 0; i < 200; i++) {
+      const s = Math.floor(rnd() * arcs.n), t = Math.floor(rnd() * arcs.n);
+      const want = free.route([s, 0], [t, 0]);
+      try {
+        const got = bounded.route([s, 0], [t, 0]);
+        expect(got?.cost).toBe(want?.cost);
+        same++;
+      } catch (e) {
+        expect(e).toBeInstanceOf(SearchLimitError);
+        stopped++;
+      }
+    }
+    // both outcomes occur on the fixture at this limit
+    expect(same).toBeGreaterThan(0);
+    expect(stopped).toBeGreaterThan(0);
+  });
+
+  it('route() refuses the leg past the limit, naming it and the remedy; the index with hierarchies routes it', () => {
+    plain.router!.plainLimit = 50;
+    const q: RouteQuery = { points: [[27.7154, 85.3123], [27.7172, 85.3240], [27.7090, 85.3290]], mode: 'car' };
+    const r = tryRoute(plain, q);
+    expect(r).toBeInstanceOf(RouteError);
+    expect((r as RouteError).problem).toBe('too-long');
+    expect((r as RouteError).point).toBe(0);
+    expect((r as RouteError).message).toMatch(/from point 1 to point 2 \(car\).*snapshot/);
+    expect(Array.isArray(tryRoute(index, q))).toBe(true);
   });
 });

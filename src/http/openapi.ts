@@ -364,7 +364,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
           schema: { type: 'boolean', default: false },
         },
         points: {
-          name: 'points[]', in: 'query', description: 'A point `lat,lon` to pass, in order; 2 to 25 of them. Sent as `points[]` (the Baato JS client, axios), `points%5B%5D` (the Java client) or repeated `points`.',
+          name: 'points[]', in: 'query', description: 'A point `lat,lon` to pass, in order; 2 to 25 of them, at most 2,000 km apart in all (straight lines from point to point). Sent as `points[]` (the Baato JS client, axios), `points%5B%5D` (the Java client) or repeated `points`.',
           schema: { type: 'array', items: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?,-?\\d+(\\.\\d+)?$' }, minItems: 2, maxItems: 25 },
           style: 'form', explode: true,
         },

@@ -4,15 +4,23 @@ import type { Snap } from '../index/snap.js';
 import { MODES, forwardBit, type Mode } from '../road/profile.js';
 import { timeOf, NO_NODE } from '../route/modes.js';
 import type { Router } from '../route/router.js';
+import { SearchLimitError } from '../route/dijkstra.js';
 import type { Path } from '../route/ends.js';
 import { Track } from '../route/track.js';
 import { encodePolyline } from '../route/polyline.js';
 import { instructions, type Instruction } from '../route/instructions.js';
-import { lineMetres } from '../geom/haversine.js';
+import { kmTo, lineMetres } from '../geom/haversine.js';
 import { show } from './validate.js';
 
 /** Most points a route may pass through (start, vias, end). */
 export const MAX_POINTS = 25;
+/**
+ * Longest trip one request may ask for: the straight-line km from point to point, summed.
+ * A route's work grows with its length (its search, unpacking, polyline and steps): 25 points
+ * zigzagging across Nepal would be 30,000 km of road and a second and a half of one core.
+ * Twice across the country and back fits.
+ */
+export const MAX_TRIP_KM = 2000;
 /** How far (km) a point may lie from the nearest road its mode may use. */
 export const SNAP_KM = 1;
 /** Alternatives: at most this many besides the best, sharing at most `maxShare` of its length and costing at most `maxStretch` times it. */
@@ -88,6 +96,11 @@ export function checkRoute(q: RouteQuery): Checked {
     throw new InvalidQueryError('points', `must hold 2 to ${MAX_POINTS} points, got ${q.points.length}`);
   }
   const points = q.points.map((p, i) => point(p, i));
+  let km = 0;
+  for (let i = 0; i + 1 < points.length; i++) km += kmTo(points[i][1], points[i][0], points[i + 1][1] * 1e7, points[i + 1][0] * 1e7);
+  if (km > MAX_TRIP_KM) {
+    throw new InvalidQueryError('points', `are ${Math.round(km)} km apart in a straight line, point to point; one request may ask for at most ${MAX_TRIP_KM} km: split the trip`);
+  }
   const mode = q.mode ?? 'foot';
   if (!MODES.includes(mode)) throw new InvalidQueryError('mode', `must be one of ${MODES.join(', ')}, got ${show(mode)}`);
   const bool = (name: 'instructions' | 'alternatives', v: unknown): boolean => {
@@ -208,11 +221,17 @@ function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boo
     }
   }
   const search = router.search(m);
-  const paths = from.length && to.length
-    ? alternatives
-      ? search.alternatives(flat(from), flat(to), { ...ALTERNATIVES, share: router.arcMetres(m) })
-      : [search.route(flat(from), flat(to))].filter((p): p is Path => p !== null)
-    : [];
+  let paths: Path[] = [];
+  try {
+    if (from.length && to.length) {
+      paths = alternatives
+        ? search.alternatives(flat(from), flat(to), { ...ALTERNATIVES, share: router.arcMetres(m) })
+        : [search.route(flat(from), flat(to))].filter((p): p is Path => p !== null);
+    }
+  } catch (err) {
+    if (!(err instanceof SearchLimitError)) throw err;
+    throw new RouteError('too-long', i, mode, `the route from point ${i + 1} to point ${i + 2} (${mode}) needs a longer search than this index does without contraction hierarchies: load a snapshot (nepal-places build) or contract the index (loadPbf({ contract: true })) to route any distance`);
+  }
   let legs: Leg[] = paths.map((path) => ({ s, t, cost: path.cost, path, from: used(from, path.source), to: used(to, path.target) }));
   if (direct && (legs.length === 0 || direct.cost <= legs[0].cost)) {
     // the alternatives were chosen against a path that is not the best: keep those still within the stretch

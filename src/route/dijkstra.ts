@@ -13,6 +13,20 @@ const NONE = 0xffffffff;
 const SETTLED = 2;
 
 /**
+ * A search stopped at its limit of settled nodes (`BiDijkstra.maxSettled`) before it found
+ * the best path: a bound on the work of one query, not a proof that no path exists.
+ */
+export class SearchLimitError extends RangeError {
+  /** The limit that was reached. */
+  readonly settled: number;
+  constructor(settled: number) {
+    super(`the search settled ${settled} nodes without finishing`);
+    this.name = 'SearchLimitError';
+    this.settled = settled;
+  }
+}
+
+/**
  * Plain one-directional Dijkstra from all sources at once until the best target is settled:
  * the baseline of the bench and the reference of the tests, kept as simple as it can be.
  */
@@ -89,10 +103,13 @@ export class BiDijkstra {
   private readonly list = new ArcList();
   private best = Infinity;
   private meet = -1;
+  /** Most nodes one search may settle (both sides together) before it throws `SearchLimitError`. */
+  readonly maxSettled: number;
 
-  constructor(arcs: Arcs) {
+  constructor(arcs: Arcs, maxSettled = Infinity) {
     checkArcs(arcs);
     this.arcs = arcs;
+    this.maxSettled = maxSettled;
     this.out = adjacency(arcs);
     this.in = adjacency(arcs, true);
     this.fwd = new Labels(arcs.n);
@@ -115,7 +132,7 @@ export class BiDijkstra {
     if (this.meet < 0) return [];
     const best = this.path(this.meet);
     const vias = this.plateaus(options.maxStretch ?? 1.4);
-    this.aux ??= new BiDijkstra(this.arcs);
+    this.aux ??= new BiDijkstra(this.arcs, this.maxSettled);
     this.chooser ??= new ViaChooser(this.arcs);
     const aux = this.aux;
     return this.chooser.choose(best, {
@@ -143,7 +160,8 @@ export class BiDijkstra {
         this.improve(v, F.dist[v] + c);
       }
     }
-    for (;;) {
+    for (let settled = 0; ; settled++) {
+      if (settled === this.maxSettled) throw new SearchLimitError(settled);
       const kf = F.top(), kb = B.top(), best = this.best;
       if (best === Infinity && (kf === Infinity || kb === Infinity)) break; // one side ran dry: no path
       let forward: boolean;

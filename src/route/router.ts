@@ -8,6 +8,13 @@ import { BiDijkstra } from './dijkstra.js';
 import type { Ends, Path } from './ends.js';
 import type { AlternativeOptions } from './alternatives.js';
 
+/**
+ * Most nodes a search without a hierarchy settles for one leg: about 50 ms of one core, a
+ * trip of some 100 km through a city's streets. Past it `route()` refuses the leg rather than
+ * hold a server for seconds; a snapshot (contracted) routes any distance in a millisecond.
+ */
+export const PLAIN_SETTLED = 400_000;
+
 /** What answers a mode's queries: a contraction hierarchy, or a bidirectional Dijkstra. */
 export interface Search {
   route(sources: Ends, targets: Ends): Path | null;
@@ -29,6 +36,8 @@ export class Router {
   /** Per junction: how many edge ends meet there (any mode). */
   readonly degree: Uint8Array;
   private readonly plain: (BiDijkstra | undefined)[] = [];
+  /** Most nodes a search without a hierarchy settles per leg (read when a mode's search is made). */
+  plainLimit = PLAIN_SETTLED;
   private readonly metres: (Float64Array | undefined)[] = [];
 
   /** A router over `graph`; `tree` and `hierarchies` are what a snapshot stored of them. */
@@ -86,6 +95,6 @@ export class Router {
 
   /** The search of mode `m`: its hierarchy, else a bidirectional Dijkstra (made on first use). */
   search(m: number): Search {
-    return this.hierarchies[m] ?? (this.plain[m] ??= new BiDijkstra(this.modes[m].arcs));
+    return this.hierarchies[m] ?? (this.plain[m] ??= new BiDijkstra(this.modes[m].arcs, this.plainLimit));
   }
 }

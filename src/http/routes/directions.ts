@@ -14,6 +14,9 @@ export function directionsRoutes(api: Api): void {
     try {
       return core(() => route(index, query));
     } catch (err) {
+      // a leg past the search bound of an index without hierarchies: a limit of this server, as
+      // GraphHopper's maximum of visited nodes is a 400; the message says how to lift it
+      if (err instanceof RouteError && err.problem === 'too-long') throw new HttpError(400, `Bad request: ${err.message}`);
       if (err instanceof RouteError) throw new HttpError(404, `Not found: ${err.message}`);
       throw err;
     }
