@@ -29,10 +29,12 @@ export function dataFile(values: { data?: string; pbf?: string }): string {
 /**
  * Loads a PBF or a snapshot. Blobs of unknown type, which the format says to skip,
  * are mostly damage: a warning on stderr says how many, and `strict` refuses the file.
+ * `contract`: a PBF's road graph gets its contraction hierarchies whatever its size (a
+ * server's routes then take a millisecond at Nepal scale, for some 20 s more at start).
  * @throws {PbfError | SnapshotError | Failure}
  */
-export async function openData(command: string, file: string, strict: boolean): Promise<PlaceIndex> {
-  const index = await loadFile(file, { strict });
+export async function openData(command: string, file: string, strict: boolean, contract?: boolean): Promise<PlaceIndex> {
+  const index = await loadFile(file, { strict, contract });
   // a strict PBF load has refused such a file already; a snapshot keeps its PBF's count
   checkSkipped(command, file, index.stats, strict);
   return index;

@@ -190,13 +190,13 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   let index: PlaceIndex;
   const strict = values.strict === true;
   try {
-    index = await openData('serve', file, strict);
+    index = await openData('serve', file, strict, true);
   } catch (err) {
     await Promise.all([store.close?.(), tiles?.close()]);
     throw err;
   }
 
-  const data = new Reloadable(index, () => openData('serve', file, strict));
+  const data = new Reloadable(index, () => openData('serve', file, strict, true));
   reloads.add({ flag: '--data', file: shortPath(file), source: data, describe: (i) => `${i.size} places` });
   // The page key joins the keys once the server's own origin is known (after listen, for --port 0).
   const keyring = new Keyring(tokens);

@@ -103,8 +103,13 @@ export class BiDijkstra {
   private readonly list = new ArcList();
   private best = Infinity;
   private meet = -1;
-  /** Most nodes one search may settle (both sides together) before it throws `SearchLimitError`. */
+  /**
+   * Most nodes one query may settle (both sides, and with alternatives every search it runs)
+   * before it throws `SearchLimitError`.
+   */
   readonly maxSettled: number;
+  // what the current query may still settle
+  private left = Infinity;
 
   constructor(arcs: Arcs, maxSettled = Infinity) {
     checkArcs(arcs);
@@ -118,6 +123,7 @@ export class BiDijkstra {
 
   /** The cheapest path from one of `sources` to one of `targets`, or null when none joins them. */
   route(sources: Ends, targets: Ends): Path | null {
+    this.left = this.maxSettled;
     this.search(sources, targets, 1);
     return this.meet < 0 ? null : this.path(this.meet);
   }
@@ -128,18 +134,30 @@ export class BiDijkstra {
    * both shortest-path trees) found by searches grown to maxStretch × best, longest first.
    */
   alternatives(sources: Ends, targets: Ends, options: AlternativeOptions = {}): Path[] {
+    this.left = this.maxSettled;
     this.search(sources, targets, options.maxStretch ?? 1.4);
     if (this.meet < 0) return [];
     const best = this.path(this.meet);
     const vias = this.plateaus(options.maxStretch ?? 1.4);
-    this.aux ??= new BiDijkstra(this.arcs, this.maxSettled);
+    this.aux ??= new BiDijkstra(this.arcs);
     this.chooser ??= new ViaChooser(this.arcs);
     const aux = this.aux;
     return this.chooser.choose(best, {
       vias,
       path: (v) => this.viaPath(v),
-      between: (x, y) => aux.route([x, 0], [y, 0])?.cost ?? Infinity,
+      between: (x, y) => aux.costWithin(x, y, this),
     }, options);
+  }
+
+  /** The cost from x to y, or Infinity: a search that spends what is left of `owner`'s query. */
+  private costWithin(x: number, y: number, owner: BiDijkstra): number {
+    this.left = owner.left;
+    try {
+      this.search([x, 0], [y, 0], 1);
+    } finally {
+      owner.left = this.left;
+    }
+    return this.meet < 0 ? Infinity : this.best;
   }
 
   /** Runs both searches; once they meet, keeps growing each until its key exceeds `stretch` × best. */
@@ -160,8 +178,8 @@ export class BiDijkstra {
         this.improve(v, F.dist[v] + c);
       }
     }
-    for (let settled = 0; ; settled++) {
-      if (settled === this.maxSettled) throw new SearchLimitError(settled);
+    for (;;) {
+      if (this.left-- <= 0) throw new SearchLimitError(this.maxSettled);
       const kf = F.top(), kb = B.top(), best = this.best;
       if (best === Infinity && (kf === Infinity || kb === Infinity)) break; // one side ran dry: no path
       let forward: boolean;

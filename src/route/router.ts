@@ -9,11 +9,12 @@ import type { Ends, Path } from './ends.js';
 import type { AlternativeOptions } from './alternatives.js';
 
 /**
- * Most nodes a search without a hierarchy settles for one leg: about 50 ms of one core, a
- * trip of some 100 km through a city's streets. Past it `route()` refuses the leg rather than
- * hold a server for seconds; a snapshot (contracted) routes any distance in a millisecond.
+ * Most nodes a search without a hierarchy settles for one leg (alternatives included): some
+ * 50 ms of one core, a trip of tens of km through a city's streets. Past it `route()` refuses
+ * the leg rather than hold a server for a second; a contracted index routes any distance in
+ * a millisecond.
  */
-export const PLAIN_SETTLED = 400_000;
+export const PLAIN_SETTLED = 100_000;
 
 /** What answers a mode's queries: a contraction hierarchy, or a bidirectional Dijkstra. */
 export interface Search {
