@@ -14,7 +14,7 @@ import type { AlternativeOptions } from './alternatives.js';
  * the leg rather than hold a server for a second; a contracted index routes any distance in
  * a millisecond.
  */
-export const PLAIN_SETTLED = 100_000;
+export const PLAIN_SETTLED = 50_000;
 
 /** What answers a mode's queries: a contraction hierarchy, or a bidirectional Dijkstra. */
 export interface Search {
