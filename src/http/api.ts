@@ -3,6 +3,7 @@ import { InvalidQueryError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import type { NearbyPlace, NearbyQuery } from '../types.js';
 import { HttpError } from './http-error.js';
+import type { NearbyAnswer } from './nearby-json.js';
 import type { QueryLimits } from './params.js';
 
 /** The search the app runs: `nearby()` of the core, or a stand-in (e.g. in tests). */
@@ -13,9 +14,10 @@ export type AppEnv = { Variables: { requestId: string; keyHint: string } };
 
 /**
  * The records of a keyed route's 200 envelope, from the request's parsed query and the index the
- * request was given when it arrived (a reload meanwhile does not change it).
+ * request was given when it arrived (a reload meanwhile does not change it); or a `NearbyAnswer`,
+ * which writes its envelope's JSON itself.
  */
-export type Answer = (search: URLSearchParams, c: Context<AppEnv>, index: PlaceIndex) => unknown[] | Promise<unknown[]>;
+export type Answer = (search: URLSearchParams, c: Context<AppEnv>, index: PlaceIndex) => unknown[] | NearbyAnswer | Promise<unknown[] | NearbyAnswer>;
 
 /** Options of a keyed route. */
 export interface KeyedOptions {

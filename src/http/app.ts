@@ -17,6 +17,7 @@ import { Keyring, type Grant, type Token } from './keys.js';
 import { originAllowed } from './origins.js';
 import { parseFormat } from './params.js';
 import { queryOf } from './query.js';
+import { NearbyAnswer, type Body } from './nearby-json.js';
 import { MemoryQuotaStore, QuotaUnavailableError, type QuotaResult, type QuotaStore } from './quota.js';
 import { directionsRoutes } from './routes/directions.js';
 import { Reloadable } from './reloadable.js';
@@ -121,6 +122,16 @@ export function createApp(options: AppOptions): ApiApp {
     if (text.length < COMPRESS_MIN) c.header('Content-Length', String(encoder.encode(text).length));
     else compressible(c);
     return c.body(text, status as 200);
+  };
+
+  // A 200 envelope already written as UTF-8 (`NearbyAnswer`): the same headers as `reply`'s.
+  const replyBody = (c: Context<AppEnv>, body: Body) => {
+    c.header('Content-Type', 'application/json');
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Content-Type-Options', 'nosniff');
+    if (body.chars < COMPRESS_MIN) c.header('Content-Length', String(body.bytes.length));
+    else compressible(c);
+    return c.body(body.bytes as Uint8Array<ArrayBuffer>, 200);
   };
 
   // A body compress() may compress varies by Accept-Encoding: said before the response exists.
@@ -256,8 +267,9 @@ export function createApp(options: AppOptions): ApiApp {
     await gate(c, search);
     // the format first: a bad one is a 400 before any 404 of the answer
     const out = options.geojson ? parseFormat(search) : undefined;
-    const records = await answer(search, c, index);
-    if (out?.format !== 'geojson') return reply(c, 200, undefined, records);
+    const answered = await answer(search, c, index);
+    if (out?.format !== 'geojson') return answered instanceof NearbyAnswer ? replyBody(c, answered.envelope(now())) : reply(c, 200, undefined, answered);
+    const records = answered instanceof NearbyAnswer ? answered.records() : answered;
     c.header('Content-Type', GEOJSON);
     c.header('Cache-Control', 'no-store');
     c.header('X-Content-Type-Options', 'nosniff');

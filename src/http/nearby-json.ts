@@ -1,0 +1,115 @@
+import type { PlaceIndex } from '../index/place-index.js';
+import { nearbyRecord, placeFields, type NearbyHit } from '../query/nearby.js';
+import { envelope, toWire, wireNumber, type WirePlace } from './envelope.js';
+
+/** Most place records whose JSON one `NearbyJson` keeps (about 1 KB each); past it, it starts over. */
+export const MAX_CACHED = 10_000;
+
+const encoder = new TextEncoder();
+
+/** A record's JSON up to its query-dependent fields: `{"placeId":…,"geometry":{…}`, as UTF-8. */
+interface Head {
+  bytes: Uint8Array;
+  /** Its length in UTF-16 code units (as a string). */
+  chars: number;
+}
+
+/** An envelope body, as UTF-8, and its length as a string (the app's compression rule reads it). */
+export interface Body {
+  bytes: Uint8Array;
+  chars: number;
+}
+
+/**
+ * Writes `nearby()`'s 200 envelope as UTF-8 JSON, byte for byte what `JSON.stringify` makes of
+ * the envelope of its records (`toWire`'d), without making the records: the fields that depend
+ * only on the place (ids, names, tags, geometry) are written once per place and index and kept;
+ * each answer writes only its score, distance and `open`. JSON.stringify of a 4.6 KB answer, and
+ * its encoding to UTF-8, cost more than the search itself (bench/throughput.ts).
+ */
+export class NearbyJson {
+  private heads = new WeakMap<PlaceIndex, Map<string, Map<number, Head>>>();
+  private count = 0;
+  private readonly max: number;
+
+  /** @param max most records kept (default `MAX_CACHED`) */
+  constructor(max = MAX_CACHED) {
+    this.max = max;
+  }
+
+  /** The hits of one search in `index`, to be written as JSON or made records. */
+  answer(index: PlaceIndex, hits: NearbyHit[]): NearbyAnswer {
+    return new NearbyAnswer(this, index, hits);
+  }
+
+  /** The kept head of a record, written now if need be. */
+  head(index: PlaceIndex, row: number, type: string): Head {
+    let byType = this.heads.get(index);
+    if (!byType) this.heads.set(index, (byType = new Map()));
+    let rows = byType.get(type);
+    if (!rows) byType.set(type, (rows = new Map()));
+    let head = rows.get(row);
+    if (!head) {
+      // The same object JSON.stringify would write, less its closing brace.
+      const text = JSON.stringify(placeFields(index, row, type)).slice(0, -1);
+      head = { bytes: encoder.encode(text), chars: text.length };
+      if (this.count >= this.max) {
+        // bounded memory: start over (the places asked for again are written again)
+        this.heads = new WeakMap();
+        this.count = 0;
+        return this.head(index, row, type);
+      }
+      rows.set(row, head);
+      this.count++;
+    }
+    return head;
+  }
+}
+
+/** The places of one nearby search: written as an envelope's JSON, or made records. */
+export class NearbyAnswer {
+  constructor(
+    private readonly json: NearbyJson,
+    private readonly index: PlaceIndex,
+    readonly hits: NearbyHit[],
+  ) {}
+
+  /** The records, as `nearby()` returns them and JSON carries them (`toWire`). */
+  records(): WirePlace[] {
+    return this.hits.map((hit) => toWire(nearbyRecord(this.index, hit)));
+  }
+
+  /** The 200 envelope of these records, `JSON.stringify(envelope(200, undefined, records(), now))` as UTF-8. */
+  envelope(now: number): Body {
+    const start = JSON.stringify(envelope(200, undefined, [], now));
+    // `…"data":[]}`: the records go between the brackets
+    const lead = encoder.encode(start.slice(0, -2));
+    const heads: Head[] = [];
+    const tails: string[] = [];
+    let size = lead.length + 2;
+    let chars = start.length;
+    for (let i = 0; i < this.hits.length; i++) {
+      const hit = this.hits[i]!;
+      const head = this.json.head(this.index, hit.row, hit.type);
+      // ASCII only (numbers, `"NaN"` and the like, booleans): as many bytes as characters
+      const tail = `,"score":${JSON.stringify(wireNumber(hit.score))},"radialDistanceInKm":${JSON.stringify(wireNumber(hit.radialDistanceInKm))},"open":${hit.open}}`;
+      heads.push(head);
+      tails.push(tail);
+      const sep = i > 0 ? 1 : 0;
+      size += sep + head.bytes.length + tail.length;
+      chars += sep + head.chars + tail.length;
+    }
+    const bytes = new Uint8Array(size);
+    bytes.set(lead);
+    let at = lead.length;
+    for (let i = 0; i < heads.length; i++) {
+      if (i > 0) bytes[at++] = 0x2c; // ,
+      bytes.set(heads[i]!.bytes, at);
+      at += heads[i]!.bytes.length;
+      at += encoder.encodeInto(tails[i]!, bytes.subarray(at)).written;
+    }
+    bytes[at++] = 0x5d; // ]
+    bytes[at] = 0x7d; // }
+    return { bytes, chars };
+  }
+}
