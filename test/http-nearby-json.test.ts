@@ -59,6 +59,18 @@ describe('NearbyJson: the 200 envelope of nearby, byte for byte JSON.stringify o
     );
   });
 
+  it('scores and distances that are not finite (strings, as toWire writes them), -0 and tiny or huge numbers', () => {
+    const q: NearbyQuery = { type: 'eat', ...THAMEL, radius: 2, limit: 3, at: new Date(NOW) };
+    const real = nearbyHits(index, q);
+    const odd = [NaN, Infinity, -Infinity, -0, 5e-324, 1e21, 123456789.125, -1.5e-7];
+    const hits = odd.map((n, i) => ({ ...real[i % real.length]!, score: n, radialDistanceInKm: odd[(i + 3) % odd.length]!, open: i % 2 === 0 }));
+    const answer = new NearbyJson().answer(index, hits);
+    const want = JSON.stringify(envelope(200, undefined, answer.records(), NOW));
+    expect(want).toContain('"score":"NaN"');
+    expect(want).toContain('"radialDistanceInKm":"-Infinity"');
+    expect(decode(answer.envelope(NOW).bytes)).toBe(want);
+  });
+
   it('records(): the records nearby() returns, as JSON carries them', () => {
     const q: NearbyQuery = { type: 'eat', ...THAMEL, radius: 3, limit: 20, at: new Date(NOW) };
     expect(new NearbyJson().answer(index, nearbyHits(index, q)).records()).toEqual(nearby(index, q).map(toWire));

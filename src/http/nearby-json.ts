@@ -1,6 +1,6 @@
 import type { PlaceIndex } from '../index/place-index.js';
 import { nearbyRecord, placeFields, type NearbyHit } from '../query/nearby.js';
-import { envelope, toWire, wireNumber, type WirePlace } from './envelope.js';
+import { envelope, toWire, type WirePlace } from './envelope.js';
 
 /** Most place records whose JSON one `NearbyJson` keeps (about 1 KB each); past it, it starts over. */
 export const MAX_CACHED = 10_000;
@@ -31,6 +31,8 @@ export class NearbyJson {
   private heads = new WeakMap<PlaceIndex, Map<string, Map<number, Head>>>();
   private count = 0;
   private readonly max: number;
+  // The envelope up to its records changes with its timestamp, once a second.
+  private lead = { second: NaN, bytes: new Uint8Array(), chars: 0 };
 
   /** @param max most records kept (default `MAX_CACHED`) */
   constructor(max = MAX_CACHED) {
@@ -40,6 +42,16 @@ export class NearbyJson {
   /** The hits of one search in `index`, to be written as JSON or made records. */
   answer(index: PlaceIndex, hits: NearbyHit[]): NearbyAnswer {
     return new NearbyAnswer(this, index, hits);
+  }
+
+  /** `{"timestamp":…,"data":[` of a 200 envelope at `now`, as UTF-8, and its length as a string. */
+  leadAt(now: number): { bytes: Uint8Array; chars: number } {
+    const second = Math.floor(now / 1000);
+    if (second !== this.lead.second) {
+      const text = JSON.stringify(envelope(200, undefined, [], now)).slice(0, -2);
+      this.lead = { second, bytes: encoder.encode(text), chars: text.length };
+    }
+    return this.lead;
   }
 
   /** The kept head of a record, written now if need be. */
@@ -81,18 +93,17 @@ export class NearbyAnswer {
 
   /** The 200 envelope of these records, `JSON.stringify(envelope(200, undefined, records(), now))` as UTF-8. */
   envelope(now: number): Body {
-    const start = JSON.stringify(envelope(200, undefined, [], now));
-    // `…"data":[]}`: the records go between the brackets
-    const lead = encoder.encode(start.slice(0, -2));
+    // `…"data":[` and `]}`: the records go between the brackets
+    const lead = this.json.leadAt(now);
     const heads: Head[] = [];
     const tails: string[] = [];
-    let size = lead.length + 2;
-    let chars = start.length;
+    let size = lead.bytes.length + 2;
+    let chars = lead.chars + 2;
     for (let i = 0; i < this.hits.length; i++) {
       const hit = this.hits[i]!;
       const head = this.json.head(this.index, hit.row, hit.type);
       // ASCII only (numbers, `"NaN"` and the like, booleans): as many bytes as characters
-      const tail = `,"score":${JSON.stringify(wireNumber(hit.score))},"radialDistanceInKm":${JSON.stringify(wireNumber(hit.radialDistanceInKm))},"open":${hit.open}}`;
+      const tail = `,"score":${number(hit.score)},"radialDistanceInKm":${number(hit.radialDistanceInKm)},"open":${hit.open}}`;
       heads.push(head);
       tails.push(tail);
       const sep = i > 0 ? 1 : 0;
@@ -100,16 +111,24 @@ export class NearbyAnswer {
       chars += sep + head.chars + tail.length;
     }
     const bytes = new Uint8Array(size);
-    bytes.set(lead);
-    let at = lead.length;
+    bytes.set(lead.bytes);
+    let at = lead.bytes.length;
     for (let i = 0; i < heads.length; i++) {
       if (i > 0) bytes[at++] = 0x2c; // ,
       bytes.set(heads[i]!.bytes, at);
       at += heads[i]!.bytes.length;
-      at += encoder.encodeInto(tails[i]!, bytes.subarray(at)).written;
+      const tail = tails[i]!;
+      for (let k = 0; k < tail.length; k++) bytes[at++] = tail.charCodeAt(k);
     }
     bytes[at++] = 0x5d; // ]
     bytes[at] = 0x7d; // }
     return { bytes, chars };
   }
+}
+
+// A number as JSON.stringify writes it after `toWire`: a finite one as String() does (the same
+// shortest round-trip form, -0 as 0), NaN and the infinities as strings. JSON.stringify of a lone
+// number costs ten times the template.
+function number(n: number): string {
+  return Number.isFinite(n) ? `${n}` : `"${n}"`;
 }
