@@ -9,8 +9,11 @@ import type { QueryLimits } from './params.js';
 /** The search the app runs: `nearby()` of the core, or a stand-in (e.g. in tests). */
 export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] | Promise<NearbyPlace[]>;
 
-/** What the app keeps per request: its id (Hono's `requestId`) and the hint of its key, for the log. */
-export type AppEnv = { Variables: { requestId: string; keyHint: string } };
+/**
+ * What the app keeps per request: its id (Hono's `requestId`), the hint of its key (for the log),
+ * and the headers its middleware said before the answer (see `say` in app.ts).
+ */
+export type AppEnv = { Variables: { requestId: string; keyHint: string; said: Record<string, string> } };
 
 /**
  * The records of a keyed route's 200 envelope, from the request's parsed query and the index the
