@@ -94,7 +94,7 @@ describe('GET /search/nearby: the kept-parts envelope is what the records would 
     const plain = createApp({ index, tokens: [key], now, log: () => {}, nearby: (i, q) => nearby(i, q) });
     for (const query of ['type=eat&radius=2&limit=5', 'type=eat&radius=1&limit=1', 'type=school&radius=5&limit=30&sortBy=true', 'type=cafe&radius=2&limit=3&isOpen=true', 'type=nothing&radius=1']) {
       const path = `/api/v1/search/nearby?${query}&lat=${THAMEL.lat}&lon=${THAMEL.lon}&key=${key.key}`;
-      for (const headers of [{}, { Origin: 'https://app.example' }, { 'X-Request-Id': 'lb-7f3a-0001' }]) {
+      for (const headers of [{}, { Origin: 'https://app.example' }, { 'X-Request-Id': 'lb-7f3a-0001' }] as Record<string, string>[]) {
         const [a, b] = await Promise.all([fast.request(path, { headers }), plain.request(path, { headers })]);
         expect(a.status).toBe(200);
         const [ta, tb] = [await a.text(), await b.text()];

@@ -110,15 +110,14 @@ export class NearbyAnswer {
       size += sep + head.bytes.length + tail.length;
       chars += sep + head.chars + tail.length;
     }
-    const bytes = new Uint8Array(size);
+    const bytes = slice(size);
     bytes.set(lead.bytes);
     let at = lead.bytes.length;
     for (let i = 0; i < heads.length; i++) {
       if (i > 0) bytes[at++] = 0x2c; // ,
       bytes.set(heads[i]!.bytes, at);
       at += heads[i]!.bytes.length;
-      const tail = tails[i]!;
-      for (let k = 0; k < tail.length; k++) bytes[at++] = tail.charCodeAt(k);
+      at += encoder.encodeInto(tails[i]!, bytes.subarray(at)).written;
     }
     bytes[at++] = 0x5d; // ]
     bytes[at] = 0x7d; // }
@@ -131,4 +130,23 @@ export class NearbyAnswer {
 // number costs ten times the template.
 function number(n: number): string {
   return Number.isFinite(n) ? `${n}` : `"${n}"`;
+}
+
+// Bodies are cut from shared slabs, as Node's Buffer pool does: an ArrayBuffer of their own (memory
+// outside the JS heap, zeroed, tracked by the GC) cost a tenth of a request's time in the app. A
+// slab lives as long as the last body cut from it; a body is never written to once returned.
+const SLAB = 64 * 1024;
+let slab = new ArrayBuffer(0);
+let used = 0;
+
+/** `size` bytes of a slab, for a body (a large body has a buffer of its own). */
+function slice(size: number): Uint8Array {
+  if (size > SLAB / 4) return new Uint8Array(size);
+  if (used + size > slab.byteLength) {
+    slab = new ArrayBuffer(SLAB);
+    used = 0;
+  }
+  const out = new Uint8Array(slab, used, size);
+  used = (used + size + 7) & ~7; // each body on an 8-byte boundary, like Node's pool
+  return out;
 }
