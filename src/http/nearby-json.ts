@@ -113,11 +113,14 @@ export class NearbyAnswer {
     const bytes = slice(size);
     bytes.set(lead.bytes);
     let at = lead.bytes.length;
+    // the tails in one flat string, copied a character a byte (an encoder call per tail costs more)
+    const text = tails.join('');
+    let c = 0;
     for (let i = 0; i < heads.length; i++) {
       if (i > 0) bytes[at++] = 0x2c; // ,
       bytes.set(heads[i]!.bytes, at);
       at += heads[i]!.bytes.length;
-      at += encoder.encodeInto(tails[i]!, bytes.subarray(at)).written;
+      for (const end = c + tails[i]!.length; c < end; c++) bytes[at++] = text.charCodeAt(c);
     }
     bytes[at++] = 0x5d; // ]
     bytes[at] = 0x7d; // }
