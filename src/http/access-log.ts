@@ -20,8 +20,12 @@ export function logTarget(target: string): string {
   const q = target.indexOf('?');
   let out = target;
   if (q >= 0) {
-    const { lead, parts } = queryParts(rawQuery(target));
-    const kept = parts.filter((p) => !holdsKey(p)).map((p) => p.text);
+    const raw = rawQuery(target);
+    const lead = raw.startsWith('?') ? '?' : '';
+    // Without `%` or `+` a query reads as written (the usual case): its parts need no decoding.
+    const kept = PLAIN.test(raw)
+      ? (lead ? raw.slice(1) : raw).split('&').filter((text) => !plainHoldsKey(text))
+      : queryParts(raw).parts.filter((p) => !holdsKey(p)).map((p) => p.text);
     // `?key=…&?x` must not log as `??x`, which reads as `x`: an empty part keeps the `?` a name.
     if (!lead && kept[0]?.startsWith('?')) kept.unshift('');
     out = target.slice(0, q) + (kept.length ? `?${lead}${kept.join('&')}` : '');
@@ -33,10 +37,41 @@ function holdsKey(p: QueryPart): boolean {
   return p.name === 'key' || (/key/i.test(p.name) || /key/i.test(p.value)) && `${p.name}=${p.value}`.toLowerCase().includes('key=');
 }
 
+// A query with nothing to decode.
+const PLAIN = /^[^%+]*$/;
+
+/**
+ * `holdsKey` of a part of a query without `%` or `+`, read from its text: its name is the text up
+ * to the first `=` (all of it without one), and `name=value` is the text (with `=` added when
+ * it has none, so that it holds `key=` when it ends in `key`).
+ */
+function plainHoldsKey(text: string): boolean {
+  const eq = text.indexOf('=');
+  if ((eq < 0 ? text : text.slice(0, eq)) === 'key') return true;
+  return /key/i.test(text) && (eq < 0 ? /key$/i.test(text) : text.toLowerCase().includes('key='));
+}
+
+// toISOString costs a microsecond (V8 formats it with snprintf); a log writes many lines a second.
+let isoSecond = NaN;
+let isoLead = '';
+
+/** `new Date(time).toISOString()`, its text up to the milliseconds kept for the second. */
+export function isoTime(time: number): string {
+  const t = Math.trunc(time); // as Date does
+  const second = Math.floor(t / 1000);
+  if (second !== isoSecond) {
+    const text = new Date(t).toISOString(); // throws a RangeError for NaN, as Date does
+    isoSecond = second;
+    isoLead = text.slice(0, -4); // up to `SS.`
+  }
+  const ms = t - second * 1000;
+  return `${isoLead}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
+}
+
 /**
  * One access-log line: `<ISO time> <request id> <method> <path> <status> <ms>ms key=<hint>`;
  * `status` is `cut` for a request whose connection closed before its answer was sent.
  */
 export function accessLine(time: number, id: string, method: string, url: string, status: number | 'cut', ms: number, keyHint = '-'): string {
-  return `${new Date(time).toISOString()} ${id} ${method} ${logPath(url)} ${status} ${ms.toFixed(1)}ms key=${keyHint}`;
+  return `${isoTime(time)} ${id} ${method} ${logPath(url)} ${status} ${ms.toFixed(1)}ms key=${keyHint}`;
 }

@@ -3,19 +3,24 @@ import { InvalidQueryError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import type { NearbyPlace, NearbyQuery } from '../types.js';
 import { HttpError } from './http-error.js';
+import type { NearbyAnswer } from './nearby-json.js';
 import type { QueryLimits } from './params.js';
 
 /** The search the app runs: `nearby()` of the core, or a stand-in (e.g. in tests). */
 export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] | Promise<NearbyPlace[]>;
 
-/** What the app keeps per request: its id (Hono's `requestId`) and the hint of its key, for the log. */
-export type AppEnv = { Variables: { requestId: string; keyHint: string } };
+/**
+ * What the app keeps per request: its id (Hono's `requestId`), the hint of its key (for the log),
+ * and the headers its middleware said before the answer (see `say` in app.ts).
+ */
+export type AppEnv = { Variables: { requestId: string; keyHint: string; said: Record<string, string> } };
 
 /**
  * The records of a keyed route's 200 envelope, from the request's parsed query and the index the
- * request was given when it arrived (a reload meanwhile does not change it).
+ * request was given when it arrived (a reload meanwhile does not change it); or a `NearbyAnswer`,
+ * which writes its envelope's JSON itself.
  */
-export type Answer = (search: URLSearchParams, c: Context<AppEnv>, index: PlaceIndex) => unknown[] | Promise<unknown[]>;
+export type Answer = (search: URLSearchParams, c: Context<AppEnv>, index: PlaceIndex) => unknown[] | NearbyAnswer | Promise<unknown[] | NearbyAnswer>;
 
 /** Options of a keyed route. */
 export interface KeyedOptions {

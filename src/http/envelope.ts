@@ -45,6 +45,7 @@ export function toWire(place: NearbyPlace): WirePlace {
   return { ...place, score: wireNumber(score), radialDistanceInKm: wireNumber(km) };
 }
 
-function wireNumber(n: number): number | NonFinite {
+/** A number as JSON carries it: itself when finite, else `"NaN"`, `"Infinity"` or `"-Infinity"`. */
+export function wireNumber(n: number): number | NonFinite {
   return Number.isFinite(n) ? n : (String(n) as NonFinite);
 }

@@ -27,6 +27,28 @@ export const MAX_SCANNED = 10_000;
  * nearby(index, { type: 'eat', lat: 27.7172, lon: 85.324, radius: 1, limit: 3 });
  */
 export function nearby(index: PlaceIndex, query: NearbyQuery): NearbyPlace[] {
+  return nearbyHits(index, query).map((hit) => nearbyRecord(index, hit));
+}
+
+/**
+ * One place `nearby()` found, before it is made a record: its row, the type that matched and
+ * the query-dependent fields. For writers that make the record's other fields once per place
+ * (the HTTP adapter's JSON).
+ */
+export interface NearbyHit {
+  /** The place's row in `index.table`. */
+  row: number;
+  /** The type that matched the query (`NearbyPlace.type`). */
+  type: string;
+  score: number;
+  radialDistanceInKm: number;
+  open: boolean;
+}
+
+/**
+ * The places `nearby()` answers, in its order, as hits (same arguments, same errors).
+ */
+export function nearbyHits(index: PlaceIndex, query: NearbyQuery): NearbyHit[] {
   const q = checkQuery(query);
   const tt = index.types.get(q.type);
   if (!tt) return [];
@@ -58,19 +80,31 @@ export function nearby(index: PlaceIndex, query: NearbyQuery): NearbyPlace[] {
 
   return found.map(({ item, km, score }) => {
     const p = tt.place[item];
-    return {
-      placeId: placeId(t, p),
-      osmId: t.osmId[p],
-      license: index.license,
-      name: t.strings[t.name[p]],
-      address: t.strings[t.address[p]],
-      type: t.strings[tt.matched[item]],
-      centroid: { lat: t.lat[p] / 1e7, lon: t.lon[p] / 1e7 },
-      tags: placeTags(t, p),
-      geometry: placeGeometry(t, p),
-      score,
-      radialDistanceInKm: km,
-      open: open(p),
-    };
+    return { row: p, type: t.strings[tt.matched[item]], score, radialDistanceInKm: km, open: open(p) };
   });
+}
+
+/** The fields of a nearby record that depend only on the place and the type that matched, in the record's order. */
+export function placeFields(index: PlaceIndex, row: number, type: string): Omit<NearbyPlace, 'score' | 'radialDistanceInKm' | 'open'> {
+  const t = index.table;
+  return {
+    placeId: placeId(t, row),
+    osmId: t.osmId[row],
+    license: index.license,
+    name: t.strings[t.name[row]],
+    address: t.strings[t.address[row]],
+    type,
+    centroid: { lat: t.lat[row] / 1e7, lon: t.lon[row] / 1e7 },
+    tags: placeTags(t, row),
+    geometry: placeGeometry(t, row),
+  };
+}
+
+/** The `NearbyPlace` record of a hit. */
+export function nearbyRecord(index: PlaceIndex, hit: NearbyHit): NearbyPlace {
+  const record = placeFields(index, hit.row, hit.type) as NearbyPlace;
+  record.score = hit.score;
+  record.radialDistanceInKm = hit.radialDistanceInKm;
+  record.open = hit.open;
+  return record;
 }
