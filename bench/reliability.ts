@@ -23,11 +23,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createDeflate } from 'node:zlib';
-import { PbfWriter as Pbf } from 'pbf';
-import { PbfWriter, encodeFrame } from '../scripts/pbf-writer.js';
+import { PbfWriter, encodeFrame, zlibBlob, zlibBomb } from '../scripts/pbf-writer.js';
 import { random } from '../test/support/random.js';
 import { cliCommand, redisServer, start, type Child } from './throughput.js';
 
@@ -120,21 +117,8 @@ async function bombFile(path: string, padding: number): Promise<void> {
   w.node({ id: 1, lat: 277_000_000, lon: 853_000_000, tags: [['amenity', 'cafe'], ['name', 'One']] });
   w.node({ id: 2, lat: 277_001_000, lon: 853_001_000, tags: [['amenity', 'cafe'], ['name', 'Two']] });
   await w.close();
-  // a string table, then an unknown bytes field that readers skip: valid whatever its length
-  const head = new Pbf();
-  head.writeMessage(1, (_: unknown, p: Pbf) => p.writeStringField(1, ''), null);
-  head.writeTag(99, 2);
-  head.writeVarint(padding);
-  const prefix = head.finish();
-  async function* parts() {
-    yield prefix;
-    for (let left = padding; left > 0; left -= 16 * MiB) yield new Uint8Array(Math.min(16 * MiB, left));
-  }
-  const zlib: Buffer[] = [];
-  for await (const c of Readable.from(parts()).pipe(createDeflate({ level: 9 }))) zlib.push(c as Buffer);
-  const blob = new Pbf();
-  blob.writeBytesField(3, Buffer.concat(zlib));
-  const frame = encodeFrame('OSMData', blob.finish());
+  const { zlib } = await zlibBomb(padding, 9);
+  const frame = encodeFrame('OSMData', zlibBlob(zlib));
   await writeFile(path, Buffer.concat([...chunks, frame, frame]));
 }
 

@@ -2,7 +2,8 @@
 // Blocks are encoded and flushed as they fill, so memory stays at one block whatever the file size.
 
 import { PbfWriter as Pbf } from 'pbf';
-import { deflateSync } from 'node:zlib';
+import { createDeflate, deflateSync } from 'node:zlib';
+import { Readable } from 'node:stream';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -393,6 +394,35 @@ export function encodeBlob(data: Uint8Array, compress = true, level = 6): Uint8A
   } else {
     pbf.writeBytesField(1, data);
   }
+  return pbf.finish();
+}
+
+/**
+ * zlib data that inflates to `padding` zero bytes after a string table: a PrimitiveBlock that is
+ * valid whatever its length (readers skip its unknown field 99), deflated as a stream, so that
+ * a zlib bomb of any size is made without a buffer of that size. `size` is what it inflates to.
+ */
+export async function zlibBomb(padding: number, level = 1): Promise<{ zlib: Uint8Array; size: number }> {
+  const pbf = new Pbf();
+  pbf.writeMessage(1, (_: unknown, p: Pbf) => p.writeStringField(1, ''), null);
+  pbf.writeTag(99, 2);
+  pbf.writeVarint(padding);
+  const prefix = pbf.finish();
+  const step = 16 * 1024 * 1024;
+  async function* parts() {
+    yield prefix;
+    for (let left = padding; left > 0; left -= step) yield new Uint8Array(Math.min(step, left));
+  }
+  const out: Buffer[] = [];
+  for await (const c of Readable.from(parts()).pipe(createDeflate({ level }))) out.push(c as Buffer);
+  return { zlib: Buffer.concat(out), size: prefix.length + padding };
+}
+
+/** A `Blob` of zlib data as given, with `raw_size` when given (the format makes it optional), true or not. */
+export function zlibBlob(zlib: Uint8Array, rawSize?: number): Uint8Array {
+  const pbf = new Pbf();
+  if (rawSize !== undefined) pbf.writeVarintField(2, rawSize);
+  pbf.writeBytesField(3, zlib);
   return pbf.finish();
 }
 

@@ -10,10 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateSync, createDeflate } from 'node:zlib';
-import { Readable } from 'node:stream';
-import { PbfWriter as Pbf } from 'pbf';
-import { PbfWriter, encodeFrame } from '../scripts/pbf-writer.js';
+import { deflateSync } from 'node:zlib';
+import { PbfWriter, encodeFrame, zlibBlob, zlibBomb } from '../scripts/pbf-writer.js';
 import { loadPbf, PbfError, buildSnapshot, fromSnapshot } from '../src/index.js';
 import { CORE } from './support/raw.js';
 import { damagedFixture } from './support/damaged.js';
@@ -39,39 +37,8 @@ async function cafes(): Promise<Uint8Array[]> {
   return chunks;
 }
 
-/**
- * The start of a PrimitiveBlock that is valid whatever follows: a string table, then
- * the key and length of an unknown bytes field (99) of `padding` bytes, which readers
- * skip. Followed by that many zero bytes, it inflates from almost nothing.
- */
-function blockPrefix(padding: number): Uint8Array {
-  const pbf = new Pbf();
-  pbf.writeMessage(1, (_: unknown, p: Pbf) => p.writeStringField(1, ''), null);
-  pbf.writeTag(99, 2);
-  pbf.writeVarint(padding);
-  return pbf.finish();
-}
-
-/** zlib data of blockPrefix(padding) and its zeros, deflated as a stream (no buffer of `padding` bytes). */
-async function bomb(padding: number): Promise<{ zlib: Uint8Array; size: number }> {
-  const prefix = blockPrefix(padding);
-  const step = 16 * MiB;
-  async function* parts() {
-    yield prefix;
-    for (let left = padding; left > 0; left -= step) yield new Uint8Array(Math.min(step, left));
-  }
-  const out: Buffer[] = [];
-  for await (const c of Readable.from(parts()).pipe(createDeflate({ level: 1 }))) out.push(c as Buffer);
-  return { zlib: Buffer.concat(out), size: prefix.length + padding };
-}
-
-/** A Blob message of zlib data, with `raw_size` when given (it is optional in the format). */
-function zlibBlob(zlib: Uint8Array, rawSize?: number): Uint8Array {
-  const pbf = new Pbf();
-  if (rawSize !== undefined) pbf.writeVarintField(2, rawSize);
-  pbf.writeBytesField(3, zlib);
-  return pbf.finish();
-}
+/** A zlib bomb of `padding` zero bytes (scripts/pbf-writer.ts). */
+const bomb = (padding: number) => zlibBomb(padding);
 
 function file(name: string, parts: Uint8Array[]): string {
   const path = join(dir, name);
@@ -104,8 +71,7 @@ describe('a blob may not inflate past the 32 MiB the format allows, whatever it 
   });
 
   it('a raw_size above 32 MiB is refused before inflating', async () => {
-    const data = blockPrefix(8);
-    const zlib = deflateSync(Buffer.concat([data, new Uint8Array(8)]));
+    const { zlib } = await bomb(8);
     const path = file('claims.osm.pbf', [...(await cafes()), encodeFrame('OSMData', zlibBlob(zlib, 32 * MiB + 1))]);
     const e = await rejection(loadPbf(path, { workers: 0 }));
     expect(e.message).toContain(`claims ${32 * MiB + 1} bytes uncompressed, more than the format's 32 MiB`);
