@@ -20,7 +20,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -188,7 +188,7 @@ export async function run(): Promise<Record<string, unknown>> {
     // bomb, in a child of its own so that its peak RSS is the load's alone
     const bomb = join(dir, 'bomb.osm.pbf');
     await bombFile(bomb, 1024 * MiB - 64);
-    const { size } = await import('node:fs').then((fs) => fs.promises.stat(bomb));
+    const { size } = await stat(bomb);
     const script = `import { loadPbf } from './src/index.ts';
       const out = await loadPbf(${JSON.stringify(bomb)}, { workers: 2 }).then((i) => 'loaded ' + i.size, (e) => e.name + ': ' + e.message);
       console.log(JSON.stringify({ out, maxRss: process.resourceUsage().maxRSS * 1024 }));`;

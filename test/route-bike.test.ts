@@ -11,7 +11,7 @@ import { RouteError } from '../src/errors.js';
 import { engine } from './support/fixture.js';
 import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
 import { nodePairs, routeBetween } from './support/route-pairs.js';
-import { bikeGraph, bikeOk, bikeOneway, dijkstra, edgeCounter, junctions, type RawGraph } from './support/roads-raw.js';
+import { bikeGraph, bikeOk, bikeOneway, dijkstra, edgeCounter, junctions, offGraph, type RawGraph } from './support/roads-raw.js';
 
 /** Cycling at 15 km/h: 240 ms a metre. */
 const MS_PER_M = 240;
@@ -54,25 +54,14 @@ describe.each([['core', CORE, 61], ['transit', TRANSIT, 62]])('bike routes are t
   });
 
   it('from or to any junction, no ride is shorter than the shortest legal one, and every stretch is a bike road ridden a way bikes may go', () => {
-    const key = (lat: number, lon: number) => `${Math.round(lat * 1e5)},${Math.round(lon * 1e5)}`;
-    const at5 = new Map<string, number[]>();
-    for (const id of g.ids) {
-      const n = raw.node.get(id)!;
-      at5.set(key(n.lat, n.lon), [...(at5.get(key(n.lat, n.lon)) ?? []), g.idx.get(id)!]);
-    }
-    const arc = new Set<string>();
-    for (let a = 0; a < g.from.length; a++) arc.add(`${g.from[a]}>${g.to[a]}`);
+    const off = offGraph(raw, g);
     const bad: string[] = [];
     for (const [s, t] of pairs) {
       const best = dijkstra(g, s)(t);
       const r = ride(s, t);
       if (r instanceof RouteError) continue;
       if (r.timeInMs / MS_PER_M < best.metres - ROUNDING_M * edges(best)) bad.push(`${s} → ${t}: ${r.timeInMs / MS_PER_M} m, shorter than ${best.metres} m`);
-      const line = polyline.decode(r.encodedPolyline, 5);
-      for (let i = 0; i + 1 < line.length; i++) {
-        const u = at5.get(key(...line[i])) ?? [], v = at5.get(key(...line[i + 1])) ?? [];
-        if (!u.some((x) => v.some((y) => arc.has(`${x}>${y}`)))) bad.push(`${s} → ${t}: ${line[i]} → ${line[i + 1]}`);
-      }
+      for (const [a, b] of off(polyline.decode(r.encodedPolyline, 5))) bad.push(`${s} → ${t}: ${a} → ${b}`);
     }
     expect(bad).toEqual([]);
   });

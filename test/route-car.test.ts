@@ -16,7 +16,7 @@ import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
 import { nodePairs, routeBetween } from './support/route-pairs.js';
 import { CASES, gridMetres, gridOf, latLon, writeRoads, type P } from './support/roads.js';
 import {
-  carGraph, carOk, carOneway, dijkstra, edgeCounter, ISSUE_CAR_KMH, junctions, restrictedPath, restrictions, turnPoints, type RawGraph, type RawRestriction,
+  carGraph, carOk, carOneway, dijkstra, edgeCounter, ISSUE_CAR_KMH, junctions, offGraph, restrictedPath, restrictions, turnPoints, type RawGraph, type RawRestriction,
 } from './support/roads-raw.js';
 
 type Mode = 'foot' | 'bike' | 'car';
@@ -344,15 +344,7 @@ describe.each([['core', CORE, 31], ['transit', TRANSIT, 32]])('car routes on the
   const drive = (s: number, t: number): Route | RouteError => routeBetween(index, raw, 'car', s, t);
 
   it('every road stretch a route drives is a car road driven in a direction cars may take (the polyline against osm-read\'s ways)', () => {
-    // vertices by their 1e-5° position: the nodes of car roads there (exact positions coincide rarely)
-    const key = (lat: number, lon: number) => `${Math.round(lat * 1e5)},${Math.round(lon * 1e5)}`;
-    const at5 = new Map<string, number[]>();
-    for (const id of g.ids) {
-      const n = raw.node.get(id)!;
-      at5.set(key(n.lat, n.lon), [...(at5.get(key(n.lat, n.lon)) ?? []), g.idx.get(id)!]);
-    }
-    const arc = new Set<string>();
-    for (let a = 0; a < g.from.length; a++) arc.add(`${g.from[a]}>${g.to[a]}`);
+    const off = offGraph(raw, g);
     const bad: string[] = [];
     let checked = 0;
     for (const [s, t] of pairs) {
@@ -360,11 +352,8 @@ describe.each([['core', CORE, 31], ['transit', TRANSIT, 32]])('car routes on the
       if (r instanceof RouteError) continue;
       const line = polyline.decode(r.encodedPolyline, 5);
       // the first and last points are the snapped ends (here the junctions themselves)
-      for (let i = 0; i + 1 < line.length; i++) {
-        const u = at5.get(key(...line[i])) ?? [], v = at5.get(key(...line[i + 1])) ?? [];
-        checked++;
-        if (!u.some((x) => v.some((y) => arc.has(`${x}>${y}`)))) bad.push(`${s} → ${t}: ${line[i]} → ${line[i + 1]}`);
-      }
+      checked += line.length - 1;
+      for (const [a, b] of off(line)) bad.push(`${s} → ${t}: ${a} → ${b}`);
     }
     expect(checked).toBeGreaterThan(1000);
     expect(bad).toEqual([]);

@@ -147,6 +147,30 @@ export class RawGraph {
   }
 }
 
+/**
+ * The stretches of a decoded route line (`[lat, lon]` at 1e-5°) that run along no arc of `g`:
+ * each vertex stands for the nodes of `g` at its 1e-5° position (exact positions coincide
+ * rarely), and a stretch passes when some node at its start has an arc to some node at its end.
+ */
+export function offGraph(raw: RawData, g: RawGraph): (line: [number, number][]) => [number, number][][] {
+  const key = (lat: number, lon: number) => `${Math.round(lat * 1e5)},${Math.round(lon * 1e5)}`;
+  const at5 = new Map<string, number[]>();
+  for (const id of g.ids) {
+    const n = raw.node.get(id)!;
+    at5.set(key(n.lat, n.lon), [...(at5.get(key(n.lat, n.lon)) ?? []), g.idx.get(id)!]);
+  }
+  const arc = new Set<string>();
+  for (let a = 0; a < g.from.length; a++) arc.add(`${g.from[a]}>${g.to[a]}`);
+  return (line) => {
+    const off: [number, number][][] = [];
+    for (let i = 0; i + 1 < line.length; i++) {
+      const u = at5.get(key(...line[i])) ?? [], v = at5.get(key(...line[i + 1])) ?? [];
+      if (!u.some((x) => v.some((y) => arc.has(`${x}>${y}`)))) off.push([line[i], line[i + 1]]);
+    }
+    return off;
+  };
+}
+
 /** The segments (pairs of consecutive refs both in the file) of a way. */
 function segments(raw: RawData, w: RawWay, each: (a: number, b: number, m: number) => void): void {
   for (let i = 0; i + 1 < w.refs.length; i++) {
