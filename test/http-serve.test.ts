@@ -203,3 +203,63 @@ describe('graceful shutdown: stop accepting, finish in-flight requests', () => {
     expect(await stuck).toBeInstanceOf(Error);
   });
 });
+
+describe('a request whose client leaves before the answer is logged once, as cut', () => {
+  // `serve()` tells the app through the response (CUT); another Node server through its 'close'
+  const servers = {
+    'serve()': async (app: ReturnType<typeof createApp>) => {
+      const s = await serve(app, { port: 0, signals: [] });
+      return { origin: s.origin, close: () => s.close() };
+    },
+    "@hono/node-server's serve": async (app: ReturnType<typeof createApp>) => {
+      const { serve: honoServe } = await import('@hono/node-server');
+      const server = await new Promise<import('node:http').Server>((resolve) => {
+        const s = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as import('node:http').Server));
+      });
+      const { port } = server.address() as import('node:net').AddressInfo;
+      return { origin: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+    },
+  };
+  for (const [name, start] of Object.entries(servers)) {
+    it(`under ${name}`, async () => {
+      const index = await coreIndex();
+      const key = token('k');
+      const lines: string[] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let entered!: () => void;
+      const inside = new Promise<void>((r) => (entered = r));
+      const app = createApp({
+        index, tokens: [key], log: (l) => lines.push(l),
+        nearby: async () => {
+          entered();
+          await gate;
+          return [];
+        },
+      });
+      const s = await start(app);
+      try {
+        const client = new AbortController();
+        const left = fetch(`${s.origin}/api/v1/search/nearby?type=cafe&lat=1&lon=1&key=${key.key}`, { signal: client.signal }).catch((err: Error) => err);
+        await inside;
+        client.abort();
+        expect(await left).toBeInstanceOf(Error);
+        // logged when the connection closes, while the search is still running
+        for (let i = 0; i < 100 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        expect(lines).toEqual([expect.stringMatching(/ GET \/api\/v1\/search\/nearby\?type=cafe&lat=1&lon=1 cut \d+\.\dms key=#[0-9a-f]{8}$/)]);
+        // and not again when the search ends
+        release();
+        await new Promise((r) => setTimeout(r, 100));
+        expect(lines).toHaveLength(1);
+        // a request answered is logged once with its status
+        const ok = await fetch(`${s.origin}/api/v1/search/nearby?type=cafe&lat=1&lon=1&key=${key.key}`);
+        expect(ok.status).toBe(200);
+        await ok.arrayBuffer();
+        await new Promise((r) => setTimeout(r, 50));
+        expect(lines.slice(1)).toEqual([expect.stringMatching(/ 200 \d+\.\dms key=#/)]);
+      } finally {
+        await s.close();
+      }
+    });
+  }
+});

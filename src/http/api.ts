@@ -10,10 +10,11 @@ import type { QueryLimits } from './params.js';
 export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] | Promise<NearbyPlace[]>;
 
 /**
- * What the app keeps per request: its id (Hono's `requestId`), the hint of its key (for the log),
- * and the headers its middleware said before the answer (see `say` in app.ts).
+ * What the app keeps per request: its id, the hint of its key (for the log), the headers its
+ * middleware said before the answer and not yet written into it (see `say` in app.ts), and
+ * whether some were said through Hono's context instead (`hono`: its CORS middleware).
  */
-export type AppEnv = { Variables: { requestId: string; keyHint: string; said: Record<string, string> } };
+export type AppEnv = { Variables: { requestId: string; keyHint: string; said: Record<string, string> | undefined; hono: boolean } };
 
 /**
  * The records of a keyed route's 200 envelope, from the request's parsed query and the index the

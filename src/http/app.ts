@@ -2,7 +2,6 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
-import { requestId } from 'hono/request-id';
 import { PlaceIndex } from '../index/place-index.js';
 import { prepareSearch } from '../query/search.js';
 import type { GeoRecord } from '../query/geojson.js';
@@ -18,6 +17,7 @@ import { originAllowed } from './origins.js';
 import { parseFormat } from './params.js';
 import { queryOf } from './query.js';
 import { NearbyAnswer, type Body } from './nearby-json.js';
+import { CUT, type Outgoing } from './cut.js';
 import { MemoryQuotaStore, QuotaUnavailableError, type QuotaResult, type QuotaStore } from './quota.js';
 import { directionsRoutes } from './routes/directions.js';
 import { Reloadable } from './reloadable.js';
@@ -75,6 +75,8 @@ const ALLOW = 'GET, HEAD, OPTIONS';
 const EXPOSE = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Request-Id'];
 // Hono's compress() compresses what it cannot measure; a short envelope says its length instead.
 const COMPRESS_MIN = 1024;
+// An X-Request-Id a request may bring (Hono's requestId() rule, at most 64 long).
+const RID = /^[\w\-=]{1,64}$/;
 const encoder = new TextEncoder();
 
 /**
@@ -131,11 +133,14 @@ export function createApp(options: AppOptions): ApiApp {
   // object, sorted (a tenth of a keyed request's time on the server, bench/throughput.ts).
   const replyBody = (c: Context<AppEnv>, body: Body) => {
     const headers: Record<string, string | string[]> = {};
-    // what was said through Hono (requestId's X-Request-Id; CORS), then what our middleware said
-    const prepared = c.res.headers;
-    for (const [name, value] of prepared) headers[name] = value;
-    if (headers['set-cookie'] !== undefined) headers['set-cookie'] = prepared.getSetCookie();
+    // what was said through Hono (CORS, for a browser's request), then what our middleware said
+    if (c.get('hono')) {
+      const prepared = c.res.headers;
+      for (const [name, value] of prepared) headers[name] = value;
+      if (headers['set-cookie'] !== undefined) headers['set-cookie'] = prepared.getSetCookie();
+    }
     Object.assign(headers, c.get('said'));
+    c.set('said', undefined);
     headers['content-type'] = 'application/json';
     headers['cache-control'] = 'no-store';
     headers['x-content-type-options'] = 'nosniff';
@@ -166,42 +171,56 @@ export function createApp(options: AppOptions): ApiApp {
   };
   app.onError(fail);
 
-  // One line per request, once: when the answer is ready, or when the connection is closed
+  // The frame of every request, one middleware (each layer of Hono's chain costs a request time
+  // of its own): its id, its access-log line, and compression for clients that take it.
+  //
+  // The id is ours, not Hono's requestId(): that one sets its header through a `Headers` (and
+  // reads the request's), which makes every answer carry a placeholder response to copy from
+  // (a tenth of a keyed request's time, bench/throughput.ts). Same rule as Hono's: an incoming
+  // X-Request-Id of word characters, `-` and `=`, at most 64 long, is kept (a proxy's id).
+  //
+  // The log line is written once: when the answer is ready, or when the connection is closed
   // before that (the client left, or a shutdown cut it at its grace period), as `cut`.
-  const accessLog: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const compressed = compress();
+  const frame: MiddlewareHandler<AppEnv> = async (c, next) => {
     const start = performance.now();
+    const given = header(c, 'x-request-id');
+    const rid = given !== undefined && RID.test(given) ? given : newRid();
+    c.set('requestId', rid);
+    say(c, 'x-request-id', rid);
     let logged = false;
     const line = (status: number | 'cut') => {
       logged = true;
-      log(accessLine(now(), c.get('requestId'), c.req.method, c.req.url, status, performance.now() - start, c.get('keyHint')));
+      log(accessLine(now(), rid, c.req.method, c.req.url, status, performance.now() - start, c.get('keyHint')));
     };
     const cut = () => {
       if (!logged) line('cut');
     };
-    // Under @hono/node-server the Node response's own 'close' says so: the request's AbortSignal
-    // would be made for this alone, a twentieth of a request's time. Elsewhere, the signal.
-    const outgoing = (c.env as { outgoing?: { once(event: 'close', f: () => void): unknown } } | undefined)?.outgoing;
-    const signal = outgoing?.once ? undefined : c.req.raw.signal;
-    if (outgoing?.once) outgoing.once('close', cut);
-    else signal!.addEventListener('abort', cut);
+    // Under serve(), it calls `cut` when the response closes first; under another Node server,
+    // the response's own 'close'; elsewhere, the request's AbortSignal.
+    const outgoing = (c.env as { outgoing?: Outgoing } | undefined)?.outgoing;
+    let signal: AbortSignal | undefined;
+    if (outgoing && CUT in outgoing) outgoing[CUT] = cut;
+    else if (outgoing?.once) outgoing.once('close', cut);
+    else (signal = c.req.raw.signal).addEventListener('abort', cut);
     try {
-      await next();
+      // compress() for clients that take a compressed body; for the others it would only read
+      // the response's headers back (a tenth of a request's time): their Vary is said by `reply`.
+      if (header(c, 'accept-encoding')) await compressed(c, next);
+      else await next();
     } catch (err) {
       // Hono hands handler errors to onError itself; this catches whatever escapes it, so that
       // every request still gets its envelope and its log line.
       c.res = fail(err, c);
     }
+    // what was said but not yet written into the answer (a route answering on its own)
+    flushSaid(c);
     signal?.removeEventListener('abort', cut);
     if (!logged) line(c.res.status);
   };
 
-  // All registered without a path: the base path's `/*`, so a host app's routes never see them.
-  app.use(requestId({ generator: newRid, limitLength: 64 }));
-  app.use(accessLog);
-  // compress() for clients that take a compressed body; for the others it would only read the
-  // response's headers back (a tenth of a request's time): their Vary is said by `reply`.
-  const compressed = compress();
-  app.use((c, next) => (c.req.header('Accept-Encoding') ? compressed(c, next) : next()));
+  // Registered without a path: the base path's `/*`, so a host app's routes never see it.
+  app.use(frame);
 
   // CORS headers on actual requests (Hono's cors) for the origins some live key allows: their
   // 401s and 403s are readable too. Whether the request's own key allows the origin is the
@@ -228,7 +247,7 @@ export function createApp(options: AppOptions): ApiApp {
   const admit = async (c: Context<AppEnv>, search: URLSearchParams): Promise<Grant> => {
     const grant = await keyring.verify(keyOf(c, search));
     c.set('keyHint', grant.hint);
-    const origin = c.req.header('Origin');
+    const origin = header(c, 'origin');
     if (!originAllowed(grant.origins, origin)) {
       throw new HttpError(403, `Origin: ${quote(origin ?? '')} is not allowed for this key`);
     }
@@ -402,7 +421,11 @@ export function createApp(options: AppOptions): ApiApp {
  */
 function browserOnly(handler: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
   return (c, next) => {
-    if (c.req.header('Origin') !== undefined) return handler(c, next);
+    if (header(c, 'origin') !== undefined) {
+      // its headers are said through Hono's context: `replyBody` reads them back
+      c.set('hono', true);
+      return handler(c, next);
+    }
     say(c, 'vary', 'Origin');
     return next();
   };
@@ -424,7 +447,21 @@ function flushSaid(c: Context<AppEnv>): void {
   const said = c.get('said');
   if (!said) return;
   for (const name in said) c.header(name, said[name]);
-  c.set('said', {});
+  c.set('said', undefined);
+}
+
+/**
+ * A request header (`name` in lower case) that a request of every kind reads: under Node, from the
+ * Node request's own parsed headers. `c.req.header()` would build the Request's `Headers` from
+ * them first, validating each (a twentieth of a keyed request's time). Repeated lines come
+ * joined with `, ` either way (Node keeps the first of a few single-valued fields, none of
+ * these).
+ */
+function header(c: Context<AppEnv>, name: 'x-request-id' | 'accept-encoding' | 'origin'): string | undefined {
+  const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
+  if (!incoming?.headers) return c.req.header(name);
+  const value = incoming.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** `handler` for every method but OPTIONS. */

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
+import type { ExecutionContext } from 'hono';
+import { CUT, type Outgoing } from './cut.js';
 import { envelope } from './envelope.js';
 
 /**
@@ -8,7 +10,8 @@ import { envelope } from './envelope.js';
  * app has), requests the server refuses before the app sees them are answered and logged by it.
  */
 export interface Fetcher {
-  fetch: (request: Request) => Response | Promise<Response>;
+  /** Answers a request; `env` is the runtime's (under Node, `{ incoming, outgoing }`), `ctx` its execution context. */
+  fetch: (request: Request, env?: unknown, ctx?: ExecutionContext) => Response | Promise<Response>;
   rejected?: (status: number, message: string, method?: string, target?: string) => Response;
 }
 
@@ -81,16 +84,19 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
     // adapter refuses it instead (an envelope, logged).
     const s = createServer({ maxHeaderSize, requireHostHeader: false }, (req, res) => {
       current = req;
+      // the app hears of a cut from the 'close' listener below, not from one of its own
+      (res as Outgoing)[CUT] = null;
       try {
         void listener(req, res);
       } finally {
         current = undefined;
       }
-      // Registered after the adapter's own close handler (which aborts the request's signal,
-      // and so logs a cut request): a shutdown waits for both.
+      // Registered after the adapter's own close handler (which aborts the request's signal):
+      // a shutdown waits for both.
       if (!res.writableFinished) {
         inflight.add(res);
         res.once('close', () => {
+          (res as Outgoing)[CUT]?.(); // a no-op once the app has logged the answer
           inflight.delete(res);
           if (inflight.size === 0) drained?.();
         });

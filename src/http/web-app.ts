@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { accessLine } from './access-log.js';
 import type { Token } from './keys.js';
+import type { ExecutionContext } from 'hono';
 import type { Fetcher } from './server.js';
 
 /** Where `npm run prepare` (`scripts/web-app.ts`) writes the app: two levels above `src/http/` and `dist/http/`. */
@@ -118,17 +119,37 @@ export async function withWebApp(api: Fetcher, options: WebAppOptions): Promise<
 
   let count = 0;
   const prefix = `app${Math.floor(Math.random() * 0xffff).toString(16)}`;
-  const fetch = (request: Request): Response | Promise<Response> => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return api.fetch(request);
-    const url = new URL(request.url);
-    const file = url.pathname === '/' ? page : files.get(url.pathname);
-    if (!file) return api.fetch(request);
+  // `env` and `ctx` pass through: under @hono/node-server the env holds the Node response, whose
+  // 'close' the API's access log listens to (without it, each request would make an AbortSignal).
+  const fetch = (request: Request, env?: unknown, ctx?: ExecutionContext): Response | Promise<Response> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return api.fetch(request, env, ctx);
+    const path = pathOf(request.url);
+    const file = path === '/' ? page : path.startsWith('/app/') ? files.get(path) : undefined;
+    if (!file) return api.fetch(request, env, ctx);
     const start = performance.now();
     const response = answer(request, file, file === page ? csp : undefined);
     log?.(accessLine(Date.now(), `${prefix}-${(++count).toString(36)}`, request.method, request.url, response.status, performance.now() - start));
     return response;
   };
   return api.rejected ? { fetch, rejected: api.rejected.bind(api) } : { fetch };
+}
+
+/**
+ * The path of a request's URL, as `new URL(url).pathname` (a tenth of an API request's time
+ * here): a `Request`'s URL is already normalized (no dot segments, no backslashes).
+ */
+export function pathOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  if (start < 0) return '/';
+  let end = url.length;
+  for (let i = start; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === 0x3f || c === 0x23) {
+      end = i; // ? or #
+      break;
+    }
+  }
+  return url.slice(start, end);
 }
 
 function served(body: Uint8Array, type: string, cache: string): Served {
