@@ -7,6 +7,8 @@
  *   1 process  `nepal-places serve` as deployed (access log on, quotas in memory)
  *   1 process  the same with quotas in Redis
  *   2 workers  `serve --workers 2`, quotas in Redis
+ *   varied     the bare server and one process again, the search at 4,096 points in turn (another
+ *              answer each time; the list slows the load generator too, hence a bare row of its own)
  *
  * Each server is a child process of its own and autocannon runs on a thread of this one. Rounds
  * alternate the servers so that a busy machine slows them alike; each figure is the median of
@@ -105,11 +107,28 @@ export async function redisServer(): Promise<Child> {
   return { ...c, origin: `redis://127.0.0.1:${port}` };
 }
 
+/**
+ * Paths of the same search at points spread over the fixture's box (85.3002–85.3409 E,
+ * 27.7006–27.7160 N), from a fixed seed: each answer is another set of places, so that neither
+ * the per-place JSON the app keeps (src/http/nearby-json.ts) nor any cache flatters the figure.
+ */
+export function variedPaths(count: number): string[] {
+  let seed = 42;
+  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  return Array.from({ length: count }, () => {
+    const lat = (27.7006 + 0.0154 * next()).toFixed(5);
+    const lon = (85.3002 + 0.0407 * next()).toFixed(5);
+    return PATH.replace('lat=27.7154&lon=85.3123', `lat=${lat}&lon=${lon}`);
+  });
+}
+const VARIED = variedPaths(4096);
+
 /** One autocannon run of `seconds` against `origin`; requests per second, p50 and p99 ms. */
-async function load(origin: string, seconds: number) {
+async function load(origin: string, seconds: number, varied = false) {
   const r = await autocannon({
     url: origin,
-    requests: [{ method: 'GET', path: PATH }],
+    // a list of requests: each connection goes through it in turn, over and over
+    requests: varied ? VARIED.map((path) => ({ method: 'GET', path })) : [{ method: 'GET', path: PATH }],
     connections: CONNECTIONS,
     duration: seconds,
     // its own thread, so the load generator does not share this event loop's timing
@@ -162,22 +181,30 @@ export async function run(): Promise<Record<string, unknown>> {
     const bare = await start(['-e', BARE, JSON.stringify({ headers, body: body.toString('base64') })], /bare at (http:\/\/\S+)/, 'bare server');
     children.push(bare);
 
+    // varied points cost the load generator too (autocannon goes through a list): they are
+    // compared with the bare server under the same list
     servers.push(['bare node:http', bare], ['serve, 1 process, quota in memory', memory]);
     servers.push(['serve, 1 process, quota in Redis', await start(serveArgs(['--redis', redis.origin]), READY, 'serve --redis')]);
     servers.push(['serve --workers 2, Redis', await start(serveArgs(['--redis', redis.origin, '--workers', '2']), READY, 'serve --workers 2')]);
+    children.push(...servers.slice(2).map(([, c]) => c));
+    servers.push(['bare node:http, varied points', bare], ['serve, 1 process, varied points', memory]);
     // another build beside this one in the same run (before/after a change)
     const before = process.env.BENCH_TP_BEFORE;
-    if (before) servers.push(['BENCH_TP_BEFORE, 1 process, memory', await start([before, 'serve', '--port', '0', '--tokens', tokens], READY, 'serve (BENCH_TP_BEFORE)')]);
-    children.push(...servers.slice(2).map(([, c]) => c));
+    if (before) {
+      const c = await start([before, 'serve', '--port', '0', '--tokens', tokens], READY, 'serve (BENCH_TP_BEFORE)');
+      children.push(c);
+      servers.push(['BENCH_TP_BEFORE, 1 process, memory', c]);
+    }
+    const isVaried = (name: string) => name.includes('varied');
 
-    for (const [, c] of servers) await load(c.origin, 1); // warm-up: JIT, connections
+    for (const [name, c] of servers) await load(c.origin, 1, isVaried(name)); // warm-up: JIT, connections
     const runs = new Map<string, Awaited<ReturnType<typeof load>>[]>(servers.map(([name]) => [name, []]));
     const cpu = new Map<string, number[]>(servers.map(([name]) => [name, []]));
     const used = (c: Child) => c.pids.reduce((t, pid) => t + cpuSeconds(pid), 0);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, c] of servers) {
         const before = used(c);
-        const r = await load(c.origin, SECONDS);
+        const r = await load(c.origin, SECONDS, isVaried(name));
         runs.get(name)!.push(r);
         // CPU time per answer: what a busy shared machine changes least
         cpu.get(name)!.push((1e6 * (used(c) - before)) / r.answered);
@@ -192,15 +219,18 @@ export async function run(): Promise<Record<string, unknown>> {
     const bareCpu = rows[0]!.cpuUs;
     const share = rows[1]!.reqPerSec / bareRate;
     const workers = rows[3]!.reqPerSec / rows[2]!.reqPerSec;
+    const variedShare = rows[5]!.reqPerSec / rows[4]!.reqPerSec;
 
     console.log(`/search/nearby type=eat radius 2 limit 5 (${body.length} B), ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server (median), 127.0.0.1`);
     console.log(`${'server'.padEnd(36)} ${'2xx/s'.padStart(9)} ${'of bare'.padStart(8)} ${'CPU µs/req'.padStart(11)} ${'bare/it'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  rounds (2xx/s)`);
     for (const r of rows) {
-      console.log(`${r.name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(9)} ${`${((100 * r.reqPerSec) / bareRate).toFixed(0)}%`.padStart(8)} ${r.cpuUs.toFixed(0).padStart(11)} ${`${((100 * bareCpu) / r.cpuUs).toFixed(0)}%`.padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)}  ${r.rounds.join(', ')}${r.failed ? ` (${r.failed} non-2xx)` : ''}`);
+      // each against the bare server under the same load (the varied rows against its varied row)
+      const base = isVaried(r.name) ? rows[4]! : rows[0]!;
+      console.log(`${r.name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(9)} ${`${((100 * r.reqPerSec) / base.reqPerSec).toFixed(0)}%`.padStart(8)} ${r.cpuUs.toFixed(0).padStart(11)} ${`${((100 * base.cpuUs) / r.cpuUs).toFixed(0)}%`.padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)}  ${r.rounds.join(', ')}${r.failed ? ` (${r.failed} non-2xx)` : ''}`);
     }
     const cpuShare = bareCpu / rows[1]!.cpuUs;
-    console.log(`one process / bare: ${(100 * share).toFixed(0)}% of its rate, ${(100 * cpuShare).toFixed(0)}% by CPU per request (target ≥ ${100 * TARGET}%: ${share >= TARGET ? 'PASS' : 'FAIL'}); 2 workers / 1 process (Redis): ${workers.toFixed(2)}x`);
-    return { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, bytes: body.length, rows, share, cpuShare, target: TARGET, pass: share >= TARGET, workers };
+    console.log(`one process / bare: ${(100 * share).toFixed(0)}% of its rate, ${(100 * cpuShare).toFixed(0)}% by CPU per request (target ≥ ${100 * TARGET}%: ${share >= TARGET ? 'PASS' : 'FAIL'}); at varied points ${(100 * variedShare).toFixed(0)}%; 2 workers / 1 process (Redis): ${workers.toFixed(2)}x`);
+    return { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, bytes: body.length, rows, share, variedShare, cpuShare, target: TARGET, pass: share >= TARGET, workers };
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await rm(dir, { recursive: true, force: true });
