@@ -5,6 +5,7 @@
  *
  *   bare       a `node:http` server answering the very bytes and headers of that response
  *   1 process  `nepal-places serve` as deployed (access log on, quotas in memory)
+ *   floor      the same work on `node:http` without the framework (bench/throughput-floor.ts)
  *   1 process  the same with quotas in Redis
  *   2 workers  `serve --workers 2`, quotas in Redis
  *   varied     the bare server and one process again, the search at 4,096 points in turn (another
@@ -183,10 +184,13 @@ export async function run(): Promise<Record<string, unknown>> {
 
     // varied points cost the load generator too (autocannon goes through a list): they are
     // compared with the bare server under the same list
-    servers.push(['bare node:http', bare], ['serve, 1 process, quota in memory', memory]);
+    // the same work without the framework: what is left to Hono, @hono/node-server and our middleware
+    const floor = await start(['--import', 'tsx', join(ROOT, 'bench/throughput-floor.ts'), tokens], /floor at (http:\/\/\S+)/, 'floor server');
+    children.push(floor);
+    servers.push(['bare node:http', bare], ['serve, 1 process, quota in memory', memory], ['its work alone on node:http (floor)', floor]);
     servers.push(['serve, 1 process, quota in Redis', await start(serveArgs(['--redis', redis.origin]), READY, 'serve --redis')]);
     servers.push(['serve --workers 2, Redis', await start(serveArgs(['--redis', redis.origin, '--workers', '2']), READY, 'serve --workers 2')]);
-    children.push(...servers.slice(2).map(([, c]) => c));
+    children.push(...servers.slice(3).map(([, c]) => c));
     servers.push(['bare node:http, varied points', bare], ['serve, 1 process, varied points', memory]);
     // another build beside this one in the same run (before/after a change)
     const before = process.env.BENCH_TP_BEFORE;
@@ -218,19 +222,20 @@ export async function run(): Promise<Record<string, unknown>> {
     const bareRate = rows[0]!.reqPerSec;
     const bareCpu = rows[0]!.cpuUs;
     const share = rows[1]!.reqPerSec / bareRate;
-    const workers = rows[3]!.reqPerSec / rows[2]!.reqPerSec;
-    const variedShare = rows[5]!.reqPerSec / rows[4]!.reqPerSec;
+    const workers = rows[4]!.reqPerSec / rows[3]!.reqPerSec;
+    const variedShare = rows[6]!.reqPerSec / rows[5]!.reqPerSec;
+    const floorShare = rows[2]!.reqPerSec / bareRate;
 
     console.log(`/search/nearby type=eat radius 2 limit 5 (${body.length} B), ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server (median), 127.0.0.1`);
     console.log(`${'server'.padEnd(36)} ${'2xx/s'.padStart(9)} ${'of bare'.padStart(8)} ${'CPU µs/req'.padStart(11)} ${'bare/it'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  rounds (2xx/s)`);
     for (const r of rows) {
       // each against the bare server under the same load (the varied rows against its varied row)
-      const base = isVaried(r.name) ? rows[4]! : rows[0]!;
+      const base = isVaried(r.name) ? rows[5]! : rows[0]!;
       console.log(`${r.name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(9)} ${`${((100 * r.reqPerSec) / base.reqPerSec).toFixed(0)}%`.padStart(8)} ${r.cpuUs.toFixed(0).padStart(11)} ${`${((100 * base.cpuUs) / r.cpuUs).toFixed(0)}%`.padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)}  ${r.rounds.join(', ')}${r.failed ? ` (${r.failed} non-2xx)` : ''}`);
     }
     const cpuShare = bareCpu / rows[1]!.cpuUs;
-    console.log(`one process / bare: ${(100 * share).toFixed(0)}% of its rate, ${(100 * cpuShare).toFixed(0)}% by CPU per request (target ≥ ${100 * TARGET}%: ${share >= TARGET ? 'PASS' : 'FAIL'}); at varied points ${(100 * variedShare).toFixed(0)}%; 2 workers / 1 process (Redis): ${workers.toFixed(2)}x`);
-    return { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, bytes: body.length, rows, share, variedShare, cpuShare, target: TARGET, pass: share >= TARGET, workers };
+    console.log(`one process / bare: ${(100 * share).toFixed(0)}% of its rate, ${(100 * cpuShare).toFixed(0)}% by CPU per request (target ≥ ${100 * TARGET}%: ${share >= TARGET ? 'PASS' : 'FAIL'}); at varied points ${(100 * variedShare).toFixed(0)}%; the same work without the framework ${(100 * floorShare).toFixed(0)}%; 2 workers / 1 process (Redis): ${workers.toFixed(2)}x`);
+    return { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, bytes: body.length, rows, share, variedShare, floorShare, cpuShare, target: TARGET, pass: share >= TARGET, workers };
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await rm(dir, { recursive: true, force: true });

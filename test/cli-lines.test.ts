@@ -39,3 +39,30 @@ describe('batchedLines: one write per turn, in order, nothing lost', () => {
     expect(writes[0]!.length).toBe(64 * 1024);
   });
 });
+
+describe('batchedLines with a window: one write per window, in order, nothing lost', () => {
+  it('the lines of a window go out in one write when it ends, not at the end of the turn', async () => {
+    const writes: string[] = [];
+    const lines = batchedLines((t) => writes.push(t), 40);
+    lines.line('a');
+    await tick();
+    lines.line('b');
+    await tick();
+    expect(writes).toEqual([]);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(writes).toEqual(['a\nb\n']);
+    lines.line('c');
+    await new Promise((r) => setTimeout(r, 80));
+    expect(writes).toEqual(['a\nb\n', 'c\n']);
+  });
+
+  it('flush() and 64 KiB still write at once', () => {
+    const writes: string[] = [];
+    const lines = batchedLines((t) => writes.push(t), 1000);
+    lines.line('x');
+    lines.flush();
+    expect(writes).toEqual(['x\n']);
+    for (let i = 0; i < 64; i++) lines.line('y'.repeat(1023));
+    expect(writes).toHaveLength(2);
+  });
+});

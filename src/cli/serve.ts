@@ -72,8 +72,9 @@ const EXAMPLES = [
   { type: 'school', lat: 27.7, lon: 85.33, radius: 100 },
 ];
 
-// Standard output (banner, access log) in batches, one write per turn of the event loop.
-const stdout = batchedLines((text) => void process.stdout.write(text));
+// Standard output (banner, access log) in batches, one write per 25 ms at most (see lines.ts):
+// a line shows at most that late; the batch is written on exit and before a shutdown's end.
+const stdout = batchedLines((text) => void process.stdout.write(text), 25);
 const out = stdout.line;
 const fail = (line: string) => void process.stderr.write(`nepal-places serve: ${line}\n`);
 
@@ -246,6 +247,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     return EXIT.ok;
   }
   for (const line of banner) out(line);
+  stdout.flush(); // ready: said at once
   await running.closed;
   out('nepal-places: stopped');
   return EXIT.ok;
