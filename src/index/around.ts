@@ -4,6 +4,8 @@ import { EARTH_RADIUS_KM, aToKm, haversineA } from '../geom/haversine.js';
 
 const RAD = Math.PI / 180;
 const E7 = 1e7;
+/** Kilometres of the chord per √a: 2R·√a, a lower bound of the arc 2R·asin √a. */
+const CHORD_KM = 2 * EARTH_RADIUS_KM;
 
 /**
  * Walks the points of a KDBush index (coordinates lon/lat in 1e-7 degrees) out to
@@ -34,18 +36,23 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
   // search, where the box's own edges would cost two per node.
   const band = (maxKm / EARTH_RADIUS_KM) / RAD;
   const cosMin = Math.max(0, Math.min(Math.cos(Math.max(-90, lat - band) * RAD), Math.cos(Math.min(90, lat + band) * RAD)));
+  // By score, a point goes in with the score of a distance a little short of its own (the
+  // chord, 2R·√a ≤ 2R·asin √a), which is never below its true score: its exact score, which
+  // costs an arctangent, is worked out only when it comes to the top, and it goes back in with
+  // that score unless it still beats everything left. Most points never come to the top. Nodes
+  // are bounded the same way. Values: a node row (≥ 0); a point at position i, -2i - 1 with its
+  // optimistic key, -2i - 2 with its exact one.
   const point = (i: number) => {
     const a = haversineA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]);
     if (a > maxA) return;
-    if (!byScore) { q.push(a, -i - 1); return; }
-    const km = aToKm(a);
-    if (km <= maxKm) q.push(-prom![ids[i]] / (1 + km), -i - 1);
+    if (!byScore) q.push(a, -2 * i - 2);
+    else q.push(-prom![ids[i]] / (1 + CHORD_KM * Math.sqrt(a)), -2 * i - 1);
   };
   const node = (l: number, r: number, axis: number, k: number, minX: number, minY: number, maxX: number, maxY: number) => {
     if (l > r) return;
     const a = boxA(lon, lat, cosLat * cosMin, minX, minY, maxX, maxY);
     if (a > maxA) return;
-    q.push(byScore ? -nodeMax![k] / (1 + aToKm(a)) : a, q.node(l, r, axis, k, minX, minY, maxX, maxY));
+    q.push(byScore ? -nodeMax![k] / (1 + CHORD_KM * Math.sqrt(a)) : a, q.node(l, r, axis, k, minX, minY, maxX, maxY));
   };
 
   node(0, ids.length - 1, 0, 0, -Infinity, -Infinity, Infinity, Infinity);
@@ -54,10 +61,21 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
     const key = q.key[0];
     q.pop();
     if (top < 0) {
-      const i = -top - 1;
-      // nearest first, the key is the point's `a`; by score, measure it again
-      const km = aToKm(byScore ? haversineA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]) : key);
-      if (km <= maxKm && visit(ids[i], km, byScore ? -key : 0)) return;
+      const i = (-top - 1) >> 1;
+      if (!byScore) {
+        // nearest first, the key is the point's `a`
+        const km = aToKm(key);
+        if (km <= maxKm && visit(ids[i], km, 0)) return;
+        continue;
+      }
+      const km = aToKm(haversineA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]));
+      if (km > maxKm) continue;
+      const exact = -prom![ids[i]] / (1 + km);
+      if ((top & 1) === 1 && q.size > 0 && exact > q.key[0]) {
+        q.push(exact, -2 * i - 2); // something left may score better: back in, measured
+        continue;
+      }
+      if (visit(ids[i], km, -exact)) return;
       continue;
     }
     const n = q.nodes; // read after every push: the node table may have grown
