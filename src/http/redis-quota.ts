@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { QuotaUnavailableError, quotaResult, type QuotaResult, type QuotaStore } from './quota.js';
 
 // One round trip, atomic on the server: count, and start the window's clock on its first
@@ -64,6 +64,9 @@ export class RedisQuotaStore implements QuotaStore {
    * @throws when the first connection fails
    */
   static async connect(url: string, options: RedisQuotaOptions & { onError?: (err: Error) => void } = {}): Promise<RedisQuotaStore> {
+    // Loaded here, not with this module: ioredis defines a class extending String, which slows
+    // string code (charCodeAt) in the whole process; a server without Redis does without it.
+    const { Redis } = await import('ioredis');
     const redis = new Redis(url, {
       lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1,
       connectTimeout: 2000,

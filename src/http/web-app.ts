@@ -141,14 +141,9 @@ export async function withWebApp(api: Fetcher, options: WebAppOptions): Promise<
 export function pathOf(url: string): string {
   const start = url.indexOf('/', url.indexOf('//') + 2);
   if (start < 0) return '/';
-  let end = url.length;
-  for (let i = start; i < url.length; i++) {
-    const c = url.charCodeAt(i);
-    if (c === 0x3f || c === 0x23) {
-      end = i; // ? or #
-      break;
-    }
-  }
+  const query = url.indexOf('?', start);
+  const hash = url.indexOf('#', start);
+  const end = query < 0 ? (hash < 0 ? url.length : hash) : hash < 0 ? query : Math.min(query, hash);
   return url.slice(start, end);
 }
 
