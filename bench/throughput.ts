@@ -152,6 +152,17 @@ function cpuSeconds(pid: number): number {
   }
 }
 
+/** The rows of the table, by name. */
+const ROW = {
+  bare: 'bare node:http',
+  one: 'serve, 1 process, quota in memory',
+  floor: 'its work alone on node:http (floor)',
+  redis: 'serve, 1 process, quota in Redis',
+  workers: 'serve --workers 2, Redis',
+  bareVaried: 'bare node:http, varied points',
+  oneVaried: 'serve, 1 process, varied points',
+};
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Runs the section; prints its table and returns the numbers. */
@@ -163,12 +174,15 @@ export async function run(): Promise<Record<string, unknown>> {
   const serveArgs = (more: string[]) => [...cli, 'serve', '--port', '0', '--tokens', tokens, ...more];
   const READY = /API v1 at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
   const children: Child[] = [];
+  // every child is stopped at the end, whatever fails on the way
+  const launch = async (made: Promise<Child>) => {
+    const c = await made;
+    children.push(c);
+    return c;
+  };
   try {
-    const redis = await redisServer();
-    children.push(redis);
-    const servers: [string, Child][] = [];
-    const memory = await start(serveArgs([]), READY, 'serve');
-    children.push(memory);
+    const redis = await launch(redisServer());
+    const memory = await launch(start(serveArgs([]), READY, 'serve'));
 
     // the bytes and headers the bare server copies: one real answer of the instance
     const res = await fetch(memory.origin + PATH);
@@ -179,26 +193,21 @@ export async function run(): Promise<Record<string, unknown>> {
       if (k !== 'date' && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding') headers[k] = v;
     });
     headers['content-length'] = String(body.length);
-    const bare = await start(['-e', BARE, JSON.stringify({ headers, body: body.toString('base64') })], /bare at (http:\/\/\S+)/, 'bare server');
-    children.push(bare);
-
-    // varied points cost the load generator too (autocannon goes through a list): they are
-    // compared with the bare server under the same list
+    const bare = await launch(start(['-e', BARE, JSON.stringify({ headers, body: body.toString('base64') })], /bare at (http:\/\/\S+)/, 'bare server'));
     // the same work without the framework: what is left to Hono, @hono/node-server and our middleware
-    const floor = await start(['--import', 'tsx', join(ROOT, 'bench/throughput-floor.ts'), tokens], /floor at (http:\/\/\S+)/, 'floor server');
-    children.push(floor);
-    servers.push(['bare node:http', bare], ['serve, 1 process, quota in memory', memory], ['its work alone on node:http (floor)', floor]);
-    servers.push(['serve, 1 process, quota in Redis', await start(serveArgs(['--redis', redis.origin]), READY, 'serve --redis')]);
-    servers.push(['serve --workers 2, Redis', await start(serveArgs(['--redis', redis.origin, '--workers', '2']), READY, 'serve --workers 2')]);
-    children.push(...servers.slice(3).map(([, c]) => c));
-    servers.push(['bare node:http, varied points', bare], ['serve, 1 process, varied points', memory]);
+    const floor = await launch(start(['--import', 'tsx', join(ROOT, 'bench/throughput-floor.ts'), tokens], /floor at (http:\/\/\S+)/, 'floor server'));
+
+    const servers: [string, Child][] = [
+      [ROW.bare, bare], [ROW.one, memory], [ROW.floor, floor],
+      [ROW.redis, await launch(start(serveArgs(['--redis', redis.origin]), READY, 'serve --redis'))],
+      [ROW.workers, await launch(start(serveArgs(['--redis', redis.origin, '--workers', '2']), READY, 'serve --workers 2'))],
+      // varied points cost the load generator too (autocannon goes through a list): they are
+      // compared with the bare server under the same list
+      [ROW.bareVaried, bare], [ROW.oneVaried, memory],
+    ];
     // another build beside this one in the same run (before/after a change)
     const before = process.env.BENCH_TP_BEFORE;
-    if (before) {
-      const c = await start([before, 'serve', '--port', '0', '--tokens', tokens], READY, 'serve (BENCH_TP_BEFORE)');
-      children.push(c);
-      servers.push(['BENCH_TP_BEFORE, 1 process, memory', c]);
-    }
+    if (before) servers.push(['BENCH_TP_BEFORE, 1 process, memory', await launch(start([before, 'serve', '--port', '0', '--tokens', tokens], READY, 'serve (BENCH_TP_BEFORE)'))]);
     const isVaried = (name: string) => name.includes('varied');
 
     for (const [name, c] of servers) await load(c.origin, 1, isVaried(name)); // warm-up: JIT, connections
@@ -219,21 +228,22 @@ export async function run(): Promise<Record<string, unknown>> {
       const r = runs.get(name)!;
       return { name, cpuUs: median(cpu.get(name)!), failed: r.reduce((n, x) => n + x.failed, 0), reqPerSec: median(r.map((x) => x.reqPerSec)), p50Ms: median(r.map((x) => x.p50Ms)), p99Ms: median(r.map((x) => x.p99Ms)), rounds: r.map((x) => Math.round(x.reqPerSec)) };
     });
-    const bareRate = rows[0]!.reqPerSec;
-    const bareCpu = rows[0]!.cpuUs;
-    const share = rows[1]!.reqPerSec / bareRate;
-    const workers = rows[4]!.reqPerSec / rows[3]!.reqPerSec;
-    const variedShare = rows[6]!.reqPerSec / rows[5]!.reqPerSec;
-    const floorShare = rows[2]!.reqPerSec / bareRate;
+    const row = (name: string) => rows.find((r) => r.name === name)!;
+    const bareRate = row(ROW.bare).reqPerSec;
+    const bareCpu = row(ROW.bare).cpuUs;
+    const share = row(ROW.one).reqPerSec / bareRate;
+    const workers = row(ROW.workers).reqPerSec / row(ROW.redis).reqPerSec;
+    const variedShare = row(ROW.oneVaried).reqPerSec / row(ROW.bareVaried).reqPerSec;
+    const floorShare = row(ROW.floor).reqPerSec / bareRate;
 
     console.log(`/search/nearby type=eat radius 2 limit 5 (${body.length} B), ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server (median), 127.0.0.1`);
     console.log(`${'server'.padEnd(36)} ${'2xx/s'.padStart(9)} ${'of bare'.padStart(8)} ${'CPU µs/req'.padStart(11)} ${'bare/it'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  rounds (2xx/s)`);
     for (const r of rows) {
       // each against the bare server under the same load (the varied rows against its varied row)
-      const base = isVaried(r.name) ? rows[5]! : rows[0]!;
+      const base = row(isVaried(r.name) ? ROW.bareVaried : ROW.bare);
       console.log(`${r.name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(9)} ${`${((100 * r.reqPerSec) / base.reqPerSec).toFixed(0)}%`.padStart(8)} ${r.cpuUs.toFixed(0).padStart(11)} ${`${((100 * base.cpuUs) / r.cpuUs).toFixed(0)}%`.padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)}  ${r.rounds.join(', ')}${r.failed ? ` (${r.failed} non-2xx)` : ''}`);
     }
-    const cpuShare = bareCpu / rows[1]!.cpuUs;
+    const cpuShare = bareCpu / row(ROW.one).cpuUs;
     console.log(`one process / bare: ${(100 * share).toFixed(0)}% of its rate, ${(100 * cpuShare).toFixed(0)}% by CPU per request (target ≥ ${100 * TARGET}%: ${share >= TARGET ? 'PASS' : 'FAIL'}); at varied points ${(100 * variedShare).toFixed(0)}%; the same work without the framework ${(100 * floorShare).toFixed(0)}%; 2 workers / 1 process (Redis): ${workers.toFixed(2)}x`);
     return { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, bytes: body.length, rows, share, variedShare, floorShare, cpuShare, target: TARGET, pass: share >= TARGET, workers };
   } finally {
