@@ -146,8 +146,8 @@ export function createApp(options: AppOptions): ApiApp {
     headers['x-content-type-options'] = 'nosniff';
     if (body.chars < COMPRESS_MIN) headers['content-length'] = String(body.bytes.length);
     else headers.vary = headers.vary ? `${headers.vary as string}, Accept-Encoding` : 'Accept-Encoding'; // compressible()
-    // Set as is: assigned over the placeholder `c.res` made above, Hono would copy that one's
-    // headers into a rebuilt response, which is what this avoids.
+    // Set as is: assigned over the placeholder `c.res` that reading its headers made above,
+    // Hono would copy that one's headers into a rebuilt response, which is what this avoids.
     c.res = undefined;
     c.res = new Response(body.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
     return c.res;

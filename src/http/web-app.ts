@@ -15,9 +15,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import type { ExecutionContext } from 'hono';
 import { accessLine } from './access-log.js';
 import type { Token } from './keys.js';
-import type { ExecutionContext } from 'hono';
 import type { Fetcher } from './server.js';
 
 /** Where `npm run prepare` (`scripts/web-app.ts`) writes the app: two levels above `src/http/` and `dist/http/`. */

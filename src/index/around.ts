@@ -36,14 +36,13 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
   // search, where the box's own edges would cost two per node.
   const band = (maxKm / EARTH_RADIUS_KM) / RAD;
   const cosMin = Math.max(0, Math.min(Math.cos(Math.max(-90, lat - band) * RAD), Math.cos(Math.min(90, lat + band) * RAD)));
-  // By score, a point goes in with the score of a distance a little short of its own (the
-  // chord, 2R·√a ≤ 2R·asin √a), which is never below its true score: its exact score, which
-  // costs an arctangent, is worked out only when it comes to the top, and it goes back in with
-  // that score unless it still beats everything left. Most points never come to the top. Nodes
-  // are bounded the same way. Values: a node row (≥ 0); a point at position i, -2i - 1 with its
-  // optimistic key, -2i - 2 with its exact one.
-  // By score, a point's `a` is bounded from below without a sine (`havLow`, and the band's
-  // least cosine for its latitude's): its exact `a` is measured when it reaches the top.
+  // By score, a point goes in with an optimistic score, never below its true one: its `a`
+  // bounded from below without a sine (`havLow`, with the band's least cosine for its
+  // latitude's), and that turned to km by the chord (2R·√a ≤ 2R·asin √a). Its exact score is
+  // worked out only when it comes to the top, and it goes back in with that score unless it
+  // still beats everything left. Most points never come to the top. Nodes are bounded by the
+  // chord too. Values: a node row (≥ 0); a point at position i, -2i - 1 with its optimistic
+  // key, -2i - 2 with its exact one.
   const cosCos = cosLat * cosMin;
   const point = (i: number) => {
     if (!byScore) {
@@ -56,7 +55,7 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
   };
   const node = (l: number, r: number, axis: number, k: number, minX: number, minY: number, maxX: number, maxY: number) => {
     if (l > r) return;
-    const a = boxA(lon, lat, cosLat * cosMin, minX, minY, maxX, maxY);
+    const a = boxA(lon, lat, cosCos, minX, minY, maxX, maxY);
     if (a > maxA) return;
     q.push(byScore ? -nodeMax![k] / (1 + CHORD_KM * Math.sqrt(a)) : a, q.node(l, r, axis, k, minX, minY, maxX, maxY));
   };
