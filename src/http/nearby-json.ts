@@ -7,18 +7,14 @@ export const MAX_CACHED = 10_000;
 
 const encoder = new TextEncoder();
 
-/** A record's JSON up to its query-dependent fields: `{"placeId":…,"geometry":{…}`, as UTF-8. */
-interface Head {
-  bytes: Uint8Array;
-  /** Its length in UTF-16 code units (as a string). */
-  chars: number;
-}
-
-/** An envelope body, as UTF-8, and its length as a string (the app's compression rule reads it). */
+/** JSON text as UTF-8, and its length as a string, in UTF-16 code units (the app's compression rule reads it). */
 export interface Body {
   bytes: Uint8Array;
   chars: number;
 }
+
+/** A record's JSON up to its query-dependent fields: `{"placeId":…,"geometry":{…}`. */
+type Head = Body;
 
 /**
  * Writes `nearby()`'s 200 envelope as UTF-8 JSON, byte for byte what `JSON.stringify` makes of
@@ -32,7 +28,7 @@ export class NearbyJson {
   private count = 0;
   private readonly max: number;
   // The envelope up to its records changes with its timestamp, once a second.
-  private lead = { second: NaN, bytes: new Uint8Array(), chars: 0 };
+  private lead: Body & { second: number } = { second: NaN, bytes: new Uint8Array(), chars: 0 };
 
   /** @param max most records kept (default `MAX_CACHED`) */
   constructor(max = MAX_CACHED) {
@@ -45,7 +41,7 @@ export class NearbyJson {
   }
 
   /** `{"timestamp":…,"data":[` of a 200 envelope at `now`, as UTF-8, and its length as a string. */
-  leadAt(now: number): { bytes: Uint8Array; chars: number } {
+  leadAt(now: number): Body {
     const second = Math.floor(now / 1000);
     if (second !== this.lead.second) {
       const text = JSON.stringify(envelope(200, undefined, [], now)).slice(0, -2);
