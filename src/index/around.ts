@@ -23,44 +23,13 @@ const CHORD_KM = 2 * EARTH_RADIUS_KM;
  */
 export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
   visit: (id: number, km: number, score: number) => boolean, prom?: Float64Array, nodeMax?: Float64Array): void {
+  if (tree.ids.length === 0) return;
+  const w = walk;
+  w.start(tree, lon, lat, maxKm, prom, nodeMax);
   const { ids, coords, nodeSize } = tree;
-  if (ids.length === 0) return;
-  const byScore = prom !== undefined && nodeMax !== undefined;
-  const q = heap;
-  q.clear();
-  const cosLat = Math.cos(lat * RAD);
-  // haversine `a` of the search radius, with a hair of slack: the exact km test decides
-  const maxA = Math.min(1, hav(maxKm / EARTH_RADIUS_KM) * (1 + 1e-9) + 1e-18);
-  // Every point within the radius lies within this many degrees of latitude, so the
-  // smallest cosine over that band bounds cos(lat') for all of them: one cosine per
-  // search, where the box's own edges would cost two per node.
-  const band = (maxKm / EARTH_RADIUS_KM) / RAD;
-  const cosMin = Math.max(0, Math.min(Math.cos(Math.max(-90, lat - band) * RAD), Math.cos(Math.min(90, lat + band) * RAD)));
-  // By score, a point goes in with an optimistic score, never below its true one: its `a`
-  // bounded from below without a sine (`havLow`, with the band's least cosine for its
-  // latitude's), and that turned to km by the chord (2R·√a ≤ 2R·asin √a). Its exact score is
-  // worked out only when it comes to the top, and it goes back in with that score unless it
-  // still beats everything left. Most points never come to the top. Nodes are bounded by the
-  // chord too. Values: a node row (≥ 0); a point at position i, -2i - 1 with its optimistic
-  // key, -2i - 2 with its exact one.
-  const cosCos = cosLat * cosMin;
-  const point = (i: number) => {
-    if (!byScore) {
-      const a = haversineA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]);
-      if (a <= maxA) q.push(a, -2 * i - 2);
-      return;
-    }
-    const a = (havLow((coords[2 * i + 1] / E7 - lat) * RAD) + cosCos * havLow((coords[2 * i] / E7 - lon) * RAD)) * LOW;
-    if (a <= maxA) q.push(-prom![ids[i]] / (1 + CHORD_KM * Math.sqrt(a)), -2 * i - 1);
-  };
-  const node = (l: number, r: number, axis: number, k: number, minX: number, minY: number, maxX: number, maxY: number) => {
-    if (l > r) return;
-    const a = boxA(lon, lat, cosCos, minX, minY, maxX, maxY);
-    if (a > maxA) return;
-    q.push(byScore ? -nodeMax![k] / (1 + CHORD_KM * Math.sqrt(a)) : a, q.node(l, r, axis, k, minX, minY, maxX, maxY));
-  };
-
-  node(0, ids.length - 1, 0, 0, -Infinity, -Infinity, Infinity, Infinity);
+  const byScore = w.byScore;
+  const q = w.heap;
+  w.node(0, ids.length - 1, 0, 0, -Infinity, -Infinity, Infinity, Infinity);
   while (q.size) {
     const top = q.val[0];
     const key = q.key[0];
@@ -73,7 +42,7 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
         if (km <= maxKm && visit(ids[i], km, 0)) return;
         continue;
       }
-      const km = aToKm(haversineA(lon, lat, cosLat, coords[2 * i], coords[2 * i + 1]));
+      const km = aToKm(haversineA(lon, lat, w.cosLat, coords[2 * i], coords[2 * i + 1]));
       if (km > maxKm) continue;
       const exact = -prom![ids[i]] / (1 + km);
       if ((top & 1) === 1 && q.size > 0 && exact > q.key[0]) {
@@ -88,19 +57,95 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
     const l = n[o], r = n[o + 1], axis = n[o + 2], k = n[o + 3];
     const minX = n[o + 4], minY = n[o + 5], maxX = n[o + 6], maxY = n[o + 7];
     if (r - l <= nodeSize) {
-      for (let i = l; i <= r; i++) point(i);
+      for (let i = l; i <= r; i++) w.point(i);
       continue;
     }
     const m = (l + r) >> 1;
     const x = coords[2 * m], y = coords[2 * m + 1];
-    point(m);
+    w.point(m);
     if (axis === 0) {
-      node(l, m - 1, 1, 2 * k + 1, minX, minY, x, maxY);
-      node(m + 1, r, 1, 2 * k + 2, x, minY, maxX, maxY);
+      w.node(l, m - 1, 1, 2 * k + 1, minX, minY, x, maxY);
+      w.node(m + 1, r, 1, 2 * k + 2, x, minY, maxX, maxY);
     } else {
-      node(l, m - 1, 0, 2 * k + 1, minX, minY, maxX, y);
-      node(m + 1, r, 0, 2 * k + 2, minX, y, maxX, maxY);
+      w.node(l, m - 1, 0, 2 * k + 1, minX, minY, maxX, y);
+      w.node(m + 1, r, 0, 2 * k + 2, minX, y, maxX, maxY);
     }
+  }
+}
+
+/**
+ * The state of one walk and its heap, reused by every walk (one runs to completion before the
+ * next starts): fields of one object, where closures over the walk's variables were made anew
+ * for every search and cost a third of its time.
+ */
+class Walk {
+  readonly heap = new Heap();
+  ids: KDBush['ids'] = new Uint32Array(0);
+  coords: KDBush['coords'] = new Int32Array(0);
+  prom: Float64Array = new Float64Array(0);
+  nodeMax: Float64Array = new Float64Array(0);
+  byScore = false;
+  /** The query point, in 1e-7 degrees and in degrees. */
+  x = 0;
+  y = 0;
+  lon = 0;
+  lat = 0;
+  cosLat = 0;
+  /** cos(lat) times the least cos(lat') over the radius's latitude band. */
+  cosCos = 0;
+  /** The haversine `a` of the radius. */
+  maxA = 0;
+
+  start(tree: KDBush, lon: number, lat: number, maxKm: number, prom?: Float64Array, nodeMax?: Float64Array): void {
+    this.heap.clear();
+    this.ids = tree.ids;
+    this.coords = tree.coords;
+    this.byScore = prom !== undefined && nodeMax !== undefined;
+    if (this.byScore) {
+      this.prom = prom!;
+      this.nodeMax = nodeMax!;
+    }
+    this.lon = lon;
+    this.lat = lat;
+    this.x = lon * E7;
+    this.y = lat * E7;
+    this.cosLat = Math.cos(lat * RAD);
+    // haversine `a` of the search radius, with a hair of slack: the exact km test decides
+    this.maxA = Math.min(1, hav(maxKm / EARTH_RADIUS_KM) * (1 + 1e-9) + 1e-18);
+    // Every point within the radius lies within this many degrees of latitude, so the
+    // smallest cosine over that band bounds cos(lat') for all of them: one cosine per
+    // search, where the box's own edges would cost two per node.
+    const band = (maxKm / EARTH_RADIUS_KM) / RAD;
+    const cosMin = Math.max(0, Math.min(Math.cos(Math.max(-90, lat - band) * RAD), Math.cos(Math.min(90, lat + band) * RAD)));
+    this.cosCos = this.cosLat * cosMin;
+  }
+
+  // By score, a point goes in with an optimistic score, never below its true one: its `a`
+  // bounded from below without a sine (`havLow`, with the band's least cosine for its
+  // latitude's), and that turned to km by the chord (2R·√a ≤ 2R·asin √a). Its exact score is
+  // worked out only when it comes to the top, and it goes back in with that score unless it
+  // still beats everything left. Most points never come to the top. Nodes are bounded the same
+  // way. Values: a node row (≥ 0); a point at position i, -2i - 1 with its optimistic key,
+  // -2i - 2 with its exact one.
+  point(i: number): void {
+    const c = this.coords;
+    if (!this.byScore) {
+      const a = haversineA(this.lon, this.lat, this.cosLat, c[2 * i], c[2 * i + 1]);
+      if (a <= this.maxA) this.heap.push(a, -2 * i - 2);
+      return;
+    }
+    const a = lowA(this.lon, this.lat, this.cosCos, c[2 * i], c[2 * i + 1]);
+    if (a <= this.maxA) this.heap.push(-this.prom[this.ids[i]] / (1 + CHORD_KM * Math.sqrt(a)), -2 * i - 1);
+  }
+
+  node(l: number, r: number, axis: number, k: number, minX: number, minY: number, maxX: number, maxY: number): void {
+    if (l > r) return;
+    const { x, y } = this;
+    // the box's nearest point to the query, per axis
+    const a = lowA(this.lon, this.lat, this.cosCos, x < minX ? minX : x > maxX ? maxX : x, y < minY ? minY : y > maxY ? maxY : y);
+    if (a > this.maxA) return;
+    const h = this.heap;
+    h.push(this.byScore ? -this.nodeMax[k] / (1 + CHORD_KM * Math.sqrt(a)) : a, h.node(l, r, axis, k, minX, minY, maxX, maxY));
   }
 }
 
@@ -131,12 +176,17 @@ export function nodeMaxima(tree: KDBush, prom: Float64Array): Float64Array {
 }
 
 /**
- * `hav(theta)` from below, without a sine: sin x ≥ x − x³/6 for x ≥ 0 (0 past √6, where that
- * bound turns negative). Within a hair of `hav` for the small angles of a search.
+ * The haversine `a` from (lon, lat) in degrees to (px, py) in 1e-7 degrees, from below and without a sine:
+ * sin t ≥ t − t³/6 for t ≥ 0 (0 past √6, where that bound turns negative), and `cosCos` in place
+ * of cos(lat)·cos(lat'). Within a hair of `a` for the small angles of a search.
  */
+function lowA(lon: number, lat: number, cosCos: number, px: number, py: number): number {
+  return (havLow((py / E7 - lat) * RAD) + cosCos * havLow(Math.min(Math.abs(px / E7 - lon), 180) * RAD)) * LOW;
+}
+
 function havLow(theta: number): number {
-  const x = Math.abs(theta) / 2;
-  const s = x - (x * x * x) / 6;
+  const t = Math.abs(theta) / 2;
+  const s = t - (t * t * t) / 6;
   return s > 0 ? s * s : 0;
 }
 
@@ -146,19 +196,6 @@ const LOW = 1 - 1e-12;
 function hav(theta: number): number {
   const s = Math.sin(theta / 2);
   return s * s;
-}
-
-// A lower bound of `a` over the points of a box that lie within the search radius:
-// a = hav(dLat) + cos(lat)cos(lat')hav(dLon), each factor bounded on its own: the
-// nearest latitude and longitude of the box, and `cosCos` = cos(lat) times the least
-// cos(lat') of the radius's latitude band (see `around`).
-function boxA(lon: number, lat: number, cosCos: number, minX: number, minY: number, maxX: number, maxY: number): number {
-  const y = lat * E7, x = lon * E7;
-  const dy = y < minY ? minY - y : y > maxY ? y - maxY : 0;
-  const dx = x < minX ? minX - x : x > maxX ? x - maxX : 0;
-  const a = hav((dy / E7) * RAD);
-  if (dx === 0) return a;
-  return a + cosCos * hav((Math.min(dx, 180 * E7) / E7) * RAD);
 }
 
 /**
@@ -225,5 +262,5 @@ class Heap {
   }
 }
 
-// one heap for all searches: a search runs to completion before the next starts
-const heap = new Heap();
+// one walk for all searches: a search runs to completion before the next starts
+const walk = new Walk();
