@@ -75,7 +75,7 @@ export function nearbyHits(index: PlaceIndex, query: NearbyQuery): NearbyHit[] {
     return false;
   }, byScore ? tt.prom : undefined, byScore ? tt.nodeMax : undefined);
   const id = (a: { item: number }) => placeId(t, tt.place[a.item]);
-  found.sort(byScore ? (a, b) => b.score - a.score || id(a) - id(b) : (a, b) => a.km - b.km || id(a) - id(b));
+  order(found, byScore ? (a, b) => b.score - a.score || id(a) - id(b) : (a, b) => a.km - b.km || id(a) - id(b));
   found.length = Math.min(found.length, q.limit);
 
   return found.map(({ item, km, score }) => {
@@ -107,4 +107,22 @@ export function nearbyRecord(index: PlaceIndex, hit: NearbyHit): NearbyPlace {
   record.radialDistanceInKm = hit.radialDistanceInKm;
   record.open = hit.open;
   return record;
+}
+
+/**
+ * Sorts `a` in place by `cmp`. A search finds a handful of hits (its limit and the ties of the
+ * last): those are sorted by insertion, as `Array.prototype.sort` first copies the array into
+ * a work area of its own.
+ */
+function order<T>(a: T[], cmp: (x: T, y: T) => number): void {
+  if (a.length > 16) {
+    a.sort(cmp);
+    return;
+  }
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i]!;
+    let j = i - 1;
+    for (; j >= 0 && cmp(a[j]!, x) > 0; j--) a[j + 1] = a[j]!;
+    a[j + 1] = x;
+  }
 }
