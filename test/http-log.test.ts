@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoTime, logPath, logTarget } from '../src/http/access-log.js';
-import { queryOf } from '../src/http/query.js';
+import { queryOf, type Search } from '../src/http/query.js';
 import { coreIndex, THAMEL, token } from './support/http-fixture.js';
 import { startServer, type TestServer } from './support/http-server.js';
 
@@ -101,7 +101,7 @@ describe('access log: a key is redacted wherever the app would read one', () => 
         expect(read.has('key')).toBe(false);
         for (const [name, value] of read) expect(`${name}=${value}`).not.toContain(SECRET);
         expect(logged).not.toContain(SECRET);
-        const unrelated = (entries: URLSearchParams) =>
+        const unrelated = (entries: Search) =>
           [...entries].filter(([n, v]) => n !== 'key' && !`${n}=${v}`.toLowerCase().includes('key='));
         expect(unrelated(read)).toEqual(unrelated(queryOf(url)));
       }),

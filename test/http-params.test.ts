@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../src/http/http-error.js';
 import { parseNearbyParams } from '../src/http/params.js';
+import { queryOf, rawQuery } from '../src/http/query.js';
+import fc from 'fast-check';
 
 const limits = { maxLimit: 100, maxRadius: 100 };
 const parse = (q: string) => parseNearbyParams(new URLSearchParams(q), limits);
@@ -103,5 +105,36 @@ describe('params: 400 naming the parameter', () => {
   it('cuts a long value short in the message', () => {
     const message = refusal(`type=cafe&lat=${'9'.repeat(10_000)}&lon=1`)!;
     expect(message.length).toBeLessThan(200);
+  });
+});
+
+describe('params: a query is read as URLSearchParams reads it', () => {
+  // queryOf cuts plain queries itself: whatever the query, it must read what URLSearchParams reads.
+  const piece = fc.constantFrom('key=abc', 'type=cafe', 'lat=27.7', '?', '??', '&', '&&', '=', '==', 'a=b=c', '#', ';', ' ',
+    '+', '%', '%zz', '%2', '%41', 'k%65y=1', 'é', '%C3%A9', '\u{1F600}', '\ud800', 'x', 'limit=', '=v', 'type');
+  it('holds for 20,000 generated queries: entries, get, getAll, has and keys', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const url = `http://127.0.0.1:8080/api/v1/search/nearby?${pieces.join('')}`;
+        const got = queryOf(url);
+        const want = new URLSearchParams(rawQuery(url));
+        expect([...got]).toEqual([...want]);
+        expect([...got.keys()]).toEqual([...want.keys()]);
+        for (const name of ['key', 'type', 'lat', 'limit', '', 'a', 'x', 'k%65y', 'é']) {
+          expect([name, got.get(name), got.getAll(name), got.has(name)]).toEqual([name, want.get(name), want.getAll(name), want.has(name)]);
+        }
+      }),
+      { numRuns: 20_000, seed: 24 },
+    );
+  });
+
+  it('a plain query by hand: a leading ? dropped, empty parts skipped, a name up to its first =', () => {
+    const q = queryOf('http://h/p??a=1&&b&=c&d=e=f&a=2&');
+    expect([...q]).toEqual([['a', '1'], ['b', ''], ['', 'c'], ['d', 'e=f'], ['a', '2']]);
+    expect(q.get('a')).toBe('1');
+    expect(q.getAll('a')).toEqual(['1', '2']);
+    expect(q.has('c')).toBe(false);
+    expect([...queryOf('http://h/p')]).toEqual([]);
+    expect([...queryOf('http://h/p?')]).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import type { NearbyPlace, NearbyQuery } from '../types.js';
 import { HttpError } from './http-error.js';
 import type { NearbyAnswer } from './nearby-json.js';
 import type { QueryLimits } from './params.js';
+import type { Search } from './query.js';
 
 /** The search the app runs: `nearby()` of the core, or a stand-in (e.g. in tests). */
 export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] | Promise<NearbyPlace[]>;
@@ -21,7 +22,7 @@ export type AppEnv = { Variables: { requestId: string; keyHint: string; said: Re
  * request was given when it arrived (a reload meanwhile does not change it); or a `NearbyAnswer`,
  * which writes its envelope's JSON itself.
  */
-export type Answer = (search: URLSearchParams, c: Context<AppEnv>, index: PlaceIndex) => unknown[] | NearbyAnswer | Promise<unknown[] | NearbyAnswer>;
+export type Answer = (search: Search, c: Context<AppEnv>, index: PlaceIndex) => unknown[] | NearbyAnswer | Promise<unknown[] | NearbyAnswer>;
 
 /** Options of a keyed route. */
 export interface KeyedOptions {
@@ -49,7 +50,7 @@ export interface Api {
    * A GET route behind the same checks, answering with `handle`'s own response (a map style, a
    * tile, a font) instead of an envelope; its refusals are envelopes. With its preflight and a 405.
    */
-  keyedResource(path: string, handle: (c: Context<AppEnv>, search: URLSearchParams) => Response | Promise<Response>): void;
+  keyedResource(path: string, handle: (c: Context<AppEnv>, search: Search) => Response | Promise<Response>): void;
   /**
    * A public GET route (no key, any origin), e.g. a document; with its preflight and a 405 for
    * other methods.

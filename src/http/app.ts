@@ -15,7 +15,7 @@ import { HttpError, quote } from './http-error.js';
 import { Keyring, type Grant, type Token } from './keys.js';
 import { originAllowed } from './origins.js';
 import { parseFormat } from './params.js';
-import { queryOf } from './query.js';
+import { queryOf, type Search } from './query.js';
 import { NearbyAnswer, type Body } from './nearby-json.js';
 import { CUT, type Outgoing } from './cut.js';
 import { MemoryQuotaStore, QuotaUnavailableError, type QuotaResult, type QuotaStore } from './quota.js';
@@ -234,7 +234,7 @@ export function createApp(options: AppOptions): ApiApp {
 
   // The key of a request: the `key` parameter (the contract; it wins), else `X-API-Key`, else
   // `Authorization: Bearer`.
-  const keyOf = (c: Context<AppEnv>, search: URLSearchParams): string[] => {
+  const keyOf = (c: Context<AppEnv>, search: Search): string[] => {
     const values = search.getAll('key');
     if (values.length) return values;
     const header = c.req.header('X-API-Key');
@@ -244,7 +244,7 @@ export function createApp(options: AppOptions): ApiApp {
   };
 
   // The key (401), then its origins (403).
-  const admit = async (c: Context<AppEnv>, search: URLSearchParams): Promise<Grant> => {
+  const admit = async (c: Context<AppEnv>, search: Search): Promise<Grant> => {
     const grant = await keyring.verify(keyOf(c, search));
     c.set('keyHint', grant.hint);
     const origin = header(c, 'origin');
@@ -280,7 +280,7 @@ export function createApp(options: AppOptions): ApiApp {
   };
 
   // Key (401), origin (403), quota (429).
-  const gate = async (c: Context<AppEnv>, search: URLSearchParams) => {
+  const gate = async (c: Context<AppEnv>, search: Search) => {
     const grant = await admit(c, search);
     const q = await count(grant);
     const { requests, windowSeconds } = grant.quota;
@@ -343,7 +343,7 @@ export function createApp(options: AppOptions): ApiApp {
   };
 
   // A keyed route that answers with its own response (a map style, a tile, a font), not an envelope.
-  const keyedResource = (path: string, handle: (c: Context<AppEnv>, search: URLSearchParams) => Response | Promise<Response>) => {
+  const keyedResource = (path: string, handle: (c: Context<AppEnv>, search: Search) => Response | Promise<Response>) => {
     app.use(path, keyedCors);
     app.get(path, async (c) => {
       const search = queryOf(c.req.url);

@@ -3,6 +3,7 @@ import type { RouteQuery } from '../query/route.js';
 import { MAX_QUERY_LENGTH } from '../query/search.js';
 import { INSTANT_FORMAT, parseInstant } from '../hours/instant.js';
 import { HttpError, quote } from './http-error.js';
+import type { Search } from './query.js';
 
 /** The largest `limit` and `radius` (km) a request may ask for. */
 export interface QueryLimits {
@@ -30,7 +31,7 @@ const BOOLEAN = /^(?:true|false)$/i;
  * The `key` parameter is allowed here but read by the key check, not returned.
  * @throws {HttpError} 400, with a message naming the parameter
  */
-export function parseNearbyParams(search: URLSearchParams, limits: QueryLimits): NearbyQuery {
+export function parseNearbyParams(search: Search, limits: QueryLimits): NearbyQuery {
   known(search, NEARBY_PARAMS);
 
   const type = search.get('type');
@@ -77,7 +78,7 @@ const PLACE_ID = /^\d{1,16}$/;
  * Reads the placeId of `GET /places`: a whole number from 0 in plain digits, exact in a double.
  * @throws {HttpError} 400, naming the parameter
  */
-export function parsePlaceParams(search: URLSearchParams): number {
+export function parsePlaceParams(search: Search): number {
   known(search, PLACE_PARAMS);
   const s = search.get('placeId');
   if (s === null) throw bad('placeId', 'missing (the placeId of a record, osmId * 4 + kind)');
@@ -91,7 +92,7 @@ export function parsePlaceParams(search: URLSearchParams): number {
  * characters; `lat` and `lon` together or not at all; `radius` (whole km) only with them.
  * @throws {HttpError} 400, naming the parameter
  */
-export function parseSearchParams(search: URLSearchParams, limits: QueryLimits): SearchQuery {
+export function parseSearchParams(search: Search, limits: QueryLimits): SearchQuery {
   known(search, SEARCH_PARAMS);
   const q = search.get('q');
   if (q === null) throw bad('q', 'missing (the words to search for)');
@@ -122,7 +123,7 @@ export function parseSearchParams(search: URLSearchParams, limits: QueryLimits):
  * (fractions welcome) up to the maximum, `limit` a whole number.
  * @throws {HttpError} 400, naming the parameter
  */
-export function parseReverseParams(search: URLSearchParams, limits: QueryLimits): ReverseQuery {
+export function parseReverseParams(search: Search, limits: QueryLimits): ReverseQuery {
   known(search, REVERSE_PARAMS);
   const query: ReverseQuery = {
     lat: coordinate(search, 'lat', 90),
@@ -147,7 +148,7 @@ export type OutputFormat = { format: 'json' } | { format: 'geojson'; geometry: '
  * The route's own parse refuses repeats and unknown parameters.
  * @throws {HttpError} 400, naming the parameter
  */
-export function parseFormat(search: URLSearchParams): OutputFormat {
+export function parseFormat(search: Search): OutputFormat {
   const format = search.get('format');
   const geometry = search.get('geometry');
   if (format === null || format === 'json') {
@@ -162,12 +163,12 @@ export function parseFormat(search: URLSearchParams): OutputFormat {
 }
 
 // Every parameter at most once, and none unknown (a misspelt one would otherwise be silently ignored).
-function known(search: URLSearchParams, allowed: readonly string[]): void {
-  const seen = new Set<string>();
+function known(search: Search, allowed: readonly string[]): void {
+  const seen: string[] = []; // a dozen names at most: a Set costs more
   for (const name of search.keys()) {
     if (!allowed.includes(name)) throw bad(name || '(empty name)', `unknown parameter; expected one of ${allowed.join(', ')}`);
-    if (seen.has(name)) throw bad(name, 'given more than once');
-    seen.add(name);
+    if (seen.includes(name)) throw bad(name, 'given more than once');
+    seen.push(name);
   }
 }
 
@@ -175,7 +176,7 @@ function bad(param: string, message: string): HttpError {
   return new HttpError(400, `${param}: ${message}`);
 }
 
-function coordinate(search: URLSearchParams, name: 'lat' | 'lon', max: number): number {
+function coordinate(search: Search, name: 'lat' | 'lon', max: number): number {
   const s = search.get(name);
   if (s === null) throw bad(name, 'missing');
   const n = DECIMAL.test(s) ? Number(s) : NaN;
@@ -183,7 +184,7 @@ function coordinate(search: URLSearchParams, name: 'lat' | 'lon', max: number): 
   return n;
 }
 
-function count(search: URLSearchParams, name: string, max: number, unit: string): number | undefined {
+function count(search: Search, name: string, max: number, unit: string): number | undefined {
   const s = search.get(name);
   if (s === null) return undefined;
   if (!DIGITS.test(s)) {
@@ -196,7 +197,7 @@ function count(search: URLSearchParams, name: string, max: number, unit: string)
   return n;
 }
 
-function flag(search: URLSearchParams, name: string): boolean | undefined {
+function flag(search: Search, name: string): boolean | undefined {
   const s = search.get(name);
   if (s === null) return undefined;
   if (!BOOLEAN.test(s)) throw bad(name, `must be true or false, got ${quote(s)}`);
@@ -213,7 +214,7 @@ export const DIRECTIONS_PARAMS = ['key', 'points[]', 'points', 'mode', 'instruct
  * and false when missing. Point syntax and counts are checked by `route()` itself.
  * @throws {HttpError} 400, with a message naming the parameter
  */
-export function parseDirectionsParams(search: URLSearchParams): RouteQuery {
+export function parseDirectionsParams(search: Search): RouteQuery {
   const seen = new Set<string>();
   for (const name of search.keys()) {
     if (!(DIRECTIONS_PARAMS as readonly string[]).includes(name)) {

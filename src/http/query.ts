@@ -9,9 +9,79 @@ export function rawQuery(url: string): string {
   return i < 0 ? '' : url.slice(i + 1);
 }
 
-/** The query string of a request URL, parsed as browsers and `URLSearchParams` do; never throws. */
-export function queryOf(url: string): URLSearchParams {
-  return new URLSearchParams(rawQuery(url));
+/** What the app reads of a request's query parameters: these methods of `URLSearchParams`. */
+export interface Search {
+  /** The first value of `name`, or null. */
+  get(name: string): string | null;
+  /** Every value of `name`, in order. */
+  getAll(name: string): string[];
+  has(name: string): boolean;
+  /** The names, in order, repeated ones repeated. */
+  keys(): Iterable<string>;
+  /** Each name and value, in order. */
+  [Symbol.iterator](): Iterator<[string, string]>;
+}
+
+/**
+ * The query of a request URL, read as browsers and `URLSearchParams` read it; never throws.
+ * A query with nothing to decode (no `%` or `+`, ASCII only), the usual case, is cut at `&` and
+ * `=` here: Node's URLSearchParams reads a character at a time with `charCodeAt`, which a class
+ * extending String anywhere in the process (ioredis has one) makes six times slower.
+ */
+export function queryOf(url: string): Search {
+  const raw = rawQuery(url);
+  if (!PLAIN.test(raw)) return new URLSearchParams(raw);
+  const names: string[] = [];
+  const values: string[] = [];
+  // as URLSearchParams: one leading `?` dropped, empty parts skipped, a name up to the first `=`
+  let at = raw.startsWith('?') ? 1 : 0;
+  while (at <= raw.length) {
+    let end = raw.indexOf('&', at);
+    if (end < 0) end = raw.length;
+    if (end > at) {
+      const eq = raw.indexOf('=', at);
+      if (eq < 0 || eq > end) {
+        names.push(raw.slice(at, end));
+        values.push('');
+      } else {
+        names.push(raw.slice(at, eq));
+        values.push(raw.slice(eq + 1, end));
+      }
+    }
+    at = end + 1;
+  }
+  return new Params(names, values);
+}
+
+// Nothing to decode: no `%`, no `+`, nothing outside ASCII (which URLSearchParams reads as UTF-8).
+const PLAIN = /^[^%+\u0080-\uffff]*$/;
+
+/** A query's parameters, in order. */
+class Params implements Search {
+  constructor(private readonly names: string[], private readonly values: string[]) {}
+
+  get(name: string): string | null {
+    const i = this.names.indexOf(name);
+    return i < 0 ? null : this.values[i]!;
+  }
+
+  getAll(name: string): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.names.length; i++) if (this.names[i] === name) out.push(this.values[i]!);
+    return out;
+  }
+
+  has(name: string): boolean {
+    return this.names.includes(name);
+  }
+
+  keys(): Iterable<string> {
+    return this.names;
+  }
+
+  *[Symbol.iterator](): Iterator<[string, string]> {
+    for (let i = 0; i < this.names.length; i++) yield [this.names[i]!, this.values[i]!];
+  }
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { Context } from 'hono';
 import type { Api, AppEnv } from '../api.js';
 import { HttpError, quote } from '../http-error.js';
+import type { Search } from '../query.js';
 import { encodeGlyphs, fontFor, parseRange } from '../../map/glyphs.js';
 import { ATTRIBUTION, hasStyle, mapStyle, STYLES } from '../../map/style.js';
 import { isTile, MAX_TILE_ZOOM } from '../../map/zxy.js';
@@ -70,7 +71,7 @@ export function mapRoutes(api: Api, options: MapOptions = {}): void {
     const base = url.pathname.slice(0, url.pathname.lastIndexOf(own));
     return publicUrl !== undefined ? `${publicUrl}${base}` : `${url.origin}${base}`;
   };
-  const keyOf = (search: URLSearchParams) => `key=${encodeURIComponent(search.get('key') ?? '')}`;
+  const keyOf = (search: Search) => `key=${encodeURIComponent(search.get('key') ?? '')}`;
 
   api.keyedResource('/styles/:name', async (c, search) => {
     const name = c.req.param('name') ?? '';
