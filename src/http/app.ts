@@ -132,15 +132,18 @@ export function createApp(options: AppOptions): ApiApp {
   // `c.body()` makes of more than one header) is validated on every set and turned back into an
   // object, sorted (a tenth of a keyed request's time on the server, bench/throughput.ts).
   const replyBody = (c: Context<AppEnv>, body: Body) => {
-    const headers: Record<string, string | string[]> = {};
-    // what was said through Hono (CORS, for a browser's request), then what our middleware said
+    // what our middleware said (its object, made for this request, becomes the headers), after
+    // what was said through Hono (CORS, for a browser's request)
+    const said = c.get('said') ?? {};
+    c.set('said', undefined);
+    let headers: Record<string, string | string[]> = said;
     if (c.get('hono')) {
+      headers = {};
       const prepared = c.res.headers;
       for (const [name, value] of prepared) headers[name] = value;
       if (headers['set-cookie'] !== undefined) headers['set-cookie'] = prepared.getSetCookie();
+      Object.assign(headers, said);
     }
-    Object.assign(headers, c.get('said'));
-    c.set('said', undefined);
     headers['content-type'] = 'application/json';
     headers['cache-control'] = 'no-store';
     headers['x-content-type-options'] = 'nosniff';
