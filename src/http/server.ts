@@ -75,6 +75,13 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
       return refuse(400, 'Bad request: the request target or Host header is not a valid URL', current?.method, current?.url);
     },
   });
+  // One handler for every response, which it reads as `this`: `once` with a closure per request
+  // made two functions and a wrapper for each.
+  function settled(this: ServerResponse): void {
+    (this as Outgoing)[CUT]?.(); // a no-op once the app has logged the answer
+    inflight.delete(this);
+    if (inflight.size === 0) drained?.();
+  }
   const refuse = (status: number, message: string, method?: string, target?: string): Response =>
     app.rejected?.(status, message, method, target) ??
     new Response(JSON.stringify(envelope(status, message, [], Date.now())), { status, headers: { 'Content-Type': 'application/json' } });
@@ -95,11 +102,7 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
       // a shutdown waits for both.
       if (!res.writableFinished) {
         inflight.add(res);
-        res.once('close', () => {
-          (res as Outgoing)[CUT]?.(); // a no-op once the app has logged the answer
-          inflight.delete(res);
-          if (inflight.size === 0) drained?.();
-        });
+        res.on('close', settled);
       }
     });
     s.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => void clientError(err, socket));
