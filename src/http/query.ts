@@ -35,12 +35,15 @@ export function queryOf(url: string): Search {
   const values: string[] = [];
   // as URLSearchParams: one leading `?` dropped, empty parts skipped, a name up to the first `=`
   let at = raw.startsWith('?') ? 1 : 0;
+  // the next `=` at or after `at`, kept across parts: looking it up from each part would read a
+  // long run of parts without one again and again
+  let eq = -1;
   while (at <= raw.length) {
     let end = raw.indexOf('&', at);
     if (end < 0) end = raw.length;
     if (end > at) {
-      const eq = raw.indexOf('=', at);
-      if (eq < 0 || eq > end) {
+      if (eq < at) eq = raw.indexOf('=', at) >>> 0; // none: past every part
+      if (eq > end) {
         names.push(raw.slice(at, end));
         values.push('');
       } else {
