@@ -73,17 +73,19 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
   }
 }
 
+const NONE = new Float64Array(0);
+
 /**
  * The state of one walk and its heap, reused by every walk (one runs to completion before the
  * next starts): fields of one object, where closures over the walk's variables were made anew
- * for every search and cost a third of its time.
+ * for every search.
  */
 class Walk {
   readonly heap = new Heap();
   ids: KDBush['ids'] = new Uint32Array(0);
   coords: KDBush['coords'] = new Int32Array(0);
-  prom: Float64Array = new Float64Array(0);
-  nodeMax: Float64Array = new Float64Array(0);
+  prom: Float64Array = NONE;
+  nodeMax: Float64Array = NONE;
   byScore = false;
   /** The query point, in 1e-7 degrees and in degrees. */
   x = 0;
@@ -101,10 +103,9 @@ class Walk {
     this.ids = tree.ids;
     this.coords = tree.coords;
     this.byScore = prom !== undefined && nodeMax !== undefined;
-    if (this.byScore) {
-      this.prom = prom!;
-      this.nodeMax = nodeMax!;
-    }
+    // what a walk does not use is not kept either (an index swapped out by a reload)
+    this.prom = this.byScore ? prom! : NONE;
+    this.nodeMax = this.byScore ? nodeMax! : NONE;
     this.lon = lon;
     this.lat = lat;
     this.x = lon * E7;
