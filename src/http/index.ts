@@ -19,6 +19,6 @@ export { normalizeOrigin, originAllowed, type AllowedOrigins } from './origins.j
 export { MemoryQuotaStore, QuotaUnavailableError, quotaResult, type QuotaStore, type QuotaResult } from './quota.js';
 export { openApiDocument, API_VERSION, TIMESTAMP_PATTERN, type OpenApiOptions } from './openapi.js';
 export { accessLine, logPath, logTarget } from './access-log.js';
-export { queryOf } from './query.js';
+export { queryOf, type Search } from './query.js';
 export { mapRoutes, type MapOptions, type MapTiles, type MapAssets } from './routes/map.js';
 export { mapStyle, STYLES, DEFAULT_STYLE, type StyleDocument, type StyleUrls } from '../map/style.js';
