@@ -18,7 +18,7 @@
  * random, adversarial, mutate).
  *
  * Run alone: `node --expose-gc --import tsx bench/slowest.ts` (BENCH_SLOWEST_SECONDS per
- * endpoint, default 20; BENCH_SLOWEST_ONLY=NAME for one endpoint). The index is the Nepal-scale snapshot bench/data/nepal.places when it
+ * endpoint, default 20; BENCH_SLOWEST_ONLY=NAME for one endpoint; BENCH_SLOWEST_DATA=FILE for another PBF or snapshot). The index is the Nepal-scale snapshot bench/data/nepal.places when it
  * is at least as new as bench/data/nepal.osm.pbf (section 7 writes it), else that PBF, else the
  * fixture.
  */
@@ -26,8 +26,9 @@ import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
+import { basename } from 'node:path';
 import {
-  DEFAULT_PBF, InvalidQueryError, MAX_QUERY_LENGTH, MERGED_TYPES, RouteError, loadPbf, loadSnapshot, nearby, place, prepareSearch, reverse, route, search,
+  DEFAULT_PBF, InvalidQueryError, MAX_QUERY_LENGTH, MERGED_TYPES, RouteError, loadFile, loadPbf, loadSnapshot, nearby, place, prepareSearch, reverse, route, search,
   type NearbyQuery, type PlaceIndex, type ReverseQuery, type RouteQuery, type SearchQuery,
 } from '../src/index.js';
 import { MAX_POINTS } from '../src/query/route.js';
@@ -600,6 +601,12 @@ async function child(): Promise<void> {
 }
 
 async function load(): Promise<{ index: PlaceIndex; dataset: string }> {
+  // another file, e.g. the ~415 MB variant (`npm run bench:data -- --scale 3.1`, then `nepal-places build`)
+  const other = process.env.BENCH_SLOWEST_DATA;
+  if (other) {
+    progress(`slowest: loading ${other}`);
+    return { index: await loadFile(other), dataset: basename(other) };
+  }
   const pbf = `${DATA}nepal.osm.pbf`, snap = `${DATA}nepal.places`;
   if (existsSync(snap) && existsSync(pbf) && statSync(snap).mtimeMs >= statSync(pbf).mtimeMs) {
     progress('slowest: loading bench/data/nepal.places');
