@@ -18,7 +18,8 @@ export interface Limits {
   stall?: number;
 }
 
-/** Memory limit of a child: BENCH_MAX_RSS_MB, default 4000 (a Nepal-scale load peaks near 1 GB). */
+/** Memory limit of a child: BENCH_MAX_RSS_MB, default 4000 (the 133 MB Nepal-scale load peaks at 1.7 GB;
+ * the ~415 MB variant of `--scale 3.1` at 4.4 GB, which needs BENCH_MAX_RSS_MB=6000). */
 export const MAX_RSS = Number(process.env.BENCH_MAX_RSS_MB ?? 4000) * 1e6;
 
 /** What a child printed, one JSON value per stdout line, and why it ended early, if it did. */
