@@ -18,9 +18,10 @@
  * random, adversarial, mutate).
  *
  * Run alone: `node --expose-gc --import tsx bench/slowest.ts` (BENCH_SLOWEST_SECONDS per
- * endpoint, default 20; BENCH_SLOWEST_ONLY=NAME for one endpoint; BENCH_SLOWEST_DATA=FILE for another PBF or snapshot). The index is the Nepal-scale snapshot bench/data/nepal.places when it
- * is at least as new as bench/data/nepal.osm.pbf (section 7 writes it), else that PBF, else the
- * fixture.
+ * endpoint, default 20; BENCH_SLOWEST_ONLY=NAME for one endpoint). The index is the Nepal-scale
+ * snapshot bench/data/nepal.places when it is at least as new as bench/data/nepal.osm.pbf
+ * (section 7 writes it), else that PBF, else the fixture; BENCH_SLOWEST_DATA=FILE names another
+ * PBF or snapshot.
  */
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
