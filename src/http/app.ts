@@ -14,6 +14,7 @@ import { GEOJSON, geoJsonBody } from './geojson.js';
 import { HttpError, quote } from './http-error.js';
 import { Keyring, type Grant, type Token } from './keys.js';
 import { originAllowed } from './origins.js';
+import { clientBucket, ConnectionCounts, foreignPage, socketClient, type ClientOf } from './page-key.js';
 import { parseFormat } from './params.js';
 import { queryOf, type Search } from './query.js';
 import { NearbyAnswer, type Body } from './nearby-json.js';
@@ -56,6 +57,12 @@ export interface AppOptions {
   nearby?: NearbyFn;
   /** The map: vector tiles, styles, fonts and sprites (`src/http/routes/map.ts`). */
   map?: MapOptions;
+  /**
+   * Who sent a request, for the per-client bounds of a key that has them (`Token.perClient`,
+   * the page key's): default `socketClient`, the socket's address and connection under
+   * @hono/node-server. Behind a proxy, read its forwarded address here.
+   */
+  client?: ClientOf;
 }
 
 /**
@@ -96,6 +103,7 @@ export function createApp(options: AppOptions): ApiApp {
     now = Date.now,
     log = (line: string) => console.log(line),
     nearby = coreNearby,
+    client = socketClient,
   } = options;
   if (!options.index) throw new TypeError('createApp: index is required');
   const data = options.index instanceof Reloadable ? options.index : new Reloadable(options.index, () => Promise.reject(new Error('not reloadable')));
@@ -254,17 +262,21 @@ export function createApp(options: AppOptions): ApiApp {
     if (!originAllowed(grant.origins, origin)) {
       throw new HttpError(403, `Origin: ${quote(origin ?? '')} is not allowed for this key`);
     }
+    if (grant.ownPages) {
+      const foreign = foreignPage(grant.origins, { site: header(c, 'sec-fetch-site'), origin, referer: header(c, 'referer') });
+      if (foreign) throw new HttpError(403, foreign);
+    }
     return grant;
   };
 
   // Quotas fail closed: while the store cannot count, keyed requests get a 503 with Retry-After.
   // The outage is logged when it starts and when it ends, not once per refused request.
   let outage: { since: number; refused: number } | undefined;
-  const count = async (grant: Grant): Promise<QuotaResult> => {
-    const { requests, windowSeconds } = grant.quota;
+  const count = async (id: string, quota: { requests: number; windowSeconds: number }): Promise<QuotaResult> => {
+    const { requests, windowSeconds } = quota;
     let q: QuotaResult;
     try {
-      q = await store.hit(grant.id, windowSeconds, requests);
+      q = await store.hit(id, windowSeconds, requests);
     } catch (err) {
       const retry = err instanceof QuotaUnavailableError ? err.retryAfter : 1;
       if (!outage) {
@@ -282,19 +294,39 @@ export function createApp(options: AppOptions): ApiApp {
     return q;
   };
 
-  // Key (401), origin (403), quota (429).
-  const gate = async (c: Context<AppEnv>, search: Search) => {
-    const grant = await admit(c, search);
-    const q = await count(grant);
-    const { requests, windowSeconds } = grant.quota;
+  // The RateLimit headers of a count, and its 429 when it is over.
+  const limit = (c: Context<AppEnv>, q: QuotaResult, requests: number, over: string) => {
     say(c, 'ratelimit-limit', String(requests));
     say(c, 'ratelimit-remaining', String(q.remaining));
     say(c, 'ratelimit-reset', String(q.resetSeconds));
-    if (!q.allowed) {
-      throw new HttpError(429, `key: quota of ${requests} requests per ${windowSeconds} s used up; retry in ${q.resetSeconds} s`, {
-        'Retry-After': String(q.resetSeconds),
-      });
+    if (!q.allowed) throw new HttpError(429, `${over}; retry in ${q.resetSeconds} s`, { 'Retry-After': String(q.resetSeconds) });
+  };
+
+  // A key with per-client bounds (the page key's): this connection's count (in this process),
+  // then this address's (in the store, so that it holds across workers and instances).
+  const connections = new ConnectionCounts();
+  const share = async (c: Context<AppEnv>, grant: Grant): Promise<[QuotaResult, number]> => {
+    const { requests, windowSeconds, perConnection } = grant.perClient!;
+    const who = client(c.req.raw, c.env);
+    if (perConnection !== undefined && who.connection) {
+      const q = connections.hit(who.connection, windowSeconds, perConnection, now());
+      if (!q.allowed) limit(c, q, perConnection, `key: this connection's share, ${perConnection} requests per ${windowSeconds} s, is used up`);
     }
+    const q = await count(`${grant.id}/${clientBucket(who.address)}`, grant.perClient!);
+    if (!q.allowed) limit(c, q, requests, `key: this client's share, ${requests} requests per ${windowSeconds} s from one address, is used up`);
+    return [q, requests];
+  };
+
+  // Key (401), origin (403), quota (429). A client over its own bound is refused before the
+  // key's quota is counted: it does not use up what the key's other clients share.
+  const gate = async (c: Context<AppEnv>, search: Search) => {
+    const grant = await admit(c, search);
+    const own = grant.perClient ? await share(c, grant) : undefined;
+    const q = await count(grant.id, grant.quota);
+    const { requests, windowSeconds } = grant.quota;
+    // the headers tell the nearer of the two ends
+    const [shown, of] = own && own[0].remaining < q.remaining ? own : [q, requests];
+    limit(c, q.allowed ? shown : q, q.allowed ? of : requests, `key: quota of ${requests} requests per ${windowSeconds} s used up`);
   };
 
   // The gate, then the answer (400s, 404s), in an envelope or as GeoJSON.
@@ -460,7 +492,7 @@ function flushSaid(c: Context<AppEnv>): void {
  * joined with `, ` either way (Node keeps the first of a few single-valued fields, none of
  * these).
  */
-function header(c: Context<AppEnv>, name: 'x-request-id' | 'accept-encoding' | 'origin'): string | undefined {
+function header(c: Context<AppEnv>, name: 'x-request-id' | 'accept-encoding' | 'origin' | 'sec-fetch-site' | 'referer'): string | undefined {
   const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
   if (!incoming?.headers) return c.req.header(name);
   const value = incoming.headers[name];
