@@ -132,6 +132,12 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
       }
     });
     s.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => void clientError(err, socket));
+    // CONNECT never reaches the request handler: Node hands its socket to 'connect' listeners,
+    // and closes it without a word when there is none. A 405 envelope instead (the API's methods).
+    s.on('connect', (req: IncomingMessage, socket: Socket) => {
+      const allow = 'GET, HEAD, OPTIONS';
+      void rawAnswer(socket, refuse(405, `Method not allowed: "CONNECT"; allowed: ${allow}`, req.method, req.url), 'Method Not Allowed', { Allow: allow });
+    });
     // An `Expect` other than 100-continue, which Node would refuse with a bare 417.
     s.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
       void send(refuse(417, `Expectation failed: ${JSON.stringify(String(req.headers.expect).slice(0, 40))} is not supported`, req.method, req.url), res);
@@ -230,10 +236,15 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'Request timeout: the request was not received in time']
           : [400, 'Bad Request', 'Bad request: not a well-formed HTTP request'];
-    const res = refuse(status, message);
+    await rawAnswer(socket, refuse(status, message), reason);
+  }
+
+  // Writes an answer on a socket Node's HTTP layer no longer writes to, and closes it.
+  async function rawAnswer(socket: Socket, res: Response, reason: string, headers: Record<string, string> = {}): Promise<void> {
     const body = await res.text();
     if (!socket.writable) return void socket.destroy();
-    let head = `HTTP/1.1 ${status} ${reason}\r\n`;
+    let head = `HTTP/1.1 ${res.status} ${reason}\r\n`;
+    for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
     res.headers.set('Content-Length', String(Buffer.byteLength(body)));
     res.headers.set('Connection', 'close');
     for (const [name, value] of res.headers) head += `${name}: ${value}\r\n`;
