@@ -63,6 +63,8 @@ export interface AppOptions {
    * @hono/node-server. Behind a proxy, read its forwarded address here.
    */
   client?: ClientOf;
+  /** The data's date for `/health` (`serve`: its file's modification time); default none. */
+  dataDate?: () => Date | undefined;
 }
 
 /**
@@ -401,7 +403,8 @@ export function createApp(options: AppOptions): ApiApp {
     methods.push(path);
   };
 
-  const api: Api = { app, limits: { maxLimit, maxRadius }, now, nearby, keyed, keyedResource, open, reply };
+  const about = { map: options.map?.tiles !== undefined, dataDate: options.dataDate };
+  const api: Api = { app, limits: { maxLimit, maxRadius }, now, nearby, keyed, keyedResource, open, reply, current: () => data.current, about };
   for (const routes of ROUTES) routes(api);
   mapRoutes(api, options.map);
 
