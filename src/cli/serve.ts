@@ -29,7 +29,7 @@ import { runPrimary, workerReady, workerStart } from './cluster.js';
 import { batchedLines } from './lines.js';
 import { Reloads } from './reload.js';
 import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
-import { besidePath, tilesBeside } from './beside.js';
+import { besidePath, fileDate, tilesBeside } from './beside.js';
 import { DATA_HELP, DATA_OPTIONS, dataFile, openData } from './data.js';
 
 const USAGE = 'usage: nepal-places serve [--data FILE] [--strict] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N] [--app-quota N/SECONDS] [--no-app]';
@@ -202,7 +202,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   reloads.add({ flag: '--data', file: shortPath(file), source: data, describe: (i) => `${i.size} places` });
   // The page key joins the keys once the server's own origin is known (after listen, for --port 0).
   const keyring = new Keyring(tokens);
-  const api = createApp({ index: data, tokens: keyring, store, log: out, map: { tiles, assets, publicUrl } });
+  const api = createApp({ index: data, tokens: keyring, store, log: out, map: { tiles, assets, publicUrl }, dataDate: () => fileDate(file) });
   let site: Fetcher = api;
   let noApp = app ? '' : 'nepal-places: no web app (--no-app)';
   if (appKey !== undefined) {
