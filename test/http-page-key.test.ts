@@ -221,6 +221,29 @@ describe('the page key: browsers may use it from the server\'s own pages only', 
   });
 });
 
+describe('the memory store forgets the clients whose windows have ended', () => {
+  it('five windows of 20,000 new client addresses each: it never holds more than twice a window\'s', async () => {
+    let t = 0;
+    const store = new MemoryQuotaStore(() => t);
+    let most = 0;
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 20_000; i++) {
+        await store.hit(`page-key-digest/198.${round}.${i >> 8}.${i & 255}`, 60, 1200);
+        most = Math.max(most, store.size);
+      }
+      t += 60_000; // every window of this round has ended
+    }
+    expect(most).toBeLessThanOrEqual(40_000);
+    // a window still running is kept, whatever is swept around it
+    const live = await store.hit('live', 600, 3);
+    for (let i = 0; i < 5_000; i++) await store.hit(`other/${i}`, 1, 3);
+    t += 2_000;
+    for (let i = 0; i < 70_000; i++) await store.hit(`late/${i}`, 1, 3);
+    expect(live.remaining).toBe(2);
+    expect((await store.hit('live', 600, 3)).remaining).toBe(1);
+  });
+});
+
 describe('foreignPage and clientBucket, rule by rule', () => {
   const own = new Set([OWN]);
   it('refuses cross-site whatever else, same-site unless its Origin is ours, a Referer of another origin', () => {
