@@ -186,3 +186,32 @@ describe('serve --workers 2: one port, two processes, one Redis quota, SIGHUP to
     expect(() => process.kill(Number(pidB), 0)).toThrow();
   }, 180_000);
 });
+
+describe('serve --workers 2: a connection handed to a worker that dies is served by another, never left open', () => {
+  it('a worker stopped with a connection handed to it, then killed: that request is answered by the other worker', async () => {
+    await redis.client.flushall();
+    const run = serveCli(['--port', '0', '--data', join(dir, 'core.places'), '--redis', redis.url, '--workers', '2', '--no-app']);
+    const [, pidA] = await waitFor(run, /2 workers on one port \(pids (\d+), (\d+)\)/);
+    const [, url] = run.out.stdout.match(/^try: curl '([^']+)'$/m)!;
+    expect((await fresh(url!)).status).toBe(200);
+    // A stopped worker takes no connection: the primary hands it one (its turn comes within two
+    // connections) and waits for its answer, while the other worker serves the rest.
+    process.kill(Number(pidA), 'SIGSTOP');
+    const outcome = (r: Promise<{ status: number }>) => r.then((x) => x.status, (err: NodeJS.ErrnoException) => err.code ?? err.message);
+    const first = outcome(fresh(url!));
+    await new Promise((r) => setTimeout(r, 100));
+    const second = outcome(fresh(url!));
+    const settled: unknown[] = [];
+    void first.then((x) => settled.push(x));
+    void second.then((x) => settled.push(x));
+    for (let i = 0; i < 100 && settled.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(settled).toEqual([200]); // one served, one waiting in the stopped worker's hands
+    process.kill(Number(pidA), 'SIGKILL');
+    const late = await Promise.race([Promise.all([first, second]), new Promise((r) => setTimeout(() => r('still waiting after 5 s'), 5000))]);
+    expect(late).toEqual([200, 200]);
+    await waitFor(run, new RegExp(`worker ${pidA} exited \\(signal SIGKILL\\); starting another`), 'stderr');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  }, 180_000);
+});

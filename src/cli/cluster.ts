@@ -5,7 +5,11 @@
  * starts one worker first (so a bad data file or Redis URL is reported once, by it), then the
  * others; replaces a worker that dies; passes SIGHUP on to every worker (each reloads its data)
  * and SIGTERM/SIGINT (each finishes its requests), and exits once they all have.
+ *
+ * A connection the primary has handed to a worker that dies before taking it (see `rescue`) is
+ * handed to another worker, or closed when none is left: never held open by the primary.
  */
+import type { ChildProcess } from 'node:child_process';
 import cluster, { type Worker } from 'node:cluster';
 
 /** What a worker asks the primary for once it can hear the answer. */
@@ -50,6 +54,7 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
   let stopped!: (code: number) => void;
   const done = new Promise<number>((resolve) => (stopped = resolve));
   const live = new Set<Worker>();
+  const serving = new Set<Worker>();
   const deaths: number[] = [];
 
   const stop = (code: number) => {
@@ -80,17 +85,21 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
     new Promise((resolve, reject) => {
       const w = cluster.fork();
       live.add(w);
+      rescue(w, () => !stopping && [...serving].some((o) => o !== w && o.isConnected()));
       let ready = false;
       // A message sent before the worker listens for it is lost: the worker asks first.
       w.on('message', (m: HelloMessage | ReadyMessage) => {
         if (m?.np === 'hello') w.send({ np: 'start', devKey: o.devKey, appKey: o.appKey } satisfies StartMessage);
         else if (m?.np === 'ready' && !ready) {
           ready = true;
+          serving.add(w);
           resolve(m);
         }
       });
+      w.once('disconnect', () => serving.delete(w));
       w.once('exit', (code, signal) => {
         live.delete(w);
+        serving.delete(w);
         if (!ready) return reject(code ?? 1);
         if (stopping) return;
         const now = Date.now();
@@ -124,6 +133,56 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
   for (const line of banner) o.out(line);
   o.out(`nepal-places: ${live.size} workers on one port (pids ${[...live].map((w) => w.process.pid).join(', ')}); SIGHUP reloads their data`);
   return done;
+}
+
+/** What node:cluster's primary and workers say to each other (not a public API of Node). */
+interface ClusterMessage {
+  cmd?: string;
+  act?: string;
+  seq?: number;
+  ack?: number;
+  accepted?: boolean;
+}
+
+/**
+ * Keeps the primary from holding a connection for good when a worker dies with it. With
+ * round-robin, the primary accepts each connection and sends it to a worker, and closes its own
+ * copy only once the worker says it took it; a worker killed before saying so (busy, stopped,
+ * the message still in the pipe) never does, and the connection stayed open in the primary,
+ * its request unanswered (CLOSE-WAIT once the client gave up). Node offers no hook for this, so
+ * the worker's channel is watched: connections sent and not yet acknowledged are noted, and
+ * when the channel closes each is answered as node:cluster answers a worker that no longer
+ * listens (`accepted: false`: it hands the connection to another worker), or closed when
+ * `others()` says no other worker serves. The worker never read from such a connection: it
+ * acknowledges before it reads.
+ */
+function rescue(w: Worker, others: () => boolean): void {
+  const child = w.process as ChildProcess & { send: (...args: unknown[]) => boolean };
+  const handed = new Map<number, { close(): void }>();
+  const send = child.send;
+  child.send = (...args: unknown[]) => {
+    const [m, handle] = args as [ClusterMessage | undefined, { close(): void } | undefined];
+    if (handle && m?.cmd === 'NODE_CLUSTER' && m.act === 'newconn' && typeof m.seq === 'number') handed.set(m.seq, handle);
+    return send.apply(child, args);
+  };
+  child.on('internalMessage', (m: ClusterMessage) => {
+    if (m?.cmd === 'NODE_CLUSTER' && typeof m.ack === 'number') handed.delete(m.ack);
+  });
+  // When node:cluster takes the worker out of the rotation, after it (its listeners came first,
+  // with fork): at the channel's end, or at the exit when the channel has ended without saying
+  // so (it does not while a connection sent on it is unacknowledged).
+  const orphans = () => {
+    const elsewhere = handed.size > 0 && others();
+    for (const [seq, handle] of [...handed]) {
+      if (elsewhere) child.emit('internalMessage', { cmd: 'NODE_CLUSTER', ack: seq, accepted: false } satisfies ClusterMessage);
+      else handle.close();
+    }
+    handed.clear();
+  };
+  child.once('disconnect', orphans);
+  child.once('exit', () => {
+    if (!child.connected) orphans();
+  });
 }
 
 /**
