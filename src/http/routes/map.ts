@@ -12,6 +12,7 @@ import { HttpError, quote } from '../http-error.js';
 import type { Search } from '../query.js';
 import { encodeGlyphs, fontFor, parseRange } from '../../map/glyphs.js';
 import { ATTRIBUTION, hasStyle, mapStyle, STYLES } from '../../map/style.js';
+import { LAYER_FIELDS } from '../../tiles/schema.js';
 import { gunzipLimited, MAX_TILE_BYTES, MAX_TILE_ZOOM, TileDataError, tileProblem } from '../../map/zxy.js';
 
 /** The vector tiles the map routes serve (a `TileArchive` on Node). */
@@ -100,7 +101,7 @@ export function mapRoutes(api: Api, options: MapOptions = {}): void {
       attribution: ATTRIBUTION,
       scheme: 'xyz',
       tiles: [`${apiBase(c, '/tiles.json')}/tiles/{z}/{x}/{y}.mvt?${keyOf(search)}`],
-      vector_layers: archive.vectorLayers,
+      vector_layers: archive.vectorLayers.map(withFields),
       minzoom: header.minZoom,
       maxzoom: header.maxZoom,
       bounds: [header.minLon, header.minLat, header.maxLon, header.maxLat],
@@ -173,6 +174,16 @@ export function mapRoutes(api: Api, options: MapOptions = {}): void {
     c.header('Cache-Control', ASSET_CACHE);
     return sendTagged(c, found.data, found.etag);
   });
+}
+
+// A layer as TileJSON lists it: one of the Protomaps layers whose metadata names no fields (an
+// archive of `nepal-places tiles` before it wrote them) gets those the schema writes.
+function withFields(layer: unknown): unknown {
+  if (!layer || typeof layer !== 'object') return layer;
+  const { id, fields } = layer as { id?: unknown; fields?: unknown };
+  const known = typeof id === 'string' && Object.hasOwn(LAYER_FIELDS, id) ? LAYER_FIELDS[id as keyof typeof LAYER_FIELDS] : undefined;
+  const named = fields !== null && typeof fields === 'object' && Object.keys(fields).length > 0;
+  return known && !named ? { ...layer, fields: { ...known } } : layer;
 }
 
 function need(tiles: MapTiles | undefined): MapTiles {
