@@ -5,6 +5,7 @@ import type { LoadStats, LoadTimings } from '../types.js';
 import { PlaceLookup } from './lookup.js';
 import { Landmarks } from './landmarks.js';
 import { Words } from '../search/words.js';
+import { Walks } from './around.js';
 import type { Router } from '../route/router.js';
 
 /**
@@ -33,6 +34,8 @@ export class PlaceIndex {
   readonly streets: Streets;
   /** @internal The road network and its searches, for `route`. */
   router: Router | undefined;
+  /** @internal The scratch of the walks over `types` and `landmarks` (see `around`): lent per walk, never index data. */
+  readonly walks = new Walks();
 
   /** @internal `built`: the lookup, text index and landmarks when they were found before (a snapshot's). */
   constructor(table: PlaceTable, types: Map<string, TypeTree>, streets: Streets, license: string, stats: LoadStats,

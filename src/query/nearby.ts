@@ -73,7 +73,7 @@ export function nearbyHits(index: PlaceIndex, query: NearbyQuery): NearbyHit[] {
     found.push({ item: i, km, score: byScore ? s : score(t.prominence[p], km) });
     if (found.length === q.limit) last = key;
     return false;
-  }, byScore ? tt.prom : undefined, byScore ? tt.nodeMax : undefined);
+  }, { prom: byScore ? tt.prom : undefined, nodeMax: byScore ? tt.nodeMax : undefined, walks: index.walks });
   const id = (a: { item: number }) => placeId(t, tt.place[a.item]);
   order(found, byScore ? (a, b) => b.score - a.score || id(a) - id(b) : (a, b) => a.km - b.km || id(a) - id(b));
   found.length = Math.min(found.length, q.limit);

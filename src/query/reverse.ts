@@ -50,7 +50,7 @@ export function reverse(index: PlaceIndex, query: ReverseQuery): ReversePlace[] 
       last = km;
     }
     return false;
-  });
+  }, { walks: index.walks });
 
   const ranked = [...found].map(([row, [reach, m2, km]]) => ({ row, reach, m2, km, id: placeId(t, row) }));
   if (!ranked.length) {
