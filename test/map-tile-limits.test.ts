@@ -13,7 +13,8 @@ import { zxyToTileId } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TILE_BYTES, TileArchive, TileDataError } from '../src/map/archive.js';
 import { HEADER_BYTES, PmtilesWriter, serializeDirectory, type Entry } from '../src/tiles/pmtiles.js';
-import { TIMESTAMP_PATTERN } from '../src/http/openapi.js';
+import { openApiDocument, TIMESTAMP_PATTERN } from '../src/http/openapi.js';
+import { ResponseValidator } from './support/http-schema.js';
 import { coreIndex, token } from './support/http-fixture.js';
 import { startServer, type TestServer } from './support/http-server.js';
 import { TEST_INFO, TEST_LAYERS, testTiles, tileOf } from './support/map-archive.js';
@@ -24,6 +25,7 @@ const dir = mkdtempSync(join(tmpdir(), 'map-limits-'));
 const KEY = token('a').key;
 const MiB = 1 << 20;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const validator = new ResponseValidator(openApiDocument());
 
 /** Gzip of `size` zero bytes, made a MiB at a time (the test never holds the inflated bytes). */
 async function zeroBomb(size: number): Promise<Uint8Array> {
@@ -89,6 +91,7 @@ function expect502(reply: { status: number; body: any }, tile: string, reason: R
   expect(reply.body.message).toMatch(new RegExp(`^Bad gateway: tile ${tile.replace(/\//g, '\\/')} of this server's archive cannot be served: `));
   expect(reply.body.message).toMatch(reason);
   expect(reply.body.message).not.toContain(dir); // the file's path stays on the server
+  expect(validator.errors('/tiles/{z}/{x}/{y}.mvt', 'get', 502, reply.body)).toEqual([]);
 }
 
 describe('the limit of a tile: 16 MiB inflated, checked on every archive', () => {
@@ -197,6 +200,34 @@ describe('over HTTP: a gzip bomb is a 502 envelope, and the server never inflate
     expect(r.status).toBe(200);
     const tile = new VectorTile(new PbfReader(new Uint8Array(await r.arrayBuffer())));
     expect(Object.keys(tile.layers).sort()).toEqual(['pois', 'roads']);
+  });
+});
+
+describe('the routes inflate for a client that takes no gzip only up to the limit, whatever `tiles` they are given', () => {
+  // `map.tiles` may be any object of the `MapTiles` shape, one that checks nothing included
+  const header = { minZoom: 0, maxZoom: 14, minLon: 85.3, minLat: 27.7, maxLon: 85.33, maxLat: 27.73, centerLon: 85.31, centerLat: 27.71, centerZoom: 14 };
+  let server: TestServer;
+  let bomb: Uint8Array;
+
+  beforeAll(async () => {
+    bomb = await zeroBomb(64 * MiB);
+    const tiles = {
+      header, vectorLayers: TEST_LAYERS, metadata: {}, maxTileBytes: MiB,
+      tile: async (z: number) => ({ data: z === 14 ? bomb : new Uint8Array([1, 2, 3]), etag: `"t${z}"` }),
+    };
+    server = await startServer({ index: await coreIndex(), tokens: [token('a')], map: { tiles } });
+  });
+  afterAll(() => server?.close());
+
+  it('a bomb is a 502 for a plain client, inflated no further than the limit', async () => {
+    const before = process.memoryUsage().rss;
+    const r = await server.request(`/api/v1/tiles/14/0/0.mvt?key=${KEY}`, { headers: { 'Accept-Encoding': 'identity' } });
+    expect502(r, '14/0/0', /it inflates to more than 1 MiB, the limit of a tile/);
+    expect(process.memoryUsage().rss - before).toBeLessThan(32 * MiB);
+  });
+
+  it('bytes that are not gzip are a 502 for a plain client, not a 500', async () => {
+    expect502(await server.request(`/api/v1/tiles/13/0/0.mvt?key=${KEY}`, { headers: { 'Accept-Encoding': 'identity' } }), '13/0/0', /its bytes are not valid gzip/);
   });
 });
 
