@@ -5,8 +5,8 @@ export const MAX_TILE_ZOOM = 26;
 
 /**
  * Largest tile served, inflated: 16 MiB. Real tiles are far smaller (the densest z14 tile of
- * Kathmandu is 567 kB raw; Mapbox's tiling service and tippecanoe refuse tiles over 500 kB
- * gzipped), and a renderer spends seconds on a tile of a few MB; the limit leaves 30x headroom
+ * Kathmandu is 567 kB raw; tippecanoe keeps tiles under 500 kB gzipped by default), and a
+ * renderer spends seconds on a tile of a few MB; the limit leaves 30x headroom
  * while a damaged or hostile archive (a tile of a few kB that inflates to gigabytes) can make
  * the server spend no more than this per request.
  */
