@@ -117,6 +117,17 @@ describe('the page key: each client\'s bound holds across the instances that sha
     expect(await statuses(b.app, [socket('203.0.113.70')], 1)).toEqual({ 200: 1 });
   });
 
+  it('two instances, each with its own page key: one client of the site', async () => {
+    const store = new MemoryQuotaStore();
+    const other = 'Zz9WmX3pL9vT2nR8bY4cF6hJ';
+    const a = pageApp({ store, perClient: { requests: 5, windowSeconds: 60 } });
+    const b = createApp({ index, tokens: [pageToken(other, [OWN], PAGE_QUOTA, { requests: 5, windowSeconds: 60 })], store, log: () => {} });
+    expect(await statuses(a.app, [socket('203.0.113.7')], 3)).toEqual({ 200: 3 });
+    const codes = [];
+    for (let i = 0; i < 4; i++) codes.push((await b.fetch(new Request(`${OWN}${PATH.replace(KEY, other)}`), { incoming: { socket: socket('203.0.113.7') } })).status);
+    expect(codes).toEqual([200, 200, 429, 429]);
+  });
+
   describe('two apps on Redis', () => {
     let redis: TestRedis;
     const stores: RedisQuotaStore[] = [];

@@ -305,7 +305,9 @@ export function createApp(options: AppOptions): ApiApp {
   const over = (q: QuotaResult, what: string) => new HttpError(429, `${what}; retry in ${q.resetSeconds} s`, { 'Retry-After': String(q.resetSeconds) });
 
   // A key with per-client bounds (the page key's): this connection's count (in this process),
-  // then this address's (in the store, so that it holds across workers and instances).
+  // then this address's (in the store, so that it holds across workers and instances). A page
+  // key's is counted under the address alone: every instance mints its own page key, and a
+  // client is one client of the site whichever instance's page it read.
   const connections = new ConnectionCounts();
   const share = async (c: Context<AppEnv>, grant: Grant): Promise<QuotaResult> => {
     const { requests, windowSeconds, perConnection } = grant.perClient!;
@@ -317,7 +319,7 @@ export function createApp(options: AppOptions): ApiApp {
         throw over(q, `key: this connection's share, ${perConnection} requests per ${windowSeconds} s, is used up`);
       }
     }
-    const q = await count(`${grant.id}/${clientBucket(who.address)}`, grant.perClient!);
+    const q = await count(`${grant.ownPages ? 'page' : grant.id}/${clientBucket(who.address)}`, grant.perClient!);
     if (!q.allowed) {
       rate(c, q, requests);
       throw over(q, `key: this client's share, ${requests} requests per ${windowSeconds} s from one address, is used up`);
