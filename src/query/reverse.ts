@@ -6,6 +6,7 @@ import { placeId } from './record.js';
 import { placeRecord, instant } from './place.js';
 import { coord, positiveInt, show } from './validate.js';
 import { kmTo } from '../geom/haversine.js';
+import { checkNotSwapped } from './swapped.js';
 
 /** Default radius of `reverse`, km. */
 export const REVERSE_RADIUS = 0.5;
@@ -29,6 +30,7 @@ export const REVERSE_RADIUS = 0.5;
  */
 export function reverse(index: PlaceIndex, query: ReverseQuery): ReversePlace[] {
   const q = checkReverse(query);
+  checkNotSwapped(index, q.lat, q.lon, { marginKm: q.radius });
   const t = index.table;
   const { lon, lat, limit } = q;
 
