@@ -118,12 +118,44 @@ describe('the limit of a tile: 16 MiB inflated, checked on every archive', () =>
         const err = await a.tile(1, 1, 0).then(() => undefined, (e: unknown) => e);
         expect(err).toBeInstanceOf(TileDataError);
         expect((err as TileDataError).tile).toBe('1/1/0');
-        expect((err as TileDataError).reason).toMatch(compress ? /inflates to more than 64 KiB, the limit of a tile/ : /stored in 65537 bytes, more than 64 KiB/);
+        expect((err as TileDataError).reason).toMatch(compress ? /inflates to more than 64 KiB, the limit of a tile/ : /stored in 65537 bytes, more than a tile of 64 KiB, the limit, can take/);
         // the same answer again (kept, not inflated again)
         await expect(a.tile(1, 1, 0)).rejects.toThrow(TileDataError);
       } finally {
         await a.close();
       }
+    }
+  });
+
+  it('a tile of random bytes at the limit is served, though its gzip is longer than the limit', async () => {
+    const limit = 64 << 10;
+    const next = random(3);
+    const noise = Uint8Array.from({ length: limit }, () => Math.floor(next() * 256));
+    const gz = gzipSync(noise, { level: 9 });
+    expect(gz.length).toBeGreaterThan(limit);
+    const path = join(dir, 'noise.pmtiles');
+    writeArchive(path, [[0, 0, 0, gz]]);
+    const a = await TileArchive.open(path, { maxTileBytes: limit });
+    expect(Buffer.from(gunzipSync((await a.tile(0, 0, 0))!.data)).equals(Buffer.from(noise))).toBe(true);
+    await a.close();
+  });
+
+  it('a directory giving two tiles one offset and two lengths cannot pass a bomb off as the checked tile', async () => {
+    const path = join(dir, 'aliased.pmtiles');
+    const good = gzipSync(encodeMvt({ roads: [] }));
+    writeArchive(path, [[0, 0, 0, good], [1, 0, 0, await zeroBomb(4 * MiB)]]);
+    // 1/0/0 now starts where 0/0/0 does and runs on over the bomb that follows it
+    rewriteRoot(path, (entries) => {
+      const [first, second] = entries;
+      second!.length += second!.offset - first!.offset;
+      second!.offset = first!.offset;
+    });
+    const a = await TileArchive.open(path, { maxTileBytes: MiB });
+    try {
+      expect(gunzipSync((await a.tile(0, 0, 0))!.data).length).toBeLessThan(100);
+      await expect(a.tile(1, 0, 0)).rejects.toThrow(/tile 1\/0\/0: it inflates to more than 1 MiB/);
+    } finally {
+      await a.close();
     }
   });
 
@@ -140,7 +172,7 @@ describe('the limit of a tile: 16 MiB inflated, checked on every archive', () =>
     writeArchive(path, [[0, 0, 0, gzipSync(encodeMvt({ roads: [] }))]]);
     rewriteRoot(path, (entries) => void (entries[0]!.length = 2 ** 40));
     const a = await TileArchive.open(path);
-    await expect(a.tile(0, 0, 0)).rejects.toThrow(/tile 0\/0\/0: it is stored in 1099511627776 bytes, more than 16 MiB/);
+    await expect(a.tile(0, 0, 0)).rejects.toThrow(/tile 0\/0\/0: it is stored in 1099511627776 bytes, more than a tile of 16 MiB, the limit, can take/);
     await a.close();
   });
 

@@ -78,11 +78,11 @@ export class TileArchive {
   private readonly pmtiles: PMTiles;
   private readonly source: FileSource;
   private readonly tag: string;
-  // an uncompressed archive's tiles, gzipped (by offset in the tile data)
+  // an uncompressed archive's tiles, gzipped (by offset and length in the tile data)
   private readonly gzipped: Memo<Uint8Array>;
   // gzips at a time: all cores but one, so that the main thread keeps one to answer on
   private readonly gzips = new Gate(Math.max(1, availableParallelism() - 1));
-  // a gzip archive's tiles checked to inflate within the limit (by offset in the tile data)
+  // a gzip archive's tiles checked to inflate within the limit (by offset and length in the tile data)
   private readonly checked = new Memo<number>(0, () => 0);
 
   private constructor(file: string, pmtiles: PMTiles, source: FileSource, header: Header, metadata: Record<string, unknown>, tag: string, options: Required<TileArchiveOptions>) {
@@ -178,19 +178,22 @@ export class TileArchive {
     const name = `${z}/${x}/${y}`;
     const entry = await this.find(zxyToTileId(z, x, y), name);
     if (!entry) return undefined;
-    // A directory may claim any length: nothing over the limit is read (gzip is never smaller
-    // than a 1000th of what it inflates to, so a longer gzip tile inflates past it too).
-    if (entry.length > this.maxTileBytes) throw new TileDataError(name, `it is stored in ${entry.length} bytes, more than ${bytes(this.maxTileBytes)}, the limit of a tile`);
+    // A directory may claim any length: nothing longer than the gzip of a tile at the limit is read.
+    const plain = header.tileCompression === Compression.None;
+    const longest = plain ? this.maxTileBytes : gzipBound(this.maxTileBytes);
+    if (entry.length > longest) throw new TileDataError(name, `it is stored in ${entry.length} bytes, more than a tile of ${bytes(this.maxTileBytes)}, the limit, can take`);
     const etag = `"${this.tag}-${entry.offset.toString(36)}-${entry.length.toString(36)}"`;
-    if (header.tileCompression === Compression.None) {
-      const data = await this.gzipped.get(entry.offset, async () => {
+    // by its bytes' place: a hostile directory may give two tiles one offset and two lengths
+    const key = `${entry.offset}:${entry.length}`;
+    if (plain) {
+      const data = await this.gzipped.get(key, async () => {
         const raw = await this.read(entry, name);
         return this.gzips.run(() => gzip(raw));
       });
       return { data, etag };
     }
     const data = await this.read(entry, name);
-    await this.checked.get(entry.offset, () => inflatedSize(data, this.maxTileBytes, name));
+    await this.checked.get(key, () => inflatedSize(data, this.maxTileBytes, name));
     return { data, etag };
   }
 
@@ -232,6 +235,11 @@ export class TileArchive {
   }
 }
 
+/** The longest gzip of `size` bytes: zlib's deflateBound() for a gzip stream (stored blocks at worst). */
+function gzipBound(size: number): number {
+  return size + (size >> 12) + (size >> 14) + (size >> 25) + 13 + 18;
+}
+
 /**
  * How many bytes gzip `data` inflates to, counted as zlib's threads inflate it and given up past
  * `limit`: a gzip bomb costs one chunk of memory and the time to inflate `limit` bytes.
@@ -260,15 +268,15 @@ function inflatedSize(data: Uint8Array, limit: number, tile: string): Promise<nu
  * share one making; a `TileDataError` is kept like a value (the bytes will not change).
  */
 class Memo<V> {
-  private readonly done = new Map<number, { value?: V; error?: TileDataError; size: number }>();
-  private readonly making = new Map<number, Promise<V>>();
+  private readonly done = new Map<string, { value?: V; error?: TileDataError; size: number }>();
+  private readonly making = new Map<string, Promise<V>>();
   private bytes = 0;
   private hits = 0;
   private misses = 0;
 
   constructor(readonly budget: number, readonly sizeOf: (value: V) => number) {}
 
-  async get(key: number, make: () => Promise<V>): Promise<V> {
+  async get(key: string, make: () => Promise<V>): Promise<V> {
     const held = this.done.get(key);
     if (held) {
       this.hits++;
@@ -301,7 +309,7 @@ class Memo<V> {
     return { tiles: this.done.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
   }
 
-  private keep(key: number, item: { value?: V; error?: TileDataError; size: number }): void {
+  private keep(key: string, item: { value?: V; error?: TileDataError; size: number }): void {
     if (item.size > this.budget) return;
     this.done.set(key, item);
     this.bytes += item.size;
