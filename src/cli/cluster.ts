@@ -26,6 +26,16 @@ export interface StartMessage {
   appKey?: string;
 }
 
+/** What the primary asks of every worker first when it stops: to stop listening. */
+export interface UnlistenMessage {
+  np: 'unlisten';
+}
+
+/** A worker's answer to `UnlistenMessage`, once it no longer listens. */
+export interface UnlistenedMessage {
+  np: 'unlistened';
+}
+
 /** What a worker tells the primary once it listens: the lines a single process would print. */
 export interface ReadyMessage {
   np: 'ready';
@@ -44,6 +54,9 @@ export interface PrimaryOptions {
 /** How often a worker may die within a minute before the primary stops replacing it. */
 const MAX_RESTARTS = 5;
 
+/** Longest wait for the workers to stop listening before they are told to stop anyway. */
+const UNLISTEN_MS = 1000;
+
 /**
  * Runs the primary: starts the workers, prints the banner, waits for a stop signal, and resolves
  * with the exit code: 0 after a stop, a worker's own code when one fails to start, 1 when
@@ -61,13 +74,32 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
     if (stopping) return;
     stopping = true;
     for (const s of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.off(s, signals[s]);
-    for (const w of live) w.process.kill('SIGTERM');
     const finish = () => {
       if (code === 0) o.out('nepal-places: stopped');
       stopped(code);
     };
-    if (!live.size) finish();
-    else Promise.all([...live].map((w) => new Promise((r) => (w.isDead() ? r(null) : w.once('exit', r))))).then(finish);
+    // First every worker stops listening, and the port with them (node:cluster closes it with
+    // the last), then each finishes its requests (SIGTERM). Else the clients a first worker
+    // sends away (`Connection: close`) reconnect while another still listens, and the port
+    // accepts their connections only to drop them once that one stops too.
+    const unlistened = [...serving].filter((w) => w.isConnected()).map((w) =>
+      new Promise<void>((resolve) => {
+        const heard = (m: UnlistenedMessage) => {
+          if (m?.np !== 'unlistened') return;
+          w.off('message', heard);
+          resolve();
+        };
+        w.on('message', heard);
+        w.once('exit', () => resolve());
+        w.send({ np: 'unlisten' } satisfies UnlistenMessage, undefined, undefined, () => {});
+      }));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    void Promise.race([Promise.all(unlistened), new Promise((r) => (timer = setTimeout(r, UNLISTEN_MS)))]).then(() => {
+      clearTimeout(timer);
+      for (const w of live) w.process.kill('SIGTERM');
+      if (!live.size) finish();
+      else Promise.all([...live].map((w) => new Promise((r) => (w.isDead() ? r(null) : w.once('exit', r))))).then(finish);
+    });
   };
   const signals = {
     SIGTERM: () => stop(0),
@@ -202,7 +234,17 @@ export function workerStart(): Promise<StartMessage | undefined> {
   });
 }
 
-/** In a worker: tells the primary it listens, with the lines a single process would print. */
-export function workerReady(banner: string[]): void {
+/**
+ * In a worker: tells the primary it listens, with the lines a single process would print, and
+ * stops listening when the primary asks (`running.unlisten()`), before its SIGTERM.
+ */
+export function workerReady(banner: string[], running?: { unlisten(): void }): void {
+  if (running) {
+    process.on('message', (m: UnlistenMessage) => {
+      if (m?.np !== 'unlisten') return;
+      running.unlisten(); // node:cluster tells the primary before the answer below
+      process.send?.({ np: 'unlistened' } satisfies UnlistenedMessage);
+    });
+  }
   process.send?.({ np: 'ready', banner } satisfies ReadyMessage);
 }

@@ -242,7 +242,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   }
   if (started) {
     // A worker: the primary prints the banner once; a lost primary stops the worker.
-    workerReady(banner);
+    workerReady(banner, running);
     process.once('disconnect', () => void running.close());
     await running.closed;
     return EXIT.ok;

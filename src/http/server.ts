@@ -55,6 +55,12 @@ export interface Running {
    * returns the same promise.
    */
   close(): Promise<void>;
+  /**
+   * Stops accepting connections, and only that: requests on open connections are answered as
+   * before (keep-alive) until `close()`. Lets several processes on one port stop listening
+   * together before any of them starts closing connections (see src/cli/cluster.ts).
+   */
+  unlisten(): void;
   /** Resolves when the server has closed, whoever closed it (e.g. a SIGTERM). */
   closed: Promise<void>;
 }
@@ -152,6 +158,22 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
   const address = server.address() as AddressInfo;
   const bound = address.address;
 
+  // Resolves once the server no longer listens and its last connection has ended.
+  let ended: Promise<void> | undefined;
+  // http.Server's close() would also drop the idle keep-alive connections at once (through the
+  // instance's closeIdleConnections), and so reset those whose client had just sent a request,
+  // its bytes unread: here it only stops listening.
+  function unlisten(): void {
+    ended ??= new Promise<void>((resolve) => {
+      server.closeIdleConnections = () => {};
+      try {
+        server.close(() => resolve());
+      } finally {
+        delete (server as Partial<Server>).closeIdleConnections; // the prototype's again
+      }
+    });
+  }
+
   let closing: Promise<void> | undefined;
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
@@ -163,19 +185,10 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
       const deadline = Date.now() + graceMs;
       for (const s of signals) process.off(s, onSignal);
       stopping = true;
-      // http.Server's close() would also drop the idle keep-alive connections at once (through
-      // the instance's closeIdleConnections), and so reset those whose client had just sent a
-      // request, its bytes unread: here it only stops listening. After the linger (and one more
-      // read of the sockets), idle connections are dropped, and again every 50 ms: those that
-      // answered keep-alive before the shutdown.
-      const stopped = new Promise<void>((resolve) => {
-        server.closeIdleConnections = () => {};
-        try {
-          server.close(() => resolve());
-        } finally {
-          delete (server as Partial<Server>).closeIdleConnections; // the prototype's again
-        }
-      });
+      unlisten();
+      const stopped = ended!;
+      // After the linger (and one more read of the sockets), idle connections are dropped, and
+      // again every 50 ms: those that answered keep-alive before the shutdown.
       let over = false;
       let sweep: ReturnType<typeof setInterval> | undefined;
       const linger = setTimeout(() => setImmediate(() => {
@@ -214,6 +227,7 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
     port: address.port,
     origin: `http://${bound.includes(':') ? `[${bound}]` : bound}:${address.port}`,
     close,
+    unlisten,
     closed,
   };
 
