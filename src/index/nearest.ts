@@ -26,7 +26,9 @@ export function nearestItem(tree: KDBush, lon: number, lat: number, maxKm: numbe
     const id = ids[i];
     if (d2 < best2 || (d2 === best2 && (best < 0 || rank[id] < rank[best]))) { best2 = d2; best = id; }
   };
-  const stack = STACK;
+  // the search's own stack (4 numbers a pending subtree): a literal of zeros, so that it starts
+  // as a packed array of the depth most searches need, as fast as a reused typed array was
+  const stack: number[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
   let sp = 0;
   stack[sp++] = 0; stack[sp++] = ids.length - 1; stack[sp++] = 0; stack[sp++] = 0;
   while (sp > 0) {
@@ -51,6 +53,3 @@ export function nearestItem(tree: KDBush, lon: number, lat: number, maxKm: numbe
   }
   return best;
 }
-
-// depth is logarithmic: 4 entries per level, two children per node
-const STACK = new Float64Array(4 * 2 * 64);
