@@ -77,6 +77,8 @@ describe('stats: what was read, built, partial and skipped', () => {
       // the one road: way 12 (highway=pedestrian), a closed ring whose first node is its only
       // junction, one edge round the loop (17, highway=bus_stop, is no road); no restrictions
       roadNodes: 1, roadEdges: 1, restrictions: 0, skippedRestrictions: 0,
+      // no id repeats
+      duplicates: 0,
     });
     expect(index.size).toBe(19);
   });
