@@ -186,10 +186,8 @@ export class TileArchive {
     // by its bytes' place: a hostile directory may give two tiles one offset and two lengths
     const key = `${entry.offset}:${entry.length}`;
     if (plain) {
-      const data = await this.gzipped.get(key, async () => {
-        const raw = await this.read(entry, name);
-        return this.gzips.run(() => gzip(raw));
-      });
+      // read inside the gate: the tiles waiting for it hold no bytes yet
+      const data = await this.gzipped.get(key, () => this.gzips.run(async () => gzip(await this.read(entry, name))));
       return { data, etag };
     }
     const data = await this.read(entry, name);
