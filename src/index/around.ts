@@ -19,7 +19,9 @@ const CHORD_KM = 2 * EARTH_RADIUS_KM;
  * geokdbush's `around` walks nearest first but collects a fixed count; callers
  * here stop on a filter or on a score, so the walk is written out with a callback.
  * Distances use the haversine of @turf/distance exactly, so reported kilometres
- * match it.
+ * match it. The walk reads KDBush's `ids`, `coords` and tree shape, which KDBush
+ * does not document (its `range` and `within` give no order): package.json pins
+ * its version, and test/library-layout.test.ts states the layout relied on.
  *
  * The walk's scratch (its heap and node table) is a context lent by `options.walks`
  * for the walk's duration, so `visit` may start other walks, on this tree or another.

@@ -10,7 +10,8 @@ const E7 = 1e7;
  * tries the query's side of each split first and prunes by the best distance so
  * far: for one nearest item (a million address lookups at load) it is several
  * times cheaper than the best-first walk of `around`. Distances are local
- * equirectangular, exact enough at the few kilometres it is used for.
+ * equirectangular, exact enough at the few kilometres it is used for. Reads KDBush's
+ * internals as `around` does (see there).
  */
 export function nearestItem(tree: KDBush, lon: number, lat: number, maxKm: number, rank: Float64Array): number {
   const { ids, coords, nodeSize } = tree;
