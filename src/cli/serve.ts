@@ -42,7 +42,8 @@ Serves the API v1 over HTTP until SIGTERM or Ctrl-C.
 
 ${DATA_HELP}
   --tiles FILE    the vector tiles (a PMTiles archive, nepal-places tiles) for the map
-                  styles at /api/v1/styles/{breeze,dark}; without it they answer 404
+                  styles at /api/v1/styles/{breeze,dark}; default: the archive beside
+                  --data of its name (nepal.places: nepal.pmtiles), if any; else they answer 404
   --public-url URL  the server's URL as clients reach it (e.g. behind a proxy), which the
                   styles' tile, font and sprite URLs start with (default: the request's)
   --port N        default 8080; 0 picks a free port
