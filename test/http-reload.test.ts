@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot, loadPbf, nearby, search, PbfError, SnapshotError, type NearbyQuery, type PlaceIndex } from '../src/index.js';
-import { Reloadable, ReloadTimeoutError } from '../src/http/reloadable.js';
+import { Reloadable, ReloadAbortedError } from '../src/http/reloadable.js';
 import { loadOffThread } from '../src/cli/data.js';
 import { cli } from './support/cli.js';
 import { CORE_PBF, coreIndex, THAMEL, token } from './support/http-fixture.js';
@@ -97,7 +97,7 @@ describe('Reloadable: swaps in a fully loaded value, keeps the old one when the 
 });
 
 describe('Reloadable: a load that takes too long is given up; close() stops the one in progress', () => {
-  it('timeoutMs: a load that never ends fails with ReloadTimeoutError, its signal aborted; the next reload runs', async () => {
+  it('timeoutMs: a load that never ends fails with ReloadAbortedError, its signal aborted; the next reload runs', async () => {
     let signal: AbortSignal | undefined;
     let calls = 0;
     const r = new Reloadable('a', (s) => {
@@ -112,7 +112,7 @@ describe('Reloadable: a load that takes too long is given up; close() stops the 
     const second = r.reload(); // queued behind the stuck one
     const out = await first;
     expect(out.ok).toBe(false);
-    expect(!out.ok && out.error).toBeInstanceOf(ReloadTimeoutError);
+    expect(!out.ok && out.error).toBeInstanceOf(ReloadAbortedError);
     expect(!out.ok && (out.error as Error).message).toBe('gave up after 50 ms');
     expect(signal?.aborted).toBe(true);
     expect(r.current).toBe('a');
@@ -129,7 +129,7 @@ describe('Reloadable: a load that takes too long is given up; close() stops the 
     await new Promise((res) => setTimeout(res, 5));
     r.close();
     const out = await p;
-    expect(!out.ok && out.error).toBeInstanceOf(ReloadTimeoutError);
+    expect(!out.ok && out.error).toBeInstanceOf(ReloadAbortedError);
     expect(signal?.aborted).toBe(true);
     const later = await r.reload();
     expect(later.ok).toBe(false);
