@@ -16,19 +16,20 @@ import { CORE, TRANSIT } from './support/raw.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * The longest a /health may take while the fixture reloads, in ms: generous (a loaded 2-core
- * machine), for "the server did not stop answering". Before loads moved off the serving thread,
- * the whole PBF load and its contraction ran on it: about 1 s per reload on a quiet machine,
- * 2 to 5 s on a busy one. Now only reading the handed-over snapshot into an index and warming its
- * search do (40 to 250 ms on a quiet machine, up to about 900 ms measured on a very busy one).
+ * The longest a /health may take while the fixture reloads, in ms: a generous "the server did not
+ * stop answering" for a loaded 2-core machine. Only reading the handed-over snapshot into an index
+ * and warming its search run on the serving thread now: 40 to 250 ms on a quiet machine, up to
+ * about 1 s measured on one at a load average of 20. The whole PBF load and its contraction ran
+ * there before: about 1 s per reload on a quiet machine, 4.5 to 6.6 s measured on the busy one.
  */
-const MAX_WAIT_MS = 3000;
+const MAX_WAIT_MS = 5000;
 
 /**
- * The same, as a share of how long the reload took: scale-free, so that a slow machine slows
- * both. A load on the serving thread keeps a request waiting about as long as the reload takes.
+ * The same as a share of how long the reload took, which a slow machine stretches alike: a load on
+ * the serving thread keeps a request waiting about as long as the reload (a share of 1 or more
+ * measured before); off it, about a tenth.
  */
-const MAX_WAIT_SHARE = 0.4;
+const MAX_WAIT_SHARE = 0.5;
 
 /** The grace period of a shutdown (serve's default), and a second for the process to end. */
 const GRACE_MS = 10_000 + 1000;
