@@ -224,6 +224,7 @@ export function toDevanagari(s: string): string {
 // English spellings as Nepali writes the words (Station स्टेशन, Culture कल्चर, Terrace टेरेस):
 // for Latin input only, as Devanagari read in Latin letters can spell them too (रेस्टुरेन्ट).
 const ENGLISH_RULES: [RegExp, string][] = [
+  [/ew$/, 'u'],
   [/tion/g, 'sn'],
   [/ture/g, 'Cr'],
   [/c(?=[eiy])/g, 's'],
@@ -246,11 +247,11 @@ const KEY_RULES: [RegExp, string][] = [
  * A word's phonetic key: what survives the spellings Nepalis vary between, so that the same
  * name typed in either script or spelled differently has one key. Devanagari is first read in
  * Latin letters; then, in Latin: `ksh`/`x` → ks, `ch`/`chh` → c, `c`/`q`/`ck` → k, `sh` → s,
- * `ph`/`f` → p, `v`/`w` → b, `z` → j, `tion` → sn, `ture` → chr and `c` before e, i or y → s
+ * `ph`/`f` → p, `v`/`w` → b, `z` → j, `tion` → sn, `ture` → chr, a last `ew` → u and `c` before e, i or y → s
  * (English words as Nepali spells them), the `h` of an aspirate dropped, `ri` → r, an `n` or `m` before a
  * stop of its own place dropped (`nd`, `nk`, `mb`: the anusvara is written every way), a vowel at the
  * start kept as `a`, every other vowel and `y` dropped (the inherent `a`, long vowels and the
- * glide of `क्या` are spelled every way), doubled letters once. `''` for a word with no letters.
+ * glide of `क्या` are spelled every way), a letter written twice once. `''` for a word with no letters.
  *
  * @example
  * phoneticKey('Kathmandu') === phoneticKey('काठमाडौं'); // 'ktmd'
@@ -262,6 +263,9 @@ export function phoneticKey(word: string): string {
   if (!s) return '';
   if (!deva) for (const [re, to] of ENGLISH_RULES) s = s.replace(re, to);
   for (const [re, to] of KEY_RULES) s = s.replace(re, to);
+  // a letter written twice is said once (Makkhan मखन, Dillibazar); before the vowels go, so
+  // that the two m of Momo stay two
+  s = s.replace(/(.)\1+/g, '$1');
   const first = /^[aeiou]/.test(s) ? 'a' : '';
   // a nasal before a stop of its own place (Kathmandu's n, रामचन्द्र's न्, शम्भु's म्): written as
   // anusvara, as a half letter, or not at all; other nasals are letters of their own
@@ -269,7 +273,6 @@ export function phoneticKey(word: string): string {
   // y is a vowel's glide past the first letter (क्याफे for café, Maya, Himalaya)
   s = s.charAt(0) + s.slice(1).replace(/[aeiouy]/g, '');
   if (first) s = s.slice(1);
-  s = s.replace(/(.)\1+/g, '$1');
   return first + s.toLowerCase();
 }
 
