@@ -1,7 +1,7 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import type { PlaceTable } from '../model/table.js';
 import { fold, letters } from './fold.js';
-import { matchKeys } from '../lang/glossary.js';
+import { matchKeys, OPTIONAL_WORDS } from '../lang/glossary.js';
 
 /** The tags a row is found by, in the order a name is chosen. */
 export const NAME_FIELDS: readonly string[] = ['name', 'name:en', 'name:ne', 'alt_name', 'old_name'];
@@ -296,12 +296,17 @@ export class Words {
     const { docRow, docHead } = this;
     const { mask, spelled, score, headSeen, headAt, epoch } = c;
     const all = (1 << terms.length) - 1;
+    // the words a name in the other language may lack (`the`, `of`, `pvt`): not needed by sound
+    let optional = 0;
+    terms.forEach((t, i) => { if (OPTIONAL_WORDS.has(t)) optional |= 1 << i; });
+    // every word matched; or, some by sound, every word but optional ones
+    const full = (d: number) => mask[d] === all || (mask[d] !== spelled[d] && (mask[d] | optional) === all);
     // The tier of a name's match: 0 every word, by its letters or by sound; 2 some words by
     // their letters, which counts only when no name has every word. Some words by sound alone
     // never count.
-    const tierOf = (d: number) => (mask[d] === all ? 0 : spelled[d] ? 2 : -1);
+    const tierOf = (d: number) => (full(d) ? 0 : spelled[d] ? 2 : -1);
     let partial = true;
-    for (const d of touched) if (mask[d] === all) { partial = false; break; }
+    for (const d of touched) if (full(d)) { partial = false; break; }
     const hits: Hits = { rows: [], scores: [], scored, soundScored };
     const tiers: number[] = [];
     for (const d of touched) {
@@ -408,12 +413,18 @@ export class Words {
   private soundPlan(term: string, byLetters: Plan): { ids: number[]; weights: number[] } {
     const { keys, keyWord, pos } = this.sounds();
     const ids: number[] = [], weights: number[] = [];
-    for (const key of matchKeys(term)) {
+    const keysOf = matchKeys(term);
+    // a key one letter past a name's (Himalayan for हिमालय, Citizens for सिटिजन): that one too, whole
+    const first = keysOf[0];
+    if (first !== undefined && !first.startsWith('=') && first.length >= 4) keysOf.push(`${first.slice(0, -1)}!`);
+    for (let key of keysOf) {
+      const whole = key.endsWith('!');
+      if (whole) key = key.slice(0, -1);
       // a meaning is sure; a sound the surer the longer its key
       const weight = key.startsWith('=') ? SOUND : SOUND * (BY_KEY_LENGTH[key.length] ?? 1);
       const lo = lowerBound(keys, key);
       let hi = lo;
-      if (key.startsWith('=') || key.length < MIN_KEY_PREFIX) while (hi < keys.length && keys[hi] === key) hi++;
+      if (whole || key.startsWith('=') || key.length < MIN_KEY_PREFIX) while (hi < keys.length && keys[hi] === key) hi++;
       else {
         let top = keys.length;
         while (hi < top) {
