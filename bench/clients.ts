@@ -97,8 +97,13 @@ export function loops(url: string, count: number, keepAlive: boolean, timeoutMs 
       const r = await send(url, { agent, timeoutMs });
       if (r.error === 'ECONNREFUSED') break; // the port is closed: this client is done
       if (r.status === -1) seen.hung++;
-      else if (r.status === 0) (seen.errors.push(r.error!), seen.errorMs.push(r.ms));
-      else (seen.answered++, r.close && seen.closes++);
+      else if (r.status === 0) {
+        seen.errors.push(r.error!);
+        seen.errorMs.push(r.ms);
+      } else {
+        seen.answered++;
+        if (r.close) seen.closes++;
+      }
     }
   });
   return {

@@ -50,7 +50,7 @@ import { TEST_INFO, TEST_LAYERS, testTiles, tileOf } from '../test/support/map-a
 import { encodeMvt } from '../test/support/mvt.js';
 import { random } from '../test/support/random.js';
 import { gzipBomb, zlibBomb } from './bombs.js';
-import { burst, loops, send, statuses, type Reply } from './clients.js';
+import { burst, loops, send, statuses } from './clients.js';
 import { memoryOf, resetPeak, serveRun, type ServeRun } from './serve-run.js';
 import { cliCommand, redisServer, type Child } from './throughput.js';
 
