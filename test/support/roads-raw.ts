@@ -23,45 +23,149 @@ export const CAR_CLASSES = new Set([
   'unclassified', 'residential', 'living_street', 'service', 'road', 'track',
 ]);
 
-const YES = new Set(['yes', 'designated', 'permissive']);
-const CLOSED = new Set(['no', 'private']);
+/** Highway values that are no road: no mode uses them (README, "What a road is"). */
+export const NOT_A_ROAD = [
+  'construction', 'proposed', 'planned', 'abandoned', 'razed', 'demolished', 'removed', 'disused',
+  'bus_stop', 'elevator', 'emergency_bay', 'rest_area', 'services', 'street_lamp', 'traffic_signals', 'crossing',
+];
 
-/** Foot: every highway but motorway(_link), construction, proposed; not foot=no; access=no|private only with foot=yes|designated|permissive. */
-export function footOk(tags: RawTag[]): boolean {
-  const hw = tag(tags, 'highway');
-  if (!hw || ['motorway', 'motorway_link', 'construction', 'proposed'].includes(hw)) return false;
-  const foot = tag(tags, 'foot');
-  if (foot === 'no') return false;
-  const access = tag(tags, 'access');
-  return !(access !== undefined && CLOSED.has(access)) || (foot !== undefined && YES.has(foot));
+/** Access values, as the README lists them: these open… */
+const OPENS = ['yes', 'permissive', 'designated', 'official'];
+/** …these open to reach a place only (a through route avoids them) … */
+export const TO_REACH = ['destination', 'customers'];
+/** …and these close. Any other value is read as if the key were not there. */
+const CLOSES = ['no', 'private', 'agricultural', 'forestry', 'psv', 'bus', 'military', 'emergency', 'delivery', 'use_sidepath'];
+
+export type RawMode = 'foot' | 'bike' | 'car';
+type Dir = 'forward' | 'backward';
+
+/** Access keys, most specific first. */
+const KEYS: Record<RawMode, string[]> = {
+  foot: ['foot', 'access'],
+  bike: ['bicycle', 'vehicle', 'access'],
+  car: ['motorcar', 'motor_vehicle', 'vehicle', 'access'],
+};
+
+/** The value and key that decide a mode's access one way along a way: the most specific key (its :forward/:backward form first) with a known value. */
+function says(tags: RawTag[], mode: RawMode, dir?: Dir): { value: string; key: string } | undefined {
+  for (const key of KEYS[mode]) {
+    for (const k of dir ? [`${key}:${dir}`, key] : [key]) {
+      const v = tag(tags, k);
+      if (v !== undefined && (OPENS.includes(v) || TO_REACH.includes(v) || CLOSES.includes(v))) return { value: v, key };
+    }
+  }
+  return undefined;
+}
+
+/** Whether the class lets the mode in with no access tags: foot all roads but motorway(_link); bike also not footway, pedestrian, steps, path; car the car classes. */
+function byClass(hw: string, mode: RawMode): boolean {
+  if (mode === 'car') return CAR_CLASSES.has(hw);
+  if (hw === 'motorway' || hw === 'motorway_link') return false;
+  return mode === 'foot' || !['footway', 'pedestrian', 'steps', 'path'].includes(hw);
+}
+
+/** A one-way value: 1, -1, 0, null (reversible, alternating: vehicles may not use the way), undefined (not a one-way value). */
+function owValue(v: string | undefined): 1 | -1 | 0 | null | undefined {
+  if (v === 'yes' || v === '1' || v === 'true') return 1;
+  if (v === '-1' || v === 'reverse') return -1;
+  if (v === 'no' || v === '0' || v === 'false') return 0;
+  if (v === 'reversible' || v === 'alternating') return null;
+  return undefined;
+}
+
+/** A mode's one-way: 1 along the node order, -1 against it, 0 both ways, null not at all. */
+export function onewayFor(tags: RawTag[], mode: RawMode): 1 | -1 | 0 | null {
+  if (mode === 'foot') return owValue(tag(tags, 'oneway:foot')) ?? 0;
+  const contraflow = mode === 'bike' && (tag(tags, 'cycleway') ?? '').startsWith('opposite');
+  const specific = mode === 'bike' ? ['oneway:bicycle', 'oneway:vehicle'] : ['oneway:motorcar', 'oneway:motor_vehicle', 'oneway:vehicle'];
+  for (const k of specific) {
+    const v = owValue(tag(tags, k));
+    if (v !== undefined) return v;
+  }
+  const plain = owValue(tag(tags, 'oneway'));
+  if (plain === null) return null;
+  if (contraflow) return 0;
+  if (plain !== undefined) return plain;
+  const j = tag(tags, 'junction');
+  return j === 'roundabout' || j === 'circular' || tag(tags, 'highway') === 'motorway' ? 1 : 0;
 }
 
 /**
- * Car access: the class is a car class, and none of access, motor_vehicle, motorcar (least to most
- * specific) is no/private unless a more specific one of them says yes/destination.
+ * Whether `mode` may travel the way in direction `dir` (forward: its node order): a road, its
+ * one-way, then the access keys (a closing value shuts it; an opening one opens it, where the
+ * class is closed to the mode only by the mode's own key: foot, bicycle).
  */
-export function carOk(tags: RawTag[]): boolean {
+export function allowed(tags: RawTag[], mode: RawMode, dir: Dir): boolean {
   const hw = tag(tags, 'highway');
-  if (!hw || !CAR_CLASSES.has(hw)) return false;
-  const keys = ['access', 'motor_vehicle', 'motorcar'];
-  const vals = keys.map((k) => tag(tags, k));
-  for (let i = 0; i < keys.length; i++) {
-    const v = vals[i];
-    if (v === undefined || !CLOSED.has(v)) continue;
-    const overridden = vals.slice(i + 1).some((u) => u === 'yes' || u === 'destination');
-    if (!overridden) return false;
-  }
+  if (!hw || NOT_A_ROAD.includes(hw)) return false;
+  if (mode === 'car' && !CAR_CLASSES.has(hw)) return false;
+  const ow = onewayFor(tags, mode);
+  if (ow === null || (ow === 1 && dir === 'backward') || (ow === -1 && dir === 'forward')) return false;
+  const s = says(tags, mode, dir);
+  if (!s) return byClass(hw, mode);
+  if (CLOSES.includes(s.value)) return false;
+  return byClass(hw, mode) || s.key === (mode === 'foot' ? 'foot' : 'bicycle');
+}
+
+/** Whether the mode may use the way only to reach a place on it (`destination`, `customers` deciding either way it may go). */
+export function toReachOnly(tags: RawTag[], mode: RawMode): boolean {
+  return (['forward', 'backward'] as const).some((d) => allowed(tags, mode, d) && TO_REACH.includes(says(tags, mode, d)?.value ?? ''));
+}
+
+/** Foot may use the way (either way). */
+export function footOk(tags: RawTag[]): boolean {
+  return allowed(tags, 'foot', 'forward') || allowed(tags, 'foot', 'backward');
+}
+
+/** Cars may use the way (either way). */
+export function carOk(tags: RawTag[]): boolean {
+  return allowed(tags, 'car', 'forward') || allowed(tags, 'car', 'backward');
+}
+
+/** Bikes may use the way (either way). */
+export function bikeOk(tags: RawTag[]): boolean {
+  return allowed(tags, 'bike', 'forward') || allowed(tags, 'bike', 'backward');
+}
+
+/** Car direction: 1 along the node order, -1 against it, 0 both ways (of a way cars may use). */
+export function carOneway(tags: RawTag[]): number {
+  return dirOf(tags, 'car');
+}
+
+/** Bike direction, as `carOneway`. */
+export function bikeOneway(tags: RawTag[]): number {
+  return dirOf(tags, 'bike');
+}
+
+function dirOf(tags: RawTag[], mode: RawMode): number {
+  const f = allowed(tags, mode, 'forward'), b = allowed(tags, mode, 'backward');
+  return f && !b ? 1 : b && !f ? -1 : 0;
+}
+
+/** Barriers, as the README lists them: every mode passes these unless the node's access tags close them… */
+const GATES = ['gate', 'lift_gate', 'swing_gate', 'sliding_gate', 'hampshire_gate', 'entrance', 'toll_booth', 'border_control', 'cattle_grid', 'height_restrictor', 'kerb', 'sally_port', 'no'];
+/** …walkers and bikes pass these, cars do not… */
+const NOT_CARS = ['bollard', 'block', 'cycle_barrier', 'chain', 'motorcycle_barrier', 'jersey_barrier', 'log'];
+/** …walkers only pass these… */
+const WALKERS = ['kissing_gate', 'stile', 'turnstile', 'full-height_turnstile', 'step_over'];
+/** …no one passes these; any other value passes. */
+const NO_ONE = ['wall', 'fence', 'hedge', 'retaining_wall', 'city_wall', 'guard_rail', 'ditch'];
+
+/** Whether `mode` may pass a node: its access keys (as on ways, no direction) where one says something, else its barrier. */
+export function passes(tags: RawTag[], mode: RawMode): boolean {
+  const s = says(tags, mode);
+  if (s) return !CLOSES.includes(s.value);
+  const b = tag(tags, 'barrier');
+  if (b === undefined || GATES.includes(b)) return true;
+  if (NO_ONE.includes(b)) return false;
+  if (WALKERS.includes(b)) return mode === 'foot';
+  if (NOT_CARS.includes(b)) return mode !== 'car';
   return true;
 }
 
-/** Car direction: 1 along the node order, -1 against it, 0 both (oneway=yes|1|true, -1, roundabout and motorway unless oneway=no). */
-export function carOneway(tags: RawTag[]): number {
-  const v = tag(tags, 'oneway');
-  if (v === 'yes' || v === '1' || v === 'true') return 1;
-  if (v === '-1') return -1;
-  if (v === 'no') return 0;
-  if (tag(tags, 'junction') === 'roundabout' || tag(tags, 'highway') === 'motorway') return 1;
-  return 0;
+/** The ids of the nodes `mode` may not pass: a route may end there, never go on. */
+export function blockedNodes(raw: RawData, mode: RawMode): Set<number> {
+  return new Set(raw.nodes.filter((n) => n.tags.length && !passes(n.tags, mode)).map((n) => n.id));
 }
 
 /** Car km/h: the class speed, capped by a parseable maxspeed (`50`, `50 km/h`, `30 mph`). */
@@ -72,28 +176,6 @@ export function carKmh(tags: RawTag[]): number {
   if (!m) return base;
   const cap = Number(m[1]) * (m[2] === 'mph' ? 1.609344 : 1);
   return cap > 0 ? Math.min(base, cap) : base;
-}
-
-/**
- * Bike: as foot's classes and access, with `bicycle` in the place of `foot` (a `foot=no` does not
- * shut bikes out); footway, pedestrian, steps and path only with bicycle=yes|designated|permissive;
- * never bicycle=no.
- */
-export function bikeOk(tags: RawTag[]): boolean {
-  const hw = tag(tags, 'highway');
-  if (!hw || ['motorway', 'motorway_link', 'construction', 'proposed'].includes(hw)) return false;
-  const bicycle = tag(tags, 'bicycle');
-  const allowed = bicycle !== undefined && YES.has(bicycle);
-  if (bicycle === 'no') return false;
-  if (['footway', 'pedestrian', 'steps', 'path'].includes(hw) && !allowed) return false;
-  const access = tag(tags, 'access');
-  return !(access !== undefined && CLOSED.has(access)) || allowed;
-}
-
-/** Bike direction: the car one-ways, unless oneway:bicycle=no or cycleway=opposite*. */
-export function bikeOneway(tags: RawTag[]): number {
-  if (tag(tags, 'oneway:bicycle') === 'no' || (tag(tags, 'cycleway') ?? '').startsWith('opposite')) return 0;
-  return carOneway(tags);
 }
 
 /** Metres between two raw nodes (haversine, R = 6371.0088 km, by @turf/distance). */
@@ -180,15 +262,17 @@ function segments(raw: RawData, w: RawWay, each: (a: number, b: number, m: numbe
   }
 }
 
-/** The foot graph: both directions of every foot way's segments, cost in metres. */
+/** The foot graph: foot ways' segments in the directions walkers may go (both, but for oneway:foot), none out of a node walkers may not pass; cost in metres. */
 export function footGraph(raw: RawData): RawGraph {
   const g = new RawGraph();
+  const blocked = blockedNodes(raw, 'foot');
   for (const w of raw.ways) {
     if (!footOk(w.tags)) continue;
+    const dir = dirOf(w.tags, 'foot');
     segments(raw, w, (a, b, m) => {
       const i = g.node(a), j = g.node(b);
-      g.arc(i, j, w.id, m, m);
-      g.arc(j, i, w.id, m, m);
+      if (dir >= 0 && !blocked.has(a)) g.arc(i, j, w.id, m, m);
+      if (dir <= 0 && !blocked.has(b)) g.arc(j, i, w.id, m, m);
     });
   }
   return g.finish();
@@ -197,13 +281,14 @@ export function footGraph(raw: RawData): RawGraph {
 /** The bike graph: bike ways' segments in their allowed directions, cost in metres (one speed: the shortest ride is the fastest). */
 export function bikeGraph(raw: RawData): RawGraph {
   const g = new RawGraph();
+  const blocked = blockedNodes(raw, 'bike');
   for (const w of raw.ways) {
     if (!bikeOk(w.tags)) continue;
     const dir = bikeOneway(w.tags);
     segments(raw, w, (a, b, m) => {
       const i = g.node(a), j = g.node(b);
-      if (dir >= 0) g.arc(i, j, w.id, m, m);
-      if (dir <= 0) g.arc(j, i, w.id, m, m);
+      if (dir >= 0 && !blocked.has(a)) g.arc(i, j, w.id, m, m);
+      if (dir <= 0 && !blocked.has(b)) g.arc(j, i, w.id, m, m);
     });
   }
   return g.finish();
@@ -212,14 +297,15 @@ export function bikeGraph(raw: RawData): RawGraph {
 /** The car graph: car ways' segments in their allowed directions, cost in ms (metres × 3600 / km/h). */
 export function carGraph(raw: RawData): RawGraph {
   const g = new RawGraph();
+  const blocked = blockedNodes(raw, 'car');
   for (const w of raw.ways) {
     if (!carOk(w.tags)) continue;
     const dir = carOneway(w.tags);
     const msPerM = 3600 / carKmh(w.tags);
     segments(raw, w, (a, b, m) => {
       const i = g.node(a), j = g.node(b);
-      if (dir >= 0) g.arc(i, j, w.id, m * msPerM, m);
-      if (dir <= 0) g.arc(j, i, w.id, m * msPerM, m);
+      if (dir >= 0 && !blocked.has(a)) g.arc(i, j, w.id, m * msPerM, m);
+      if (dir <= 0 && !blocked.has(b)) g.arc(j, i, w.id, m * msPerM, m);
     });
   }
   return g.finish();
