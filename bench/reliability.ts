@@ -31,8 +31,9 @@
  *
  * The 900 crafted snapshots of the run are test/snapshot-fuzz.test.ts, in every `npm test`.
  *
- * Run alone: `npm run build && node --import tsx bench/reliability.ts` (about a minute on 2 cores;
- * BENCH_FUZZ=2000 for a quicker look). Needs `redis-server` and `mkfifo`.
+ * Run alone: `npm run build && node --import tsx bench/reliability.ts` (needs `redis-server` and
+ * `mkfifo`). Most of its time is the fuzz: BENCH_FUZZ=2000 for a quicker look; BENCH_TP_CLI=…/cli.js
+ * runs another build's servers (e.g. one of a clean checkout).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
