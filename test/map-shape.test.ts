@@ -31,7 +31,7 @@ let font: hb.Font;
 
 beforeAll(async () => {
   const bytes = await devanagariFontBytes();
-  shaper = new Shaper(bytes);
+  shaper = await Shaper.load(bytes);
   font = new hb.Font(new hb.Face(new hb.Blob(bytes)));
 });
 
@@ -165,6 +165,8 @@ describe('the font', () => {
     // cut short: the table directory points past the end
     const woff = new Uint8Array(await (await import('node:fs/promises')).readFile(new URL('../node_modules/@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff', import.meta.url)));
     expect(() => woffToSfnt(woff.subarray(0, 2000))).toThrow(FontError);
+    // and bytes HarfBuzz finds no font in
+    await expect(Shaper.load(new Uint8Array(64))).rejects.toThrow(FontError);
   });
 });
 
