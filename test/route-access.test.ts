@@ -8,8 +8,9 @@
 import polyline from '@mapbox/polyline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPbf, type PlaceIndex } from '../src/index.js';
+import { DESTINATION_PENALTY_MS } from '../src/route/modes.js';
 import { route } from '../src/query/route.js';
-import { gridOf, latLon, type P } from './support/roads.js';
+import { gridMetres, gridOf, latLon, type P } from './support/roads.js';
 import { points, writeBypasses, type Bypass } from './support/access-net.js';
 
 type Mode = 'foot' | 'bike' | 'car';
@@ -77,6 +78,14 @@ const CASES: [string, string, string, Want][] = [
   ['barriers', '', 'bicycle=no', { foot: 'S', bike: 'D', car: 'S' }],
   ['barriers', '', 'access=no foot=yes', { foot: 'S', bike: 'D', car: 'D' }],
   ['barriers', '', 'access=customers', { foot: 'S', bike: 'S', car: 'S' }],
+  // destination-only: never a through road, even the shorter one
+  ['destination', 'access=destination', '', { foot: 'D', bike: 'D', car: 'D' }],
+  ['destination', 'access=customers', '', { foot: 'D', bike: 'D', car: 'D' }],
+  ['destination', 'motor_vehicle=destination', '', { foot: 'S', bike: 'S', car: 'D' }],
+  ['destination', 'access=private motorcar=customers', '', { foot: 'D', bike: 'D', car: 'D' }],
+  // one direction destination-only makes the way destination-only both ways (README: one flag per way and mode)
+  ['destination', 'motor_vehicle:forward=destination', '', { foot: 'S', bike: 'S', car: 'D' }],
+  ['destination', 'motor_vehicle:backward=no motor_vehicle:forward=destination', '', { foot: 'S', bike: 'S', car: 'D' }],
 ];
 
 let index: PlaceIndex;
@@ -96,6 +105,7 @@ const GROUPS: [string, string][] = [
   ['directions', 'each key\'s :forward / :backward form decides that direction before the plain key'],
   ['oneways', 'one-ways per mode: oneway:bicycle, oneway:motorcar, oneway:foot; reversible and alternating closed to vehicles; cycleway=opposite*; junction=circular is a roundabout'],
   ['barriers', 'node barriers pass or block per mode; access tags on a node apply at that node'],
+  ['destination', 'destination and customers are no through roads'],
 ];
 
 describe.each(GROUPS)('%s', (group, _title) => {
@@ -105,5 +115,59 @@ describe.each(GROUPS)('%s', (group, _title) => {
     const straightFwd = w === 'S' || w === 'F', straightBwd = w === 'S' || w === 'R';
     expect(go(m, A, B), 'A → B').toEqual(straightFwd ? [A, M, B] : [A, C, D, B]);
     expect(go(m, B, A), 'B → A').toEqual(straightBwd ? [B, M, A] : [B, D, C, A]);
+  });
+});
+
+describe('a destination-only road is used at the start or the end of a leg: to reach or leave a place on it', () => {
+  // The bypass of `access=destination` (A M B, detour A C D B), and a destination-only spur M N
+  // south to N (1, -1), a place deep in the destination-only roads.
+  const { A, M, B, C, D } = points(0);
+  const N: P = [M[0], -1];
+  const H: P = [A[0] + 0.5, 0];
+  let dest: PlaceIndex;
+  beforeAll(async () => {
+    dest = await loadPbf(await writeBypasses([{ way: t('access=destination') }], {
+      ways: [{ id: 9000, pts: [M, N], tags: t('highway=residential access=destination') }],
+    }));
+  });
+  const drive = (a: P, b: P, mode: Mode = 'car') => {
+    const [r] = route(dest, { points: [latLon(a), latLon(b)], mode });
+    return { pts: polyline.decode(r.encodedPolyline, 5).map(gridOf), r };
+  };
+  const ms = (pts: P[], perM: number) => pts.slice(1).reduce((sum, p, i) => sum + gridMetres(pts[i], p) * perM, 0);
+
+  it('a through drive A → B takes the detour, twice as long', () => {
+    expect(drive(A, B).pts).toEqual([A, C, D, B]);
+  });
+
+  it('C → N enters at the nearer entrance A and drives in: C A M N; its time is the travel time, its weight a day more', () => {
+    const { pts, r } = drive(C, N);
+    expect(pts).toEqual([C, A, M, N]);
+    const want = ms(pts, 3600 / 25);
+    expect(Math.abs(r.timeInMs - want)).toBeLessThanOrEqual(3);
+    expect(Math.abs(r.routeWeight * 1000 - (want + DESTINATION_PENALTY_MS))).toBeLessThanOrEqual(3);
+  });
+
+  it('D → N enters at B: D B M N; N → D leaves the same way, and no penalty: N M B D', () => {
+    expect(drive(D, N).pts).toEqual([D, B, M, N]);
+    const { pts, r } = drive(N, D);
+    expect(pts).toEqual([N, M, B, D]);
+    expect(r.routeWeight * 1000).toBe(r.timeInMs);
+  });
+
+  it('a leg that starts on it drives on along it: from H, halfway along A M, to B is H M B', () => {
+    expect(drive(H, B).pts).toEqual([H, M, B]);
+  });
+
+  it('a leg that ends on it: A → H is A H; from C by the detour\'s far side the car still enters at A', () => {
+    expect(drive(A, H).pts).toEqual([A, H]);
+    expect(drive(D, H).pts).toEqual([D, C, A, H]);
+  });
+
+  it('foot and bike alike (access=destination is every mode\'s)', () => {
+    for (const m of ['foot', 'bike'] as Mode[]) {
+      expect(drive(A, B, m).pts, m).toEqual([A, C, D, B]);
+      expect(drive(C, N, m).pts, m).toEqual([C, A, M, N]);
+    }
   });
 });

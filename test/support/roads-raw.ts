@@ -196,6 +196,8 @@ export class RawGraph {
   readonly cost: number[] = [];
   /** Metres of each arc. */
   readonly len: number[] = [];
+  /** The part of each arc's cost that is a penalty, not travel. */
+  readonly penalty: number[] = [];
   private out: Int32Array[] = [];
 
   node(id: number): number {
@@ -208,11 +210,13 @@ export class RawGraph {
     return i;
   }
 
-  arc(a: number, b: number, way: number, cost: number, len: number): void {
+  /** Adds an arc: its cost is `cost + penalty` (`penalty`: what is no travel, kept apart too). */
+  arc(a: number, b: number, way: number, cost: number, len: number, penalty = 0): void {
     this.from.push(a);
     this.to.push(b);
     this.way.push(way);
-    this.cost.push(cost);
+    this.cost.push(cost + penalty);
+    this.penalty.push(penalty);
     this.len.push(len);
   }
 
@@ -262,53 +266,48 @@ function segments(raw: RawData, w: RawWay, each: (a: number, b: number, m: numbe
   }
 }
 
-/** The foot graph: foot ways' segments in the directions walkers may go (both, but for oneway:foot), none out of a node walkers may not pass; cost in metres. */
+/** A day, ms: what entering a road open only to reach a place on it (destination, customers) costs a route on top of its time. */
+export const TO_REACH_PENALTY_MS = 24 * 3600 * 1000;
+
+/**
+ * The graph of `mode`: its ways' segments in the directions it may go, no arc out of a node it
+ * may not pass, each arc costing `msPerM(way)` per metre (divided by `unit`: 1 for ms), and the
+ * day's penalty (in the same unit) on an arc that enters a road open to the mode only to reach a
+ * place from a node some other road open to it touches.
+ */
+function modeGraph(raw: RawData, mode: RawMode, msPerM: (tags: RawTag[]) => number, unit: number): RawGraph {
+  const g = new RawGraph();
+  const blocked = blockedNodes(raw, mode);
+  const ways = raw.ways.filter((w) => allowed(w.tags, mode, 'forward') || allowed(w.tags, mode, 'backward'));
+  const reach = new Set(ways.filter((w) => toReachOnly(w.tags, mode)).map((w) => w.id));
+  const open = new Set<number>();
+  for (const w of ways) if (!reach.has(w.id)) segments(raw, w, (a, b) => { open.add(a); open.add(b); });
+  for (const w of ways) {
+    const dir = dirOf(w.tags, mode);
+    const perM = msPerM(w.tags) / unit;
+    const pen = (from: number) => (reach.has(w.id) && open.has(from) ? TO_REACH_PENALTY_MS / unit : 0);
+    segments(raw, w, (a, b, m) => {
+      const i = g.node(a), j = g.node(b);
+      if (dir >= 0 && !blocked.has(a)) g.arc(i, j, w.id, m * perM, m, pen(a));
+      if (dir <= 0 && !blocked.has(b)) g.arc(j, i, w.id, m * perM, m, pen(b));
+    });
+  }
+  return g.finish();
+}
+
+/** The foot graph (`modeGraph`), cost in metres (one speed, 5 km/h: the shortest walk is the fastest). */
 export function footGraph(raw: RawData): RawGraph {
-  const g = new RawGraph();
-  const blocked = blockedNodes(raw, 'foot');
-  for (const w of raw.ways) {
-    if (!footOk(w.tags)) continue;
-    const dir = dirOf(w.tags, 'foot');
-    segments(raw, w, (a, b, m) => {
-      const i = g.node(a), j = g.node(b);
-      if (dir >= 0 && !blocked.has(a)) g.arc(i, j, w.id, m, m);
-      if (dir <= 0 && !blocked.has(b)) g.arc(j, i, w.id, m, m);
-    });
-  }
-  return g.finish();
+  return modeGraph(raw, 'foot', () => 720, 720);
 }
 
-/** The bike graph: bike ways' segments in their allowed directions, cost in metres (one speed: the shortest ride is the fastest). */
+/** The bike graph (`modeGraph`), cost in metres (one speed, 15 km/h: the shortest ride is the fastest). */
 export function bikeGraph(raw: RawData): RawGraph {
-  const g = new RawGraph();
-  const blocked = blockedNodes(raw, 'bike');
-  for (const w of raw.ways) {
-    if (!bikeOk(w.tags)) continue;
-    const dir = bikeOneway(w.tags);
-    segments(raw, w, (a, b, m) => {
-      const i = g.node(a), j = g.node(b);
-      if (dir >= 0 && !blocked.has(a)) g.arc(i, j, w.id, m, m);
-      if (dir <= 0 && !blocked.has(b)) g.arc(j, i, w.id, m, m);
-    });
-  }
-  return g.finish();
+  return modeGraph(raw, 'bike', () => 240, 240);
 }
 
-/** The car graph: car ways' segments in their allowed directions, cost in ms (metres × 3600 / km/h). */
+/** The car graph (`modeGraph`), cost in ms (metres × 3600 / km/h). */
 export function carGraph(raw: RawData): RawGraph {
-  const g = new RawGraph();
-  const blocked = blockedNodes(raw, 'car');
-  for (const w of raw.ways) {
-    if (!carOk(w.tags)) continue;
-    const dir = carOneway(w.tags);
-    const msPerM = 3600 / carKmh(w.tags);
-    segments(raw, w, (a, b, m) => {
-      const i = g.node(a), j = g.node(b);
-      if (dir >= 0 && !blocked.has(a)) g.arc(i, j, w.id, m * msPerM, m);
-      if (dir <= 0 && !blocked.has(b)) g.arc(j, i, w.id, m * msPerM, m);
-    });
-  }
-  return g.finish();
+  return modeGraph(raw, 'car', (tags) => 3600 / carKmh(tags), 1);
 }
 
 /** Junctions: nodes of the graph on two or more distinct ways, whose position no other node of the graph shares. */
@@ -338,6 +337,8 @@ export function junctions(raw: RawData, g: RawGraph): number[] {
 /** A shortest path: its cost, metres, and its nodes (OSM ids) from source to target; cost Infinity when none. */
 export interface RawPath {
   cost: number;
+  /** Travel time or metres: the cost without penalties. */
+  travel: number;
   metres: number;
   nodes: number[];
   arcs: number[];
@@ -367,7 +368,7 @@ export function dijkstra(g: RawGraph, s: number): (t: number) => RawPath {
   }
   return (t: number) => {
     const v = g.idx.get(t)!;
-    if (dist[v] === Infinity) return { cost: Infinity, metres: Infinity, nodes: [], arcs: [] };
+    if (dist[v] === Infinity) return { cost: Infinity, travel: Infinity, metres: Infinity, nodes: [], arcs: [] };
     const arcs: number[] = [];
     for (let x = v; parent[x] >= 0; x = g.from[parent[x]]) arcs.push(parent[x]);
     arcs.reverse();
@@ -377,12 +378,13 @@ export function dijkstra(g: RawGraph, s: number): (t: number) => RawPath {
 
 function pathOf(g: RawGraph, src: number, arcs: number[], cost: number): RawPath {
   const nodes = [g.ids[src]];
-  let m = 0;
+  let m = 0, pen = 0;
   for (const a of arcs) {
     nodes.push(g.ids[g.to[a]]);
     m += g.len[a];
+    pen += g.penalty[a];
   }
-  return { cost, metres: m, nodes, arcs };
+  return { cost, travel: cost - pen, metres: m, nodes, arcs };
 }
 
 /**
@@ -450,8 +452,8 @@ export function restrictedPath(g: RawGraph, rules: RawRestriction[], turnable: S
     return !list.some((r) => !r.only && r.to === toWay);
   };
   const src = g.idx.get(s), dst = g.idx.get(t);
-  if (src === undefined || dst === undefined) return { cost: Infinity, metres: Infinity, nodes: [], arcs: [] };
-  if (src === dst) return { cost: 0, metres: 0, nodes: [s], arcs: [] };
+  if (src === undefined || dst === undefined) return { cost: Infinity, travel: Infinity, metres: Infinity, nodes: [], arcs: [] };
+  if (src === dst) return { cost: 0, travel: 0, metres: 0, nodes: [s], arcs: [] };
   const m = g.from.length;
   const dist = new Float64Array(m).fill(Infinity);
   const parent = new Int32Array(m).fill(-1);
@@ -479,7 +481,7 @@ export function restrictedPath(g: RawGraph, rules: RawRestriction[], turnable: S
       }
     }
   }
-  return { cost: Infinity, metres: Infinity, nodes: [], arcs: [] };
+  return { cost: Infinity, travel: Infinity, metres: Infinity, nodes: [], arcs: [] };
 }
 
 /**
