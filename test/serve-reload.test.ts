@@ -16,20 +16,15 @@ import { CORE, TRANSIT } from './support/raw.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * The longest a /health may take while the fixture reloads, in ms: a generous "the server did not
- * stop answering" for a loaded 2-core machine. Only reading the handed-over snapshot into an index
- * and warming its search run on the serving thread now: 40 to 250 ms on a quiet machine, up to
- * about 1 s measured on one at a load average of 20. The whole PBF load and its contraction ran
- * there before: about 1 s per reload on a quiet machine, 4.5 to 6.6 s measured on the busy one.
+ * The longest a /health may take while the fixture reloads, in ms: a fixed bound, generous for a loaded
+ * 2-core machine. The thread that loads the file (at a lower priority) hands over the snapshot's bytes
+ * with the arrays it decoded and the router's graphs it made; the serving thread only wraps them and
+ * warms the search, in slices of 8 ms with a turn of the event loop between. Measured through three
+ * reloads of the fixture PBF at a load average of 12 to 15 on 2 cores, where a /health alone at times
+ * takes 60 ms: 73 to 245 ms at most. Reading the snapshot and warming its search in one go on the
+ * serving thread, as before, kept a request waiting 310 to 910 ms on the same machine.
  */
-const MAX_WAIT_MS = 5000;
-
-/**
- * The same as a share of how long the reload took, which a slow machine stretches alike: a load on
- * the serving thread keeps a request waiting about as long as the reload (a share of 1 or more
- * measured before); off it, about a tenth.
- */
-const MAX_WAIT_SHARE = 0.5;
+const MAX_WAIT_MS = 250;
 
 /** The grace period of a shutdown (serve's default), and a second for the process to end. */
 const GRACE_MS = 10_000 + 1000;
@@ -95,7 +90,7 @@ afterAll(async () => {
 });
 
 describe('a reload loads off the serving thread: requests meanwhile are answered at once', () => {
-  it('a probe of /health every 5 ms through three reloads of the fixture PBF never waits long', async () => {
+  it(`a probe of /health every 5 ms through three reloads of the fixture PBF never waits over ${MAX_WAIT_MS} ms`, async () => {
     const run = serveCli(['--data', CORE]);
     const origin = await started(run);
     let stop = false;
@@ -109,18 +104,14 @@ describe('a reload loads off the serving thread: requests meanwhile are answered
         await new Promise((r) => setTimeout(r, 5));
       }
     })();
-    const took: number[] = [];
     for (let i = 1; i <= 3; i++) {
       run.child.kill('SIGHUP');
-      const [, ms] = await waitFor(run, /reloaded --data \S+: \d+ places \(was \d+ places\) in (\d+) ms/, 'stdout', i);
-      took.push(Number(ms));
+      await waitFor(run, /reloaded --data \S+: \d+ places \(was \d+ places\) in \d+ ms/, 'stdout', i);
     }
     stop = true;
     await probe;
-    const most = Math.max(...waits);
     expect(waits.length).toBeGreaterThan(20);
-    expect(most).toBeLessThan(MAX_WAIT_MS);
-    expect(most).toBeLessThan(MAX_WAIT_SHARE * Math.min(...took));
+    expect(Math.max(...waits)).toBeLessThanOrEqual(MAX_WAIT_MS);
     expect((await health(origin)).places).toBe(core.size);
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
