@@ -171,3 +171,32 @@ describe('a destination-only road is used at the start or the end of a leg: to r
     }
   });
 });
+
+describe('a barrier at a junction blocks passage between all of its roads for the modes it stops', () => {
+  // Three ways meet at V (1, 0): W–V, V–E and V–S down to S (1, -1); a public residential
+  // W (0, -1) S (2, -1) E runs below. V is a bollard: walkers pass, cars not.
+  const x = 2000;
+  const W: P = [x, 0], V: P = [x + 1, 0], E: P = [x + 2, 0], S: P = [x + 1, -1], WS: P = [x, -1], ES: P = [x + 2, -1];
+  let cross: PlaceIndex;
+  beforeAll(async () => {
+    const res = t('highway=residential');
+    cross = await loadPbf(await writeBypasses([], {
+      ways: [
+        { id: 9101, pts: [W, V], tags: res }, { id: 9102, pts: [V, E], tags: res }, { id: 9103, pts: [V, S], tags: res },
+        { id: 9104, pts: [W, WS, S, ES, E], tags: res },
+      ],
+      nodes: [[V, t('barrier=bollard')]],
+    }));
+  });
+  const go2 = (mode: Mode, a: P, b: P) => polyline.decode(route(cross, { points: [latLon(a), latLon(b)], mode })[0].encodedPolyline, 5).map(gridOf);
+
+  it('foot and bike W → E straight through V: W V E', () => {
+    expect(go2('foot', W, E)).toEqual([W, V, E]);
+    expect(go2('bike', W, E)).toEqual([W, V, E]);
+  });
+
+  it('car W → E round below (419 m, not 197 m through V): W WS S ES E, and back the same', () => {
+    expect(go2('car', W, E)).toEqual([W, WS, S, ES, E]);
+    expect(go2('car', E, W)).toEqual([E, ES, S, WS, W]);
+  });
+});
