@@ -86,6 +86,9 @@ export function temporaryPath(output: string): string {
 export async function buildTiles(input: string, output: string, options: TilesOptions = {}): Promise<TilesResult> {
   let clock = performance.now();
   const lap = () => { const now = performance.now(); const ms = now - clock; clock = now; return Math.round(ms); };
+  // HarfBuzz's WebAssembly compiles on V8's background threads while the file is decoded
+  const shaper = options.shape === false ? undefined : Shaper.load();
+  shaper?.catch(() => {}); // a failure is thrown where it is awaited; a bad PBF fails first
   let buf: Uint8Array;
   try {
     buf = await readFile(input);
@@ -150,7 +153,7 @@ export async function buildTiles(input: string, output: string, options: TilesOp
   addEarth(sink, box);
   let table = sink.finish();
   let shaped: { stats: ShapedStats; table: ShapedTable } | undefined;
-  if (options.shape !== false) ({ table, shaped } = shapeNames(table, await Shaper.load()));
+  if (shaper) ({ table, shaped } = shapeNames(table, await shaper));
   const features = lap();
   options.onProgress?.({ bytesRead: total, bytesTotal: total, objects });
 
