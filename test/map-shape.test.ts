@@ -158,6 +158,14 @@ describe('the table of clusters', () => {
     }
   });
 
+  it('keeps a cluster of more glyphs than a table may hold as its text (a letter under 40 candrabindus)', () => {
+    const odd = `क${'\u0901'.repeat(40)}`;
+    expect(shaper.clusters(odd)).toHaveLength(1);
+    const r = shapeLabels([odd, 'ठमेल'], shaper);
+    expect(r.labels.get(odd)).toBe(odd);
+    expect(isShapedTable(r.table)).toBe(true);
+  });
+
   it('refuses what is not one: junk, too many clusters, glyphs not in threes', () => {
     const t = shapeLabels(['ठमेल'], shaper).table;
     expect(isShapedTable(t)).toBe(true);

@@ -23,6 +23,8 @@ export { DEVANAGARI_STACK };
 export const PUA_FIRST = 0xe000;
 /** The last one (the BMP's Private Use Area: 6,400 code points). */
 export const PUA_LAST = 0xf8ff;
+/** The most glyphs a cluster may have (a longer one, which no real name has, is left as text). */
+export const MAX_CLUSTER_GLYPHS = 32;
 /** The archive metadata key of the `ShapedTable`. */
 export const SHAPED_KEY = 'nepal-places:shaped';
 
@@ -257,7 +259,8 @@ export function shapeLabels(texts: Iterable<string>, shaper: Shaper, options: Sh
     if (shaped.has(text)) continue;
     const parts: string[] = [];
     for (const c of shaper.clusters(text)) {
-      if (c.glyphs.some((g) => g.id === 0) || (c.glyphs.length === 1 && c.glyphs[0]!.id === shaper.spaceGlyph && c.text === ' ')) {
+      const space = c.glyphs.length === 1 && c.glyphs[0]!.id === shaper.spaceGlyph && c.text === ' ';
+      if (space || c.glyphs.length > MAX_CLUSTER_GLYPHS || c.glyphs.some((g) => g.id === 0)) {
         parts.push(`=${c.text}`);
         continue;
       }
@@ -337,7 +340,7 @@ export function isShapedTable(value: unknown): value is ShapedTable {
   const t = value as Partial<ShapedTable>;
   return typeof t.font === 'string' && typeof t.upem === 'number' && t.upem > 0 && Array.isArray(t.clusters) &&
     t.clusters.length <= PUA_LAST - PUA_FIRST + 1 &&
-    t.clusters.every((c) => Array.isArray(c) && c.length % 3 === 1 && c.length <= 97 && c.every(Number.isInteger));
+    t.clusters.every((c) => Array.isArray(c) && c.length % 3 === 1 && c.length <= 1 + 3 * MAX_CLUSTER_GLYPHS && c.every(Number.isInteger));
 }
 
 /**
