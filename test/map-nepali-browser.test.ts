@@ -173,7 +173,11 @@ function inkBox(png: Buffer): Ink {
   let x0 = img.width, y0 = img.height, x1 = -1, y1 = -1;
   for (let y = 0; y < img.height; y++) {
     for (let x = 0; x < img.width; x++) {
-      if (bg - lum(y * img.width + x) > 40) (x0 = Math.min(x0, x)), (x1 = Math.max(x1, x)), (y0 = Math.min(y0, y)), (y1 = Math.max(y1, y));
+      if (bg - lum(y * img.width + x) <= 40) continue;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
     }
   }
   expect(x1, 'no ink').toBeGreaterThanOrEqual(0);
@@ -205,7 +209,11 @@ function likeness(a: Ink, b: Ink): number {
   const n = y.length;
   const mx = x.reduce((s, v) => s + v, 0) / n, my = y.reduce((s, v) => s + v, 0) / n;
   let sxy = 0, sxx = 0, syy = 0;
-  for (let i = 0; i < n; i++) (sxy += (x[i]! - mx) * (y[i]! - my)), (sxx += (x[i]! - mx) ** 2), (syy += (y[i]! - my) ** 2);
+  for (let i = 0; i < n; i++) {
+    sxy += (x[i]! - mx) * (y[i]! - my);
+    sxx += (x[i]! - mx) ** 2;
+    syy += (y[i]! - my) ** 2;
+  }
   return sxy / Math.sqrt(sxx * syy);
 }
 

@@ -114,9 +114,9 @@ export async function devanagariFontBytes(): Promise<Uint8Array> {
   return woffToSfnt(await readFile(createRequire(import.meta.url).resolve(FONT_FILE)));
 }
 
-/** Whether a string has a Devanagari letter (the block, its extensions and Vedic marks). */
+/** Whether a string has a Devanagari letter or sign (Unicode's script property: the block, its extensions, Vedic marks). */
 export function hasDevanagari(text: string): boolean {
-  return /[\u0900-\u097f\ua8e0-\ua8ff\u1cd0-\u1cff]/.test(text);
+  return /\p{Script=Devanagari}/u.test(text);
 }
 
 /**
