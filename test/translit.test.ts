@@ -119,7 +119,7 @@ describe('scriptOf', () => {
  * a second reading that the key's one-pass folding must agree with.
  */
 function keyByRules(latin: string): string {
-  let s = latin.normalize('NFD').toLowerCase().replace(/[^a-z]/g, '');
+  let s = latin.normalize('NFD').toLowerCase().replace(/[^a-z]/g, '').replace(/hh+/g, 'h');
   if (!s) return '';
   for (const [re, to] of [
     [/ew$/, 'u'], [/tion/g, 'sn'], [/ture/g, 'Cr'], [/c(?=[eiy])/g, 's'],

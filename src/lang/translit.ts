@@ -230,12 +230,11 @@ const SPELLINGS: Record<string, string> = {
   ph: 'p', f: 'p', v: 'b', w: 'b', z: 'j',
   tion: 'sn', ture: 'Cr', ce: 'se', ci: 'si', cy: 'sy',
 };
-const FOLD_LATIN = /ew$|tion|ture|c[eiy]|ksh|xh|x|chh|ch|ck|c|q|sh|jny|gny|ph|f|v|w|z/g;
+const FOLD_LATIN = /tion|ture|c[eiy]|ksh|xh|x|chh|ch|ck|c|q|sh|jny|gny|ph|f|v|w|z/g;
 const FOLD_DEVA = /ksh|xh|x|chh|ch|ck|c|q|sh|jny|gny|ph|f|v|w|z/g;
-const folded = (m: string): string => (m === 'ew' ? 'u' : SPELLINGS[m]);
-// then the h of an aspirate (kh, gh, jh, th, dh, bh, rh, Ch), and ri as r
-const ASPIRATE = /([bdgjkprtC])h+|ri/g;
-const aspirate = (m: string, c: string | undefined): string => (c ?? 'r');
+const folded = (m: string): string => SPELLINGS[m];
+// then the h of an aspirate (kh, gh, jh, th, dh, bh, rh, Ch)
+const ASPIRATE = /([bdgjkprtC])h+/g;
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**
@@ -246,7 +245,7 @@ const ASCII = /^[\x00-\x7f]*$/;
  * (English words as Nepali spells them), the `h` of an aspirate dropped, `ri` → r, an `n` or `m` before a
  * stop of its own place dropped (`nd`, `nk`, `mb`: the anusvara is written every way), a vowel at the
  * start kept as `a`, every other vowel and `y` dropped (the inherent `a`, long vowels and the
- * glide of `क्या` are spelled every way), a letter written twice once. `''` for a word with no letters.
+ * glide of `क्या` are spelled every way), a letter written twice once (an h first of all). `''` for a word with no letters.
  *
  * @example
  * phoneticKey('Kathmandu') === phoneticKey('काठमाडौं'); // 'ktmd'
@@ -254,9 +253,11 @@ const ASCII = /^[\x00-\x7f]*$/;
 export function phoneticKey(word: string): string {
   const deva = DEVA.test(word);
   let s = deva ? rawLatin(word) : ASCII.test(word) ? word : word.normalize('NFD');
-  s = s.toLowerCase().replace(/[^a-z]/g, '');
+  // an h written twice is one (its folds below would otherwise leave the second)
+  s = s.toLowerCase().replace(/[^a-z]/g, '').replace(/hh+/g, 'h');
   if (!s) return '';
-  s = s.replace(deva ? FOLD_DEVA : FOLD_LATIN, folded).replace(ASPIRATE, aspirate);
+  if (!deva && s.endsWith('ew')) s = `${s.slice(0, -2)}u`;
+  s = s.replace(deva ? FOLD_DEVA : FOLD_LATIN, folded).replace(ASPIRATE, '$1').replace(/ri/g, 'r');
   // a letter written twice is said once (Makkhan मखन, Dillibazar); before the vowels go, so
   // that the two m of Momo stay two
   s = s.replace(/(.)\1+/g, '$1');
