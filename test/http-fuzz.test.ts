@@ -85,7 +85,8 @@ describe('fuzzing the query string: a 2xx or 4xx envelope, never a 500 or a cras
 
   it('well-formed queries with arbitrary in-range values always succeed', async () => {
     const good = fc.record({
-      type: fc.oneof(fc.constantFrom('cafe', 'eat', 'school', 'ATM', 'Restaurant'), fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== '')),
+      // types of the data in any case (an unknown type is a 400 with suggestions)
+      type: fc.constantFrom('cafe', 'eat', 'school', 'ATM', 'Restaurant', 'Bank', 'PARKING', 'toilets'),
       lat: fc.double({ min: -90, max: 90, noNaN: true }),
       lon: fc.double({ min: -180, max: 180, noNaN: true }),
       radius: fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
@@ -94,7 +95,8 @@ describe('fuzzing the query string: a 2xx or 4xx envelope, never a 500 or a cras
       isOpen: fc.option(fc.constantFrom('true', 'false', 'tRUE'), { nil: undefined }),
     });
     await fc.assert(
-      fc.asyncProperty(good, async (g) => {
+      // any point but one given lon,lat that lies in the data swapped (a 400 that says so)
+      fc.asyncProperty(good.filter((g) => !(Math.abs(g.lon - 27.7) < 2 && Math.abs(g.lat - 85.3) < 2)), async (g) => {
         // String(-0) is "0" and exponents like 1e-7 are accepted plain decimals
         const q = Object.entries(g).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`);
         const r = await fetchReply(`${server.origin}/api/v1/search/nearby?${q.join('&')}&key=${key.key}`);

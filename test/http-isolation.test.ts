@@ -50,10 +50,15 @@ describe('the HTTP adapter is optional: the core never loads it', () => {
     const { files, packages } = graph(join(src, 'http/index.ts'));
     expect(packages.has('hono')).toBe(true);
     expect([...packages].filter((p) => p.startsWith('node:') || ['@hono/node-server', 'ioredis'].includes(p))).toEqual([]);
-    // beyond src/http/, only what the browser core (src/core.ts) reaches itself, and the map's
-    // styles, glyphs and sprites (src/map/, Web APIs only too: checked by the packages above)
+    // beyond src/http/, only what the browser core (src/core.ts) reaches itself, the map's
+    // styles, glyphs and sprites (src/map/), the tile schema's layer fields for TileJSON
+    // (src/tiles/, src/osm/) and the package's version for /health: Web APIs only too, checked
+    // by the packages above
     const core = graph(join(src, 'core.ts')).files;
-    expect([...files].filter((f) => !/^(http|map)\//.test(relative(src, f)) && !core.has(f)).map((f) => relative(src, f))).toEqual([]);
+    const allowed = (f: string) => /^(http|map|tiles|osm)\//.test(f) || f === 'version.ts';
+    expect([...files].map((f) => relative(src, f)).filter((f) => !allowed(f) && !core.has(join(src, f)))).toEqual([]);
+    // and of the tile pipeline only the schema's side: not the tiler, which reads PBFs
+    expect([...files].map((f) => relative(src, f)).filter((f) => /^tiles\/(tiler|pmtiles|file-source|earth)\.ts$/.test(f))).toEqual([]);
     expect([...files].map((f) => relative(src, f))).not.toContain('index.ts');
   });
 });
