@@ -59,7 +59,7 @@ describe('foot: every highway but motorways, construction and proposed; not foot
     expect(rules(t(tags)).foot).toBe(expected);
   });
 
-  // Fixed defect (found by this test): src/road/profile.ts's NOT_ROADS shuts foot out of highway=platform and
+  // Fixed defect (found by this test): the list of non-roads (now src/osm/road.ts's NOT_ROADS) shut foot out of highway=platform and
   // highway=corridor too, which the issue's rule keeps ("every highway except motorway,
   // motorway_link, construction, proposed") and which are built for walking.
   it.each([['highway=platform'], ['highway=corridor']])('%s → both (walkable ways the issue does not exclude)', (tags) => {
@@ -107,5 +107,21 @@ describe('car: the road classes, access by the most specific key, one-ways, spee
   ] as [string, number][])('%s → %s km/h', (tags, kmh) => {
     // "50~km/h": a space in the value, written so that the table splits on spaces
     expect(rules(t(tags).map(([k, v]) => [k, v.replace('~', ' ')] as RawTag)).kmh).toBeCloseTo(kmh, 9);
+  });
+});
+
+describe('destination-only: the modes whose deciding access value is destination or customers, in a direction they may go', () => {
+  const modes = (s: string): string[] => {
+    const d = roadRules((k) => tag(t(s), k)).destination;
+    return ['foot', 'bike', 'car'].filter((_, m) => d & (1 << m));
+  };
+  it.each([
+    ['highway=service access=destination', ['foot', 'bike', 'car']], ['highway=service access=customers', ['foot', 'bike', 'car']],
+    ['highway=service motor_vehicle=destination', ['car']], ['highway=service access=destination foot=yes', ['bike', 'car']],
+    ['highway=service access=destination motorcar=no', ['foot', 'bike']], ['highway=footway access=customers', ['foot']],
+    ['highway=service motorcar:backward=destination', ['car']], ['highway=service oneway=yes motorcar:backward=destination', []],
+    ['highway=service access=delivery', []], ['highway=service', []],
+  ] as [string, string[]][])('%s → %j', (tags, expected) => {
+    expect(modes(tags)).toEqual(expected);
   });
 });
