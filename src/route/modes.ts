@@ -7,7 +7,8 @@ export const FOOT = 0, BIKE = 1, CAR = 2;
 
 /**
  * The directed graph one mode routes on: an arc per edge and direction the mode may
- * use, weighted by travel time in ms. Arc keys say which edge an arc runs along
+ * use, weighted by travel time in ms (plus `DESTINATION_PENALTY_MS` on an arc entering a
+ * destination-only road from the open network). Arc keys say which edge an arc runs along
  * (`edge * 2`, `+ 1` against the edge's direction). Turn restrictions (cars) are
  * built in by splitting their via node: an arc that a restriction limits leads
  * to a copy of its head, which has only the arcs the turn allows (node ids from
