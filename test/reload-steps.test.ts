@@ -14,6 +14,7 @@ import { buildSnapshot, fromSnapshot, loadPbf, nearby, route, search, SnapshotEr
 import { buffers, snapshotOf, type Proven } from '../src/cli/data-worker.js';
 import { loadOffThread } from '../src/cli/data.js';
 import { snapshotSteps } from '../src/snapshot/read.js';
+import { SectionReader, SectionWriter } from '../src/snapshot/sections.js';
 import { matchKeys } from '../src/lang/glossary.js';
 import { modeGraph } from '../src/route/modes.js';
 import { CORE } from './support/raw.js';
@@ -148,5 +149,26 @@ describe('Words.preparing() builds, in steps of a few hundred words, what prepar
       expect(search(a, { q, limit: 20 })).toEqual(search(c, { q, limit: 20 }));
       expect(search(b, { q, limit: 20 })).toEqual(search(c, { q, limit: 20 }));
     }
+  });
+});
+
+describe('a strings section is decoded 64 KB at a time: characters cut between two chunks come out whole', () => {
+  it('Devanagari (3 bytes a letter) and emoji (4) across every chunk boundary read back as written; a cut character is refused', () => {
+    // 'क' is 3 bytes: after 21,845 of them, byte 65,536 falls inside the next; the emoji then straddle other boundaries
+    const list = ['क'.repeat(21_846), 'x', '😀'.repeat(20_000), 'ठमेल', '', 'a'.repeat(70_000), 'नेपाल'];
+    const w = new SectionWriter();
+    w.strings('s', list);
+    const snap = w.finish({});
+    expect(new SectionReader(snap, 'ok').strings('s')).toEqual(list);
+    const { value, steps } = run(new SectionReader(snap, 'ok').stringSteps('s'));
+    expect(value).toEqual(list);
+    expect(steps).toBeGreaterThanOrEqual(Math.floor(new TextEncoder().encode(list.join('')).length / 65_536));
+
+    // the last string's last letter cut to 2 of its 3 bytes: no longer UTF-8
+    const cut = new SectionWriter();
+    const bytes = new TextEncoder().encode(list.join('')).subarray(0, -1);
+    cut.raw('s.utf8', bytes);
+    cut.varint('s.len', Uint32Array.from(list, (s) => s.length));
+    expect(() => new SectionReader(cut.finish({}), 'cut').strings('s')).toThrow(/section s is not UTF-8/);
   });
 });

@@ -483,7 +483,10 @@ export class Words {
     }
     while (runs.length > 1) {
       const next: [string, number][][] = [];
-      for (let i = 0; i < runs.length; i += 2) next.push(i + 1 < runs.length ? yield* merge(runs[i], runs[i + 1]) : runs[i]);
+      for (let i = 0; i < runs.length; i += 2) {
+        next.push(i + 1 < runs.length ? yield* merge(runs[i], runs[i + 1]) : runs[i]);
+        yield 'phonetic keys merged';
+      }
       runs = next;
     }
     const pairs = runs[0] ?? [];

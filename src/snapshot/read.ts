@@ -91,8 +91,7 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
     for (let i = 0; i < h.length; i++) h[i]--;
     return h;
   });
-  const strings = r.strings('strings');
-  yield 'strings';
+  const strings = yield* r.stringSteps('strings');
   const t: PlaceTable = {
     size: meta.rows,
     osmId: r.raw('osmId', Float64Array),
@@ -155,8 +154,7 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
   yield 'landmarks';
   const streets = new Streets(t, r.has('streets') ? flatbush('streets') : undefined);
   yield 'streets';
-  const sorted = r.strings('words');
-  yield 'words';
+  const sorted = yield* r.stringSteps('words');
   const words = new Words({
     sorted,
     sortedId: r.ints('wordId', Uint32Array),

@@ -63,7 +63,7 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
  * (`options.proven`), it takes them and their hierarchies as they are, unchecked.
  */
 export function* readRoads(r: SectionReader, meta: RoadMeta, options: { keep?: Handover; proven?: Handover } = {}): Generator<string, Router> {
-  const strings = r.strings('roadStrings');
+  const strings = yield* r.stringSteps('roadStrings');
   const g: RoadGraph = {
     nodeLon: r.ints('roadNodeLon', Int32Array),
     nodeLat: r.ints('roadNodeLat', Int32Array),

@@ -42,6 +42,9 @@ interface Directory {
 
 const align8 = (n: number) => (n + 7) & ~7;
 
+/** Bytes of UTF-8 decoded per step of `SectionReader.stringSteps` (about a millisecond), and strings cut per step. */
+const STRING_BYTES = 64 * 1024, STRING_COUNT = 32 * 1024;
+
 /** Collects an index's arrays as named sections, then writes them as one snapshot. */
 export class SectionWriter {
   private readonly entries: Entry[] = [];
@@ -288,17 +291,44 @@ export class SectionReader {
 
   /** The strings of a `strings` section. */
   strings(name: string): string[] {
+    const steps = this.stringSteps(name);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `strings()` in steps, for a reader that yields between them (see `snapshotSteps`): UTF-8 is
+   * decoded STRING_BYTES at a time (some ms; a country's names are megabytes) and cut into strings
+   * STRING_COUNT at a time.
+   */
+  *stringSteps(name: string): Generator<string, string[]> {
     const utf8 = this.raw(`${name}.utf8`, Uint8Array);
     const len = this.ints(`${name}.len`, Uint32Array);
-    let all: string;
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const parts: string[] = [];
+    for (let at = 0; at < utf8.length; at += STRING_BYTES) {
+      try {
+        // a character cut at the chunk's end is held back for the next (stream)
+        parts.push(decoder.decode(utf8.subarray(at, at + STRING_BYTES), { stream: true }));
+      } catch {
+        throw this.fail('corrupted', `section ${name} is not UTF-8`);
+      }
+      yield name;
+    }
     try {
-      all = new TextDecoder('utf-8', { fatal: true }).decode(utf8);
+      parts.push(decoder.decode());
     } catch {
       throw this.fail('corrupted', `section ${name} is not UTF-8`);
     }
+    const all = parts.join('');
     const out: string[] = new Array(len.length);
     let at = 0;
-    for (let i = 0; i < len.length; i++) out[i] = all.slice(at, (at += len[i]));
+    for (let i = 0; i < len.length; i++) {
+      out[i] = all.slice(at, (at += len[i]));
+      if (i % STRING_COUNT === STRING_COUNT - 1) yield name;
+    }
     if (at !== all.length) throw this.fail('corrupted', `section ${name} holds ${all.length} characters, its lengths ${at}`);
     return out;
   }
