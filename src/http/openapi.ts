@@ -1,8 +1,7 @@
 import { MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from '../query/search.js';
 import { MAX_SCANNED } from '../query/nearby.js';
-import { REVERSE_RADIUS } from '../query/reverse.js';
+import { MAX_LIMIT, MAX_RADIUS, NEARBY_LIMIT, NEARBY_RADIUS, REVERSE_LIMIT, REVERSE_RADIUS, SEARCH_LIMIT } from '../query/limits.js';
 import { mapPaths } from './openapi-map.js';
-import { SEARCH_LIMIT, REVERSE_LIMIT } from './params.js';
 
 /** What the OpenAPI document describes: the same settings the app runs with. */
 export interface OpenApiOptions {
@@ -161,7 +160,7 @@ function keyedPath(r: KeyedRoute) {
  * parameter, status and response schema, with the limits the app was built with.
  */
 export function openApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
-  const { basePath = '/api/v1', maxLimit = 100, maxRadius = 100 } = options;
+  const { basePath = '/api/v1', maxLimit = MAX_LIMIT, maxRadius = MAX_RADIUS } = options;
   const position = {
     type: 'array',
     description: '`[lon, lat]` in degrees (GeoJSON order).',
@@ -349,11 +348,11 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         },
         radius: {
           name: 'radius', in: 'query', description: 'Search radius in whole kilometres.',
-          schema: { type: 'integer', minimum: 1, maximum: maxRadius, default: 10 },
+          schema: { type: 'integer', minimum: 1, maximum: maxRadius, default: NEARBY_RADIUS },
         },
         limit: {
           name: 'limit', in: 'query', description: 'How many places at most.',
-          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: 5 },
+          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: NEARBY_LIMIT },
         },
         sortBy: {
           name: 'sortBy', in: 'query', description: '`true`: nearest first; otherwise best score first. `true`/`false`, any case.',

@@ -4,6 +4,7 @@ import { MAX_QUERY_LENGTH } from '../query/search.js';
 import { INSTANT_FORMAT, parseInstant } from '../hours/instant.js';
 import { HttpError, quote } from './http-error.js';
 import type { Search } from './query.js';
+import { REVERSE_LIMIT, SEARCH_LIMIT } from '../query/limits.js';
 
 /** The largest `limit` and `radius` (km) a request may ask for. */
 export interface QueryLimits {
@@ -69,8 +70,7 @@ export const SEARCH_PARAMS = ['key', 'q', 'limit', 'lat', 'lon', 'radius', 'type
 /** The query parameters of `GET /reverse`. */
 export const REVERSE_PARAMS = ['key', 'lat', 'lon', 'radius', 'limit', 'format', 'geometry'] as const;
 
-/** Default `limit` of `GET /search` and of `GET /reverse`. */
-export const SEARCH_LIMIT = 10, REVERSE_LIMIT = 1;
+export { SEARCH_LIMIT, REVERSE_LIMIT } from '../query/limits.js';
 
 const PLACE_ID = /^\d{1,16}$/;
 
