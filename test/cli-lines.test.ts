@@ -1,5 +1,5 @@
 /** serve's standard output: lines batched into one write per turn of the event loop, in order, none lost. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { batchedLines } from '../src/cli/lines.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -41,18 +41,24 @@ describe('batchedLines: one write per turn, in order, nothing lost', () => {
 });
 
 describe('batchedLines with a window: one write per window, in order, nothing lost', () => {
-  it('the lines of a window go out in one write when it ends, not at the end of the turn', async () => {
+  // Fake timers: the window is checked at its edges, not raced against real sleeps.
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'setImmediate'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('the lines of a window go out in one write when it ends, not at the end of the turn', () => {
     const writes: string[] = [];
     const lines = batchedLines((t) => writes.push(t), 40);
     lines.line('a');
-    await tick();
+    vi.advanceTimersByTime(0); // the turn ends: nothing yet
     lines.line('b');
-    await tick();
+    vi.advanceTimersByTime(39);
     expect(writes).toEqual([]);
-    await new Promise((r) => setTimeout(r, 80));
+    vi.advanceTimersByTime(1);
     expect(writes).toEqual(['a\nb\n']);
     lines.line('c');
-    await new Promise((r) => setTimeout(r, 80));
+    vi.advanceTimersByTime(39);
+    expect(writes).toEqual(['a\nb\n']);
+    vi.advanceTimersByTime(1);
     expect(writes).toEqual(['a\nb\n', 'c\n']);
   });
 

@@ -4,7 +4,7 @@
  * only runs in Node.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -61,6 +61,60 @@ describe('package.json: what a registry and a bundler read', () => {
     // ESM: import works from Node 20; require() of it needs require(esm), Node >= 20.19
     expect(pkg.engines).toEqual({ node: '>=20' });
     expect(readFileSync(`${ROOT}README.md`, 'utf8')).toMatch(/require\(\)[^\n]*20\.19/);
+  });
+});
+
+/** The files `npm pack` puts in the tarball (scripts not run: the tree as built). */
+function packed(): string[] {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+}
+
+describe('the tarball: what it ships works on its own', () => {
+  const files = packed();
+  const shipped = new Set(files);
+
+  it('every source map points at sources the tarball holds', () => {
+    const maps = files.filter((f) => f.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    const missing: string[] = [];
+    for (const map of maps) {
+      const { sources } = JSON.parse(readFileSync(`${ROOT}${map}`, 'utf8')) as { sources: string[] };
+      for (const s of sources) {
+        const path = new URL(s, `file:///${map}`).pathname.slice(1);
+        if (!shipped.has(path)) missing.push(`${map} → ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('the Node code imports only runtime dependencies (not nepal-geojson, a build-time one)', () => {
+    expect(pkg.dependencies['nepal-geojson']).toBeUndefined();
+    expect(pkg.devDependencies['nepal-geojson']).toBeDefined();
+    const deps = new Set([...Object.keys(pkg.dependencies)]);
+    const bad: string[] = [];
+    // dist/app/ is the web app, bundled whole for the browser
+    for (const f of files.filter((f) => /^dist\/.*\.js$/.test(f) && !f.startsWith('dist/app/'))) {
+      // the module's static and dynamic imports, as TypeScript reads them
+      for (const { fileName: spec } of ts.preProcessFile(readFileSync(`${ROOT}${f}`, 'utf8'), true, true).importedFiles) {
+        if (spec.startsWith('.')) continue;
+        if (spec.startsWith('node:')) continue;
+        const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
+        if (!deps.has(name)) bad.push(`${f}: ${spec}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('ships the district table the addresses and the map\'s outline read', () => {
+    expect(shipped.has('dist/nepal-districts.bin')).toBe(true);
+    expect(existsSync(`${ROOT}dist/nepal-districts.bin`)).toBe(true);
+  });
+
+  it('says how to install it while it is not on the registry: a clone, or a tarball of npm pack', () => {
+    const quick = readFileSync(`${ROOT}README.md`, 'utf8').split('## Quick start')[1]!.split('\n## ')[0]!;
+    expect(quick).toMatch(/npm pack/);
+    expect(quick).not.toMatch(/^npm install nepal-places$/m);
   });
 });
 

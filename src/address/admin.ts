@@ -1,25 +1,27 @@
 import { Areas, type Area } from '../geom/areas.js';
+import { nepalDistrictTable } from './districts.js';
 
 /** Nepal's administrative levels in OSM: province, district, municipality. */
 export const PROVINCE = 4, DISTRICT = 6, MUNICIPALITY = 7;
 
-/** Province numbers of nepal-geojson, by the names the provinces took in 2022–23. */
+/** Province numbers of the district table (nepal-geojson's), by the names the provinces took in 2022–23. */
 const PROVINCES = ['Koshi Province', 'Madhesh Province', 'Bagmati Province', 'Gandaki Province', 'Lumbini Province',
   'Karnali Province', 'Sudurpashchim Province'];
 
 let fallback: Promise<{ districts: Areas; province: string[] }> | undefined;
 
 /**
- * Nepal's 77 districts and their provinces from the nepal-geojson package (MIT),
- * for what the PBF cannot give; read once per process.
+ * Nepal's 77 districts and their provinces from the district table built from nepal-geojson
+ * (MIT, see ./districts.ts), for what the PBF cannot give; read once per process.
+ * Rejects with a `DistrictTableError` when the table is not built.
  */
 export function nepalDistricts(): Promise<{ districts: Areas; province: string[] }> {
-  fallback ??= import('nepal-geojson').then(({ default: ng }) => {
+  fallback ??= Promise.resolve().then(() => {
     const areas: Area[] = [];
     const province: string[] = [];
-    for (const f of ng.districts().features) {
-      areas.push({ name: titleCase(f.properties.DISTRICT), level: DISTRICT, rings: f.geometry.coordinates.map((r) => r.flat()) });
-      province.push(PROVINCES[f.properties.PROVINCE - 1] ?? '');
+    for (const d of nepalDistrictTable()) {
+      areas.push({ name: titleCase(d.name), level: DISTRICT, rings: d.rings });
+      province.push(PROVINCES[d.province - 1] ?? '');
     }
     return { districts: new Areas(areas), province };
   });
@@ -32,7 +34,7 @@ function titleCase(s: string): string {
 
 /**
  * Municipality, district and province names at a point: from the PBF's boundaries
- * where they assembled, else district and province from nepal-geojson.
+ * where they assembled, else district and province from the district table.
  */
 export class Admin {
   private readonly osm: Areas;

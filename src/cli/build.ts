@@ -1,25 +1,32 @@
 /**
  * `nepal-places build`: a PBF in, a snapshot out.
  *
- *   nepal-places build IN.osm.pbf -o OUT.places [--workers N] [--license TEXT] [--strict] [--quiet] [--json]
+ *   nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--workers N] [--license TEXT] [--strict] [--quiet] [--json]
  *
  * Progress and a summary go to stderr (stdout stays free for pipes, and for the
  * summary as JSON with --json); the snapshot is
  * written to a temporary file beside OUT and renamed over it, so OUT is either the old
- * file or the whole new one, never half of it.
+ * file or the whole new one, never half of it. `--tiles` writes the map's vector tiles
+ * too (`buildTiles`, as `nepal-places tiles` does), after the snapshot: a second decode
+ * of the file, because the snapshot's loader keeps only the tags of places while the
+ * map keeps every tag and node of the file, and holding both at once would add their
+ * peak memory (1.7 and 2.2 GB at Nepal's scale) where one after the other peaks at the larger.
  */
+import { unlinkSync } from 'node:fs';
 import { access, constants, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { PbfError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { loadPbf } from '../build/load.js';
+import { buildTiles, temporaryPath, type TilesResult } from '../build/tiles.js';
 import { buildSnapshot } from '../snapshot/build.js';
 import { isSnapshot, MAGIC } from '../snapshot/format.js';
 import { formatBytes, formatCount, formatDuration, Progress } from './progress.js';
 import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
 import { checkSkipped } from './data.js';
+import { zoomLine } from './tiles.js';
 
-const USAGE = 'usage: nepal-places build IN.osm.pbf -o OUT.places [--workers N] [--license TEXT] [--strict] [--quiet] [--json]';
+const USAGE = 'usage: nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--workers N] [--license TEXT] [--strict] [--quiet] [--json]';
 
 const HELP = `${USAGE}
 
@@ -27,6 +34,8 @@ Loads an OSM PBF and writes it as a snapshot, which nearby, serve and loadFile()
 read in a fraction of the PBF's load time.
 
   -o, --output FILE   the snapshot to write (required); replaced whole, never half-written
+  --tiles FILE        the map's vector tiles too (a PMTiles archive, as nepal-places tiles
+                      writes it); serve --data OUT.places finds OUT.pmtiles beside it
   --workers N         decoder threads, 0 decodes on the main thread (default: by file size and cores)
   --license TEXT      the license of every record (default: © OpenStreetMap contributors, ODbL 1.0)
   --strict            refuse a PBF with blobs of unknown type (damaged data the format's
@@ -45,6 +54,7 @@ const MAX_WORKERS = 64;
 interface Args {
   input: string;
   output: string;
+  tiles?: string;
   quiet: boolean;
   json: boolean;
   strict: boolean;
@@ -66,8 +76,10 @@ async function build(argv: string[]): Promise<number> {
   }
 
   // Found out now rather than after a load of minutes.
-  const problem = await outputProblem(args.output);
-  if (problem) throw new Failure(`${args.output}: ${problem}`);
+  for (const file of [args.output, args.tiles]) {
+    const problem = file === undefined ? undefined : await outputProblem(file);
+    if (problem) throw new Failure(`${file}: ${problem}`);
+  }
 
   const stderr = process.stderr;
   const tty = stderr.isTTY && !args.quiet;
@@ -103,12 +115,47 @@ async function build(argv: string[]): Promise<number> {
   }
   status('');
   const t4 = performance.now();
+  const map = args.tiles === undefined ? undefined : await writeTiles(args, args.tiles);
+  const t5 = performance.now();
 
   const pbfSize = (await stat(args.input)).size;
-  const figures = { output: args.output, size: bytes.length, pbfSize, load: t2 - t1, build: t3 - t2, write: t4 - t3, total: performance.now() - t0 };
+  const figures: BuildFigures = { output: args.output, size: bytes.length, pbfSize, load: t2 - t1, build: t3 - t2, write: t4 - t3, total: performance.now() - t0 };
+  if (map) figures.tiles = { output: args.tiles!, tiles: map.archive.addressed, size: map.archive.bytes, ms: t5 - t4 };
   if (args.json) process.stdout.write(`${JSON.stringify(summaryJson(index, args.input, figures))}\n`);
   else if (!args.quiet) for (const line of summary(index, figures)) stderr.write(`${line}\n`);
   return EXIT.ok;
+}
+
+/**
+ * The map of `--tiles`, from the same PBF, with its progress (a line per zoom) on stderr.
+ * The archive is written beside `output` and renamed over it; Ctrl-C meanwhile removes it.
+ */
+async function writeTiles(args: Args, output: string): Promise<TilesResult> {
+  const stderr = process.stderr;
+  const mode = args.quiet ? 'none' : stderr.isTTY ? 'bar' : 'lines';
+  const progress = new Progress(mode, stderr, 'tiles');
+  const tmp = temporaryPath(output);
+  const interrupted = (signal: NodeJS.Signals) => {
+    try { unlinkSync(tmp); } catch { /* not there yet */ }
+    process.kill(process.pid, signal);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    return await buildTiles(args.input, output, {
+      workers: args.workers,
+      onProgress: progress.update,
+      onZoom: (r) => void (mode !== 'none' && (progress.end(), stderr.write(`${zoomLine(r)}\n`))),
+    });
+  } catch (err) {
+    progress.end();
+    await unlink(tmp).catch(() => {});
+    if (err instanceof PbfError) throw new Failure(err.message);
+    throw new Failure(`${output}: cannot write (${(err as Error).message})`);
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+  }
 }
 
 /** What `build --json` prints: one JSON object, the summary's figures as numbers. */
@@ -122,16 +169,21 @@ export interface BuildSummary {
   /** Bytes of the snapshot and of the PBF. */
   size: number;
   pbfSize: number;
-  /** Wall milliseconds of each step. */
-  ms: { load: number; snapshot: number; write: number; total: number };
+  /** Wall milliseconds of each step (`tiles` with `--tiles`). */
+  ms: { load: number; snapshot: number; write: number; tiles?: number; total: number };
+  /** With `--tiles`: the archive written, its tiles and bytes. */
+  tiles?: { output: string; tiles: number; size: number };
 }
 
 /** The summary of `build --json`. */
 export function summaryJson(index: PlaceIndex, input: string, f: BuildFigures): BuildSummary {
   const ms = (v: number) => Math.round(v);
+  const t = f.tiles;
   return {
     input, output: f.output, places: index.size, license: index.license, stats: { ...index.stats },
-    size: f.size, pbfSize: f.pbfSize, ms: { load: ms(f.load), snapshot: ms(f.build), write: ms(f.write), total: ms(f.total) },
+    size: f.size, pbfSize: f.pbfSize,
+    ms: { load: ms(f.load), snapshot: ms(f.build), write: ms(f.write), ...(t && { tiles: ms(t.ms) }), total: ms(f.total) },
+    ...(t && { tiles: { output: t.output, tiles: t.tiles, size: t.size } }),
   };
 }
 
@@ -144,6 +196,8 @@ export interface BuildFigures {
   build: number;
   write: number;
   total: number;
+  /** With `--tiles`: the archive, its tiles and bytes, and the milliseconds it took. */
+  tiles?: { output: string; tiles: number; size: number; ms: number };
 }
 
 /**
@@ -159,13 +213,15 @@ export function summary(index: PlaceIndex, f: BuildFigures): string[] {
     `  places    ${n(index.size)}: ${n(s.points)} points, ${n(s.lineStrings)} lineStrings, ${n(s.polygons)} polygons, ${n(s.multiPolygons)} multiPolygons`,
     `  skipped   ${n(s.skippedWays)} ways, ${n(s.skippedRelations)} relations; ${n(s.partial)} partial; ${n(s.badSchedules)} bad opening_hours of ${n(s.schedules)}`,
     `  snapshot  ${n(f.size)} bytes (${formatBytes(f.size)}), ${ratio}x the PBF's ${n(f.pbfSize)} bytes (${formatBytes(f.pbfSize)})`,
-    `  time      load ${formatDuration(f.load)}, snapshot ${formatDuration(f.build)}, write ${formatDuration(f.write)}, total ${formatDuration(f.total)}`,
+    ...(f.tiles ? [`  map       ${f.tiles.output}: ${n(f.tiles.tiles)} tiles, ${n(f.tiles.size)} bytes (${formatBytes(f.tiles.size)})`] : []),
+    `  time      load ${formatDuration(f.load)}, snapshot ${formatDuration(f.build)}, write ${formatDuration(f.write)}${f.tiles ? `, tiles ${formatDuration(f.tiles.ms)}` : ''}, total ${formatDuration(f.total)}`,
   ];
 }
 
 function parse(argv: string[]): Args | 'help' {
   const { values: v, positionals } = parseCommand(argv, {
     output: { type: 'string', short: 'o' },
+    tiles: { type: 'string' },
     quiet: { type: 'boolean' },
     json: { type: 'boolean' },
     strict: { type: 'boolean' },
@@ -173,7 +229,7 @@ function parse(argv: string[]): Args | 'help' {
     license: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   }, true);
-  const values = v as { output?: string; quiet?: boolean; json?: boolean; strict?: boolean; workers?: string; license?: string; help?: boolean };
+  const values = v as { output?: string; tiles?: string; quiet?: boolean; json?: boolean; strict?: boolean; workers?: string; license?: string; help?: boolean };
   if (values.help) return 'help';
   const input = positionals[0];
   if (input === undefined || input === '') throw new UsageError('no input PBF given');
@@ -181,6 +237,10 @@ function parse(argv: string[]): Args | 'help' {
   const output = values.output;
   if (output === undefined || output === '') throw new UsageError('-o/--output OUT.places is required');
   if (resolve(output) === resolve(input)) throw new UsageError('the output must not be the input');
+  const tiles = values.tiles;
+  if (tiles === '') throw new UsageError('--tiles must name a file');
+  if (tiles !== undefined && resolve(tiles) === resolve(input)) throw new UsageError('--tiles must not be the input');
+  if (tiles !== undefined && resolve(tiles) === resolve(output)) throw new UsageError('--tiles must not be the snapshot\'s file');
   let workers: number | undefined;
   if (values.workers !== undefined) {
     const w = values.workers.trim();
@@ -188,7 +248,7 @@ function parse(argv: string[]): Args | 'help' {
     workers = Number(w);
   }
   if (values.license !== undefined && values.license.trim() === '') throw new UsageError('--license must not be empty');
-  return { input, output, quiet: values.quiet ?? false, json: values.json ?? false, strict: values.strict ?? false, workers, license: values.license };
+  return { input, output, tiles, quiet: values.quiet ?? false, json: values.json ?? false, strict: values.strict ?? false, workers, license: values.license };
 }
 
 // Whether a file that failed as a PBF is a snapshot, a likely mix-up worth saying so.

@@ -1,9 +1,16 @@
 /** The data file of the query commands and `serve`: loaded, its skipped blobs warned about or, with --strict, refused. */
+import { setImmediate as turn } from 'node:timers/promises';
 import { DEFAULT_PBF } from '../data.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { loadFile } from '../build/file.js';
+import { PbfError, SnapshotError, type SnapshotProblem } from '../errors.js';
+import { cannotRead, NOT_REGULAR, openRegular } from '../load/read.js';
+import { startThread } from '../load/thread.js';
+import { fromSnapshot } from '../snapshot/read.js';
+import { prepareSearch } from '../query/search.js';
 import type { LoadStats } from '../types.js';
 import { Failure, UsageError, warn, type Options } from './args.js';
+import type { DataDone, DataJob } from './data-worker.js';
 
 /** The options that choose the data, for a command's `parseCommand`. */
 export const DATA_OPTIONS = {
@@ -34,6 +41,7 @@ export function dataFile(values: { data?: string; pbf?: string }): string {
  * @throws {PbfError | SnapshotError | Failure}
  */
 export async function openData(command: string, file: string, strict: boolean, contract?: boolean): Promise<PlaceIndex> {
+  await refuseIrregular(file);
   const index = await loadFile(file, { strict, contract });
   // a strict PBF load has refused such a file already; a snapshot keeps its PBF's count
   checkSkipped(command, file, index.stats, strict);
@@ -47,4 +55,80 @@ export function checkSkipped(command: string, file: string, stats: LoadStats, st
   const what = `${n} blob${n === 1 ? '' : 's'} of unknown type`;
   if (strict) throw new Failure(`${file}: built from a PBF with ${what} skipped; --strict refuses it`);
   warn(command, `${file}: ${what} skipped, so the places in ${n === 1 ? 'it are' : 'them are'} missing (damaged data?); --strict refuses such files`);
+}
+
+// A pipe or a device is refused before the loader opens it (opening a FIFO would wait for a writer).
+async function refuseIrregular(file: string): Promise<void> {
+  try {
+    await (await openRegular(file)).handle.close();
+  } catch (err) {
+    // anything else (a missing file) the loader says in its own words
+    if ((err as NodeJS.ErrnoException).code === NOT_REGULAR) throw new PbfError(file, cannotRead(err), { cause: err, code: NOT_REGULAR });
+  }
+}
+
+/** Options of `loadOffThread`. */
+export interface OffThreadOptions {
+  /** Refuse files with skipped blobs (see `openData`). */
+  strict: boolean;
+  /** A PBF's road graph gets its contraction hierarchies (a snapshot has them). */
+  contract?: boolean;
+  /** Aborting it stops the load at once: its thread is terminated, and the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * `openData` for a running server: the file is read, checked and (a PBF) built into a snapshot on
+ * a thread of its own, which hands the snapshot's bytes over (transferred, not copied); this thread
+ * then only reads the snapshot into an index and warms its search (`prepareSearch`), each step a
+ * turn of the event loop of its own, so that requests waiting meanwhile are answered in between.
+ * The thread never keeps the process alive, and is terminated when `signal` aborts.
+ * @throws {PbfError | SnapshotError | Failure}
+ */
+export async function loadOffThread(command: string, file: string, options: OffThreadOptions): Promise<PlaceIndex> {
+  const { strict, contract = false, signal } = options;
+  const bytes = await inThread({ file, strict, contract }, signal);
+  await turn();
+  signal?.throwIfAborted();
+  const index = fromSnapshot(bytes, file);
+  checkSkipped(command, file, index.stats, strict);
+  await turn();
+  signal?.throwIfAborted();
+  prepareSearch(index);
+  return index;
+}
+
+// The snapshot of `job.file`, made on a thread of its own.
+function inThread(job: DataJob, signal?: AbortSignal): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const thread = startThread(import.meta.url, 'data-worker');
+    thread.unref(); // a load in progress never keeps the process alive (a SIGTERM's exit)
+    let done = false;
+    const finish = (settle: () => void) => {
+      if (done) return;
+      done = true;
+      signal?.removeEventListener('abort', abort);
+      void thread.terminate();
+      settle();
+    };
+    const abort = () => finish(() => reject(signal!.reason));
+    signal?.addEventListener('abort', abort, { once: true });
+    thread.once('message', (msg: DataDone) => finish(() => ('bytes' in msg ? resolve(msg.bytes) : reject(rebuild(job.file, msg.error)))));
+    thread.once('error', (err) => finish(() => reject(new Failure(`${job.file}: the loading thread failed: ${err.message}`))));
+    thread.once('exit', (code) => finish(() => reject(new Failure(`${job.file}: the loading thread stopped (exit code ${code}) before it was done`))));
+    thread.postMessage(job);
+  });
+}
+
+// The thread's error as the class it was (only its fields cross between threads).
+function rebuild(file: string, e: Extract<DataDone, { error: unknown }>['error']): Error {
+  const options = { code: e.code };
+  if (e.name === 'PbfError' && e.message.startsWith(`${file}: `)) return new PbfError(file, e.message.slice(file.length + 2), options);
+  const prefix = `${file}: ${e.problem} snapshot: `;
+  if (e.name === 'SnapshotError' && e.message.startsWith(prefix)) return new SnapshotError(e.problem as SnapshotProblem, e.message.slice(prefix.length), file, options);
+  return new Failure(e.message);
 }

@@ -37,6 +37,11 @@ export class Reloads {
     this.served.push(served);
   }
 
+  /** Stops the reloads in progress (their loads are terminated) and refuses later ones: for a shutdown. */
+  stop(): void {
+    for (const s of this.served) s.source.close();
+  }
+
   /** The SIGHUP handler: reloads every file, each on its own; logs each outcome. */
   readonly signal = (): void => void this.reload();
 
@@ -47,6 +52,7 @@ export class Reloads {
       return;
     }
     await Promise.all(this.served.map(async (s) => {
+      this.out(`nepal-places: ${this.who}reloading ${s.flag} ${s.file} ...`);
       const start = performance.now();
       const r = await s.source.reload();
       const ms = (performance.now() - start).toFixed(0);

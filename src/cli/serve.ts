@@ -29,6 +29,7 @@ import { runPrimary, workerReady, workerStart } from './cluster.js';
 import { batchedLines } from './lines.js';
 import { Reloads } from './reload.js';
 import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
+import { besidePath, tilesBeside } from './beside.js';
 import { DATA_HELP, DATA_OPTIONS, dataFile, openData } from './data.js';
 
 const USAGE = 'usage: nepal-places serve [--data FILE] [--strict] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N] [--app-quota N/SECONDS] [--no-app]';
@@ -184,7 +185,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
       if (err instanceof TileArchiveError) throw new Failure(err.message);
       throw err;
     }
-  }
+  } else tiles = await tilesBeside(file, (values.data ?? values.pbf) !== undefined, fail); // built by build --tiles
   const assets = fileAssets();
   const appKey = app ? (started?.appKey ?? generateKey()) : undefined;
 
@@ -231,7 +232,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     `nepal-places: API v1 at ${base} (description: ${base}/openapi.json, health: ${base}/health); quotas in ${values.redis ? 'redis' : 'memory'}`,
     tiles
       ? `nepal-places: map tiles z${tiles.header.minZoom}–${tiles.header.maxZoom} from ${shortPath(tiles.file)}; styles at ${base}/styles/breeze and ${base}/styles/dark`
-      : `nepal-places: no --tiles: the map styles and tiles answer 404${values.data ?? values.pbf ? '' : ` (the fixture's map: --tiles ${shortPath(FIXTURE_TILES)})`}`,
+      : `nepal-places: no map tiles (no --tiles, no ${shortPath(values.data ?? values.pbf ? besidePath(file) : FIXTURE_TILES)}): the styles answer 404, the web app shows places without a map; make them from the PBF with nepal-places tiles IN.osm.pbf -o ${shortPath(besidePath(file))}`,
   ];
   banner.push(noApp || `nepal-places: the map at ${publicUrl?.replace(/\/+$/, "") ?? running.origin}/ (the web app; its page key: this origin only, ${appQuota.requests} requests per ${appQuota.windowSeconds} s shared by its visitors)`);
   if (!assets) banner.push('nepal-places: the map fonts and sprites are not built (npm run assets): they answer 404');

@@ -11,6 +11,7 @@ import { compression } from './middleware/compression.js';
 import { errors } from './middleware/errors.js';
 import { requestIds, requestLog } from './middleware/request-log.js';
 import { nearbyJson } from './nearby-json.js';
+import { socketClient, type ClientOf } from './page-key.js';
 import { MemoryQuotaStore, type QuotaStore } from './quota.js';
 import { Reloadable } from './reloadable.js';
 import { refusedAnswer } from './respond.js';
@@ -51,6 +52,12 @@ export interface AppOptions {
   nearby?: NearbyFn;
   /** The map: vector tiles, styles, fonts and sprites (`src/http/routes/map.ts`). */
   map?: MapOptions;
+  /**
+   * Who sent a request, for the per-client bounds of a key that has them (`Token.perClient`,
+   * the page key's): default `socketClient`, the socket's address and connection under
+   * @hono/node-server. Behind a proxy, read its forwarded address here.
+   */
+  client?: ClientOf;
 }
 
 /**
@@ -79,6 +86,7 @@ export function createApp(options: AppOptions): ApiApp {
     now = Date.now,
     log = (line: string) => console.log(line),
     nearby = nearbyJson(),
+    client = socketClient,
   } = options;
   if (!options.index) throw new TypeError('createApp: index is required');
   const data = options.index instanceof Reloadable ? options.index : new Reloadable(options.index, () => Promise.reject(new Error('not reloadable')));
@@ -94,7 +102,7 @@ export function createApp(options: AppOptions): ApiApp {
   const keyring = options.tokens instanceof Keyring ? options.tokens : new Keyring(options.tokens ?? []);
   const newId = requestIds();
   const failures = errors({ log, now, newId, basePath });
-  const group = routeKit({ data, keyring, store, limits: { maxLimit, maxRadius }, now, log, nearby, methodNotAllowed: failures.methodNotAllowed });
+  const group = routeKit({ data, keyring, store, limits: { maxLimit, maxRadius }, now, log, nearby, client, methodNotAllowed: failures.methodNotAllowed });
   const routes = (register: (api: Api) => void) => {
     const api = group();
     register(api);

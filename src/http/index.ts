@@ -14,7 +14,8 @@ export {
   NEARBY_PARAMS, PLACE_PARAMS, SEARCH_PARAMS, REVERSE_PARAMS, SEARCH_LIMIT, REVERSE_LIMIT, type QueryLimits,
 } from './params.js';
 export { HttpError } from './http-error.js';
-export { Keyring, parseTokens, generateKey, keyHint, KEY_PATTERN, KEY_REFUSED, TokenError, type Token, type Grant } from './keys.js';
+export { Keyring, parseTokens, generateKey, keyHint, KEY_PATTERN, KEY_REFUSED, TokenError, type Token, type Grant, type ClientQuota } from './keys.js';
+export { socketClient, clientBucket, foreignPage, ConnectionCounts, type Client, type ClientOf, type Provenance } from './page-key.js';
 export { normalizeOrigin, originAllowed, type AllowedOrigins } from './origins.js';
 export { MemoryQuotaStore, QuotaUnavailableError, quotaResult, type QuotaStore, type QuotaResult } from './quota.js';
 export { openApiDocument, API_VERSION, TIMESTAMP_PATTERN, type OpenApiOptions } from './openapi.js';

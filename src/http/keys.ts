@@ -11,6 +11,31 @@ export interface Token {
   quota: { requests: number; windowSeconds: number };
   /** A deleted key is refused (401) like an unknown one. */
   deleted?: boolean;
+  /**
+   * What one client may do with the key, besides `quota`, which all its clients share: a key
+   * anyone can read (the web app's page key) is bounded per client, so that one client refused
+   * leaves the key's other clients served. See `ClientQuota`.
+   */
+  perClient?: ClientQuota;
+  /**
+   * The key is a page's own (the web app's page key): a browser may use it from the pages of
+   * `allowedOrigins` only, as its `Sec-Fetch-Site`, `Origin` and `Referer` tell (see
+   * `foreignPage()` in page-key.ts). Needs `allowedOrigins` as a list.
+   */
+  ownPages?: boolean;
+}
+
+/**
+ * A key's bound per client: at most `requests` requests per window of `windowSeconds` seconds
+ * from one client address (an IPv6 address by its /64), counted in the quota store under the
+ * key and the address, so that it holds across workers and instances sharing the store; and at
+ * most `perConnection` of them per window on one connection, counted in the process that holds
+ * the connection.
+ */
+export interface ClientQuota {
+  requests: number;
+  windowSeconds: number;
+  perConnection?: number;
 }
 
 /** What a key may do, once checked. */
@@ -22,6 +47,10 @@ export interface Grant {
   origins: AllowedOrigins;
   quota: { requests: number; windowSeconds: number };
   deleted: boolean;
+  /** The token's `perClient`, if any. */
+  perClient?: ClientQuota;
+  /** The token's `ownPages`. */
+  ownPages: boolean;
 }
 
 /** The form of a key. */
@@ -67,7 +96,7 @@ export function parseTokens(value: unknown, source = 'tokens'): Token[] {
   return value.map((t: unknown, i) => {
     const at = `${source}[${i}]`;
     if (typeof t !== 'object' || t === null || Array.isArray(t)) throw new TokenError(`${at}: must be an object`);
-    const { key, allowedOrigins, quota, deleted } = t as Record<string, unknown>;
+    const { key, allowedOrigins, quota, deleted, perClient, ownPages } = t as Record<string, unknown>;
     if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
       throw new TokenError(`${at}.key: must be 16 to 128 characters from A-Z a-z 0-9 _ -`);
     }
@@ -89,10 +118,23 @@ export function parseTokens(value: unknown, source = 'tokens'): Token[] {
     if (!isCount(requests)) throw new TokenError(`${at}.quota.requests: must be a positive integer`);
     if (!isCount(windowSeconds)) throw new TokenError(`${at}.quota.windowSeconds: must be a positive integer`);
     if (deleted !== undefined && typeof deleted !== 'boolean') throw new TokenError(`${at}.deleted: must be a boolean`);
+    if (ownPages !== undefined && typeof ownPages !== 'boolean') throw new TokenError(`${at}.ownPages: must be a boolean`);
+    if (ownPages && origins === '*') throw new TokenError(`${at}.ownPages: needs allowedOrigins as an array of the pages' origins, not "*"`);
     const token: Token = { key, allowedOrigins: origins, quota: { requests, windowSeconds } };
     if (deleted) token.deleted = true;
+    if (perClient !== undefined) token.perClient = clientQuota(perClient, `${at}.perClient`);
+    if (ownPages) token.ownPages = true;
     return token;
   });
+}
+
+function clientQuota(value: unknown, at: string): ClientQuota {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TokenError(`${at}: must be { requests, windowSeconds, perConnection? }`);
+  const { requests, windowSeconds, perConnection } = value as Record<string, unknown>;
+  if (!isCount(requests)) throw new TokenError(`${at}.requests: must be a positive integer`);
+  if (!isCount(windowSeconds)) throw new TokenError(`${at}.windowSeconds: must be a positive integer`);
+  if (perConnection !== undefined && !isCount(perConnection)) throw new TokenError(`${at}.perConnection: must be a positive integer`);
+  return perConnection === undefined ? { requests, windowSeconds } : { requests, windowSeconds, perConnection };
 }
 
 function isCount(n: unknown): n is number {
@@ -151,6 +193,8 @@ export class Keyring {
           origins: t.allowedOrigins === '*' ? '*' : new Set(t.allowedOrigins),
           quota: { ...t.quota },
           deleted: t.deleted === true,
+          ...(t.perClient ? { perClient: { ...t.perClient } } : {}),
+          ownPages: t.ownPages === true,
         } satisfies Grant;
       });
       const ring = { digests, grants, anyOrigin, origins };

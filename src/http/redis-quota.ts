@@ -19,8 +19,16 @@ type WithHit = Redis & { quotaHit(key: string, windowMs: number): Promise<[numbe
 export interface RedisQuotaOptions {
   /** Prefix of the Redis keys (default `nepal-places:quota:`). */
   prefix?: string;
-  /** Longest wait for one Redis command before the store counts as unavailable (default 250 ms). */
+  /**
+   * Longest wait for a command while Redis answers nothing at all, before the store counts as
+   * unavailable (default 250 ms).
+   */
   timeoutMs?: number;
+  /**
+   * Longest wait for a command while Redis keeps answering the commands sent before it, i.e. is
+   * slow, not gone (default 1000 ms); past it the store counts as unavailable too.
+   */
+  slowMs?: number;
   /**
    * How long the store stays unavailable after a failed command before one request tries Redis
    * again (default 1000 ms); the `Retry-After` of the 503s meanwhile.
@@ -32,8 +40,11 @@ export interface RedisQuotaOptions {
  * Counts in Redis, so that several server instances behind a load balancer share one quota per
  * key. Each hit is a Lua script (`EVALSHA`, loaded once), which Redis runs atomically.
  *
- * Every command is bounded (`timeoutMs`): a stalled or lost Redis makes `hit` reject with a
- * `QuotaUnavailableError`, never wait. After a failure the store does not send commands for
+ * Every command is bounded: a stalled or lost Redis makes `hit` reject with a
+ * `QuotaUnavailableError`, never wait. A slow answer is told from a missing one: the wait is
+ * judged only after this process has read what its socket holds (a timer can fire before a busy
+ * event loop reads an answer that came in time), and a command whose predecessors are still being
+ * answered waits up to `slowMs` instead of `timeoutMs`. After a failure the store does not send commands for
  * `retryMs` (they would pile up in a stalled server's socket and be counted when it resumes),
  * then lets one request try again: the first that succeeds ends the outage.
  */
@@ -41,7 +52,10 @@ export class RedisQuotaStore implements QuotaStore {
   readonly redis: Redis;
   private prefix: string;
   private timeoutMs: number;
+  private slowMs: number;
   private retryMs: number;
+  /** When (performance.now()) Redis last answered one of this store's commands. */
+  private answered = 0;
   /** Until when (ms) the store answers unavailable without asking Redis; 0 while healthy. */
   private downUntil = 0;
   private downReason = '';
@@ -52,6 +66,7 @@ export class RedisQuotaStore implements QuotaStore {
     this.redis = redis;
     this.prefix = options.prefix ?? 'nepal-places:quota:';
     this.timeoutMs = options.timeoutMs ?? 250;
+    this.slowMs = Math.max(this.timeoutMs, options.slowMs ?? 1000);
     this.retryMs = options.retryMs ?? 1000;
     if (!('quotaHit' in redis)) redis.defineCommand('quotaHit', { numberOfKeys: 1, lua: HIT });
   }
@@ -99,7 +114,7 @@ export class RedisQuotaStore implements QuotaStore {
     if (probe) this.probing = true;
     try {
       const hit = (this.redis as WithHit).quotaHit(this.prefix + id, windowSeconds * 1000);
-      const [count, msLeft] = await withTimeout(hit, this.timeoutMs, 'quota command');
+      const [count, msLeft] = await this.bounded(hit);
       this.downUntil = 0;
       return quotaResult(count, limit, msLeft);
     } catch (err) {
@@ -109,6 +124,50 @@ export class RedisQuotaStore implements QuotaStore {
     } finally {
       if (probe) this.probing = false;
     }
+  }
+
+  /**
+   * `command`'s answer, or a rejection once Redis has answered nothing for `timeoutMs` since it
+   * was sent (it is written to the socket at once: no offline queue), or `slowMs` have passed.
+   */
+  private bounded<T>(command: Promise<T>): Promise<T> {
+    const sent = performance.now();
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // Timers run before a turn of the event loop reads its sockets: after a turn longer than the
+      // bound (a burst on a busy CPU) the timer fires while the answer waits unread. So it is
+      // judged on the next check phase, after this turn's reads.
+      const judge = () =>
+        setImmediate(() => {
+          if (settled) return;
+          const now = performance.now();
+          const quiet = now - Math.max(sent, this.answered);
+          if (quiet < this.timeoutMs && now - sent < this.slowMs) {
+            // Redis answered another command meanwhile (ours is queued behind it): slow, not gone.
+            timer = setTimeout(judge, Math.min(this.timeoutMs - quiet, this.slowMs - (now - sent)));
+            return;
+          }
+          settled = true;
+          reject(new Error(now - sent < this.slowMs ? `quota command timed out after ${this.timeoutMs} ms` : `quota command timed out after ${this.slowMs} ms (Redis answers slowly)`));
+        });
+      timer = setTimeout(judge, this.timeoutMs);
+      command.then(
+        (value) => {
+          this.answered = performance.now();
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
   }
 
   /**

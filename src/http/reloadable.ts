@@ -16,6 +16,16 @@ export interface ReloadableOptions<T> {
   dispose?: (old: T) => void | Promise<void>;
   /** Told when `dispose` throws or rejects. */
   onError?: (err: unknown) => void;
+  /**
+   * A load that takes longer fails with a `ReloadTimeoutError` and its signal aborts, so that
+   * it can stop (a file that never ends, a stuck read); the reloads after it run (default: none).
+   */
+  timeoutMs?: number;
+}
+
+/** A reload gave up: the load took longer than `timeoutMs`, or `close()` stopped it. */
+export class ReloadTimeoutError extends Error {
+  override name = 'ReloadTimeoutError';
 }
 
 // One loaded value and the requests still using it.
@@ -30,25 +40,34 @@ interface Generation<T> {
  * it is in use: `reload()` loads the new value completely beside the old one and only then swaps
  * it in, in one assignment. A request takes a `Lease` at its start and uses that value to its
  * end, so in-flight requests finish on the old value while new ones get the new; a load that
- * fails keeps the old value. Reloads do not overlap: one asked for during another runs after it.
+ * fails keeps the old value. Reloads do not overlap: one asked for during another runs after it
+ * (a load given up on, by `timeoutMs` or `close()`, is told to stop by its signal and no longer waited for).
  */
 export class Reloadable<T> {
   private gen: Generation<T>;
-  private readonly load: () => Promise<T>;
+  private readonly load: (signal: AbortSignal) => Promise<T>;
   private readonly dispose?: (old: T) => void | Promise<void>;
   private readonly onError?: (err: unknown) => void;
+  private readonly timeoutMs?: number;
   private running?: Promise<ReloadOutcome<T>>;
   private queued?: Promise<ReloadOutcome<T>>;
+  // aborts the load in progress; set while one runs
+  private stop?: (why: Error) => void;
+  private closed = false;
 
   /**
    * @param value the value loaded at start
-   * @param load loads a fresh value (e.g. reads the file again); rejects when it cannot
+   * @param load loads a fresh value (e.g. reads the file again); rejects when it cannot, and
+   *   should stop when `signal` aborts (a time-out, `close()`)
    */
-  constructor(value: T, load: () => Promise<T>, options: ReloadableOptions<T> = {}) {
+  constructor(value: T, load: (signal: AbortSignal) => Promise<T>, options: ReloadableOptions<T> = {}) {
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined && !(timeoutMs > 0)) throw new TypeError(`Reloadable: timeoutMs must be positive, got ${timeoutMs}`);
     this.gen = { value, leases: 0, retired: false };
     this.load = load;
     this.dispose = options.dispose;
     this.onError = options.onError;
+    this.timeoutMs = timeoutMs;
   }
 
   /** The value new requests get. */
@@ -91,12 +110,41 @@ export class Reloadable<T> {
     return run;
   }
 
+  /**
+   * Stops the load in progress (its signal aborts, its reload fails at once) and refuses later
+   * reloads: for a shutdown, which should not wait for a load nobody will use.
+   */
+  close(): void {
+    this.closed = true;
+    this.stop?.(new ReloadTimeoutError('stopped: the server is shutting down'));
+  }
+
   private async swap(): Promise<ReloadOutcome<T>> {
+    if (this.closed) return { ok: false, error: new ReloadTimeoutError('stopped: the server is shutting down'), value: this.gen.value };
     let value: T;
+    const control = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
     try {
-      value = await this.load();
+      // the first of the load, its time-out and close(): a load that ignores its signal is left behind
+      value = await new Promise<T>((resolve, reject) => {
+        this.stop = (why) => {
+          reject(why);
+          control.abort(why);
+        };
+        if (this.timeoutMs !== undefined) {
+          timer = setTimeout(() => this.stop!(new ReloadTimeoutError(`gave up after ${fmtMs(this.timeoutMs!)}`)), this.timeoutMs).unref();
+        }
+        this.load(control.signal).then((v) => {
+          // too late: what it loaded is disposed of as soon as it comes
+          if (control.signal.aborted) this.retire({ value: v, leases: 0, retired: true });
+          else resolve(v);
+        }, reject);
+      });
     } catch (error) {
       return { ok: false, error, value: this.gen.value };
+    } finally {
+      clearTimeout(timer);
+      this.stop = undefined;
     }
     const old = this.gen;
     this.gen = { value, leases: 0, retired: false };
@@ -113,4 +161,8 @@ export class Reloadable<T> {
       .then(() => this.dispose!(gen.value))
       .catch((err: unknown) => this.onError?.(err));
   }
+}
+
+function fmtMs(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

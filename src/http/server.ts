@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import type { ExecutionContext } from 'hono';
@@ -46,8 +46,11 @@ export interface Running {
   /** `http://host:port`. */
   origin: string;
   /**
-   * Stops gracefully: stops accepting connections, lets in-flight requests finish (closing each
-   * keep-alive connection once idle), cuts what is left at the grace period, then runs `onClose`.
+   * Stops gracefully: stops accepting connections; from then on every answer says
+   * `Connection: close` and ends its connection (a FIN after the answer); idle keep-alive
+   * connections are closed after a short linger (`LINGER_MS`) in which a request already on its
+   * way is still answered; in-flight requests finish; what is left at the grace period is cut;
+   * then runs `onClose`.
    * Resolves within the grace period (plus a tick) whatever `onClose` does; calling it again
    * returns the same promise.
    */
@@ -55,6 +58,13 @@ export interface Running {
   /** Resolves when the server has closed, whoever closed it (e.g. a SIGTERM). */
   closed: Promise<void>;
 }
+
+/**
+ * How long a shutdown leaves idle keep-alive connections open. A client may have sent its next
+ * request just before (a load balancer, a pool): it is answered, with `Connection: close`,
+ * instead of being reset by a close with its bytes unread. A truly idle client gets a FIN then.
+ */
+export const LINGER_MS = 100;
 
 /**
  * Serves an app over HTTP/1.1 with `@hono/node-server`, and shuts it down gracefully on SIGTERM
@@ -76,6 +86,16 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
   // stayed there (bench/throughput.ts, the Redis rows: each server idles between its rounds).
   let inflight = 0;
   let drained: (() => void) | undefined;
+  // Once stopping, every answer is its connection's last: `Connection: close` (Node then ends the
+  // connection after it). Set where the head is written, so that answers in flight when the
+  // shutdown starts get it too, without keeping a list of them.
+  let stopping = false;
+  class Answer extends ServerResponse {
+    override writeHead(...args: unknown[]): this {
+      if (stopping && !this.headersSent) this.setHeader('Connection', 'close');
+      return (super.writeHead as (...a: unknown[]) => this)(...args);
+    }
+  }
   const listener = getRequestListener(app.fetch, {
     errorHandler: (err) => {
       if (!(err instanceof RequestError)) return refuse(500, 'Internal server error');
@@ -95,7 +115,7 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
   const server = await new Promise<Server>((resolve, reject) => {
     // requireHostHeader off: Node would answer a missing Host with a bare 400 of its own; the
     // adapter refuses it instead (an envelope, logged).
-    const s = createServer({ maxHeaderSize, requireHostHeader: false }, (req, res) => {
+    const s = createServer({ maxHeaderSize, requireHostHeader: false, ServerResponse: Answer }, (req, res) => {
       current = req;
       // the app hears of a cut from the 'close' listener below, not from one of its own
       (res as Outgoing)[CUT] = null;
@@ -136,18 +156,35 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
     closing ??= (async () => {
       const deadline = Date.now() + graceMs;
       for (const s of signals) process.off(s, onSignal);
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      // close() stops listening and drops idle keep-alive connections; a connection busy with a
-      // request becomes idle when its response is sent, so keep dropping idle ones until the
-      // last in-flight request is done, and cut whatever is left after the grace period.
-      server.closeIdleConnections();
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      stopping = true;
+      // http.Server's close() would also drop the idle keep-alive connections at once (through
+      // the instance's closeIdleConnections), and so reset those whose client had just sent a
+      // request, its bytes unread: here it only stops listening. After the linger (and one more
+      // read of the sockets), idle connections are dropped, and again every 50 ms: those that
+      // answered keep-alive before the shutdown.
+      const stopped = new Promise<void>((resolve) => {
+        server.closeIdleConnections = () => {};
+        try {
+          server.close(() => resolve());
+        } finally {
+          delete (server as Partial<Server>).closeIdleConnections; // the prototype's again
+        }
+      });
+      let over = false;
+      let sweep: ReturnType<typeof setInterval> | undefined;
+      const linger = setTimeout(() => setImmediate(() => {
+        if (over) return;
+        server.closeIdleConnections();
+        sweep = setInterval(() => server.closeIdleConnections(), 50);
+      }), Math.min(LINGER_MS, graceMs));
       const cut = setTimeout(() => server.closeAllConnections(), graceMs);
       try {
         await stopped;
         // The requests of the connections cut are logged (as cut) before the shutdown is done.
         if (inflight > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), new Promise((r) => setTimeout(r, 100))]);
       } finally {
+        over = true;
+        clearTimeout(linger);
         clearInterval(sweep);
         clearTimeout(cut);
       }

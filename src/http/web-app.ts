@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { ExecutionContext } from 'hono';
 import { accessLine } from './access-log.js';
-import type { Token } from './keys.js';
+import type { ClientQuota, Token } from './keys.js';
 import type { Fetcher } from './server.js';
 
 /** Where `npm run prepare` (`scripts/web-app.ts`) writes the app: two levels above `src/http/` and `dist/http/`. */
@@ -26,8 +26,19 @@ export const APP_DIR = fileURLToPath(new URL('../../dist/app/', import.meta.url)
 /** The `<meta>` name the page reads its key from. */
 export const PAGE_KEY_META = 'nepal-places-key';
 
-/** The default quota of the page key: every visitor of the page shares it. */
-export const PAGE_QUOTA = { requests: 6000, windowSeconds: 60 };
+/**
+ * The default quota of the page key as a whole, all its clients together: a ceiling on what the
+ * public may ask of the server through it, which 50 clients at their own bound reach.
+ */
+export const PAGE_QUOTA = { requests: 60_000, windowSeconds: 60 };
+
+/**
+ * The page key's bound per client (see `ClientQuota`): 1,200 requests a minute from one address
+ * (20 a second: a visitor panning and zooming the map without pause asks for a few hundred tiles
+ * a minute, the browser caching the rest), at most 600 of them on one connection (a browser
+ * spreads its requests over several).
+ */
+export const PAGE_CLIENT_QUOTA: ClientQuota = { requests: 1200, windowSeconds: 60, perConnection: 600 };
 
 /** The web app is not built where it was looked for. */
 export class WebAppError extends Error {
@@ -71,15 +82,20 @@ interface Served {
 }
 
 /**
- * The page key's token: a fresh random key, usable by browsers only from the server's own
- * `origins` (a page of another site sending it gets a 403), with a bounded quota that all the
- * page's visitors share. The page's own requests are same-origin GETs, which browsers send
- * without an `Origin` header, so they pass the origin check; requests without `Origin` (curl)
- * can use the key too, as they can any key they read, up to its quota: the page key is public
- * by nature, like any key a page holds, and is bounded for that reason.
+ * The page key's token. The key is public by nature, like any key a page holds: anyone can read
+ * it from the page. So it is made fit for the public rather than kept secret:
+ * - browsers may use it from the server's own `origins` only (`ownPages`): another site's page
+ *   sending it gets a 403, whether its browser says so with `Origin`, `Sec-Fetch-Site`
+ *   (`cross-site`, or `same-site` from another origin: what an `<img>` of a sibling site sends)
+ *   or `Referer`. The page's own requests are same-origin and pass;
+ * - each client is bounded (`perClient`, default `PAGE_CLIENT_QUOTA`): a script that reads the
+ *   key and uses it from curl, which says none of those headers, is one client among the
+ *   others, refused (429) at its own bound while the other visitors are served;
+ * - `quota`, shared by all its clients, caps what the key may ask of the server in all.
+ * It cannot stop a determined script, only bound it: many addresses get many shares.
  */
-export function pageToken(key: string, origins: readonly string[], quota = PAGE_QUOTA): Token {
-  return { key, allowedOrigins: [...new Set(origins)], quota: { ...quota } };
+export function pageToken(key: string, origins: readonly string[], quota = PAGE_QUOTA, perClient: ClientQuota = PAGE_CLIENT_QUOTA): Token {
+  return { key, allowedOrigins: [...new Set(origins)], quota: { ...quota }, perClient: { ...perClient }, ownPages: true };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { PbfError } from '../errors.js';
 import { scanFrames, readHeader, describeSkipped, type Frame } from './frames.js';
 import { inflateBlob } from './blob.js';
@@ -28,7 +29,7 @@ export async function openPbf(source: string | Uint8Array, strict = false): Prom
   let bytes: Uint8Array;
   if (typeof source === 'string') {
     try {
-      bytes = await readFile(source);
+      bytes = await readRegular(source);
     } catch (err) {
       throw new PbfError(file, cannotRead(err), { cause: err, code: (err as NodeJS.ErrnoException).code });
     }
@@ -63,8 +64,63 @@ export async function readBlocks(pbf: PbfFile, workers: number, take: (seq: numb
   }
 }
 
+/** The code of `openRegular`'s error for a file that is not a regular file (a pipe, a device, a socket). */
+export const NOT_REGULAR = 'ENOTREG';
+
+/**
+ * Opens a file for reading, refusing anything but a regular file before any read: a FIFO
+ * would block (the open itself, without O_NONBLOCK, until a writer comes), and a device such
+ * as /dev/zero never ends. Resolves with the open handle and the file's size, which is all a
+ * load reads (a file that grows meanwhile is read to that size). Rejects with the system's
+ * error (`ENOENT`, `EACCES`, `EISDIR`), or one of code `NOT_REGULAR` saying what the file is.
+ */
+export async function openRegular(path: string): Promise<{ handle: FileHandle; size: number }> {
+  // O_NONBLOCK: opening a FIFO returns at once (to be refused below); no effect on regular files
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    if (!st.isFile()) {
+      const what = st.isFIFO() ? 'a named pipe' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device'
+        : st.isSocket() ? 'a socket' : 'not a file';
+      throw Object.assign(new Error(`is ${what}, not a regular file`), { code: NOT_REGULAR });
+    }
+    return { handle, size: st.size };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/**
+ * Reads `size` bytes from `at` of an open file into a buffer of its own, in as few calls as
+ * the system allows; fewer when the file ends sooner.
+ */
+export async function readAt(handle: FileHandle, at: number, size: number): Promise<Uint8Array> {
+  // unpooled and unzeroed: every byte is read over
+  const buf = Buffer.allocUnsafeSlow(size);
+  let n = 0;
+  while (n < size) {
+    const { bytesRead } = await handle.read(buf, n, size - n, at + n);
+    if (bytesRead === 0) break;
+    n += bytesRead;
+  }
+  return n === size ? buf : buf.subarray(0, n);
+}
+
+/** Reads a whole regular file (see `openRegular`): at most the size it has when opened. */
+export async function readRegular(path: string): Promise<Uint8Array> {
+  const { handle, size } = await openRegular(path);
+  try {
+    return await readAt(handle, 0, size);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Why a file could not be read, in the words of a load error. */
 export function cannotRead(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
+  if (e.code === NOT_REGULAR) return `${e.message}: only regular files are read`;
   return e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : `cannot read (${e.message})`;
 }

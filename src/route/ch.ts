@@ -463,6 +463,10 @@ class Contraction {
   }
 }
 
+function tooLong(arcs: number): never {
+  throw new RangeError(`hierarchy data: a path unpacks to more than the graph's ${arcs} arcs (a shortcut made of itself?)`);
+}
+
 function growTo(a: Uint32Array, size: number): Uint32Array {
   return grow(a, size);
 }
@@ -509,7 +513,9 @@ export class Hierarchy {
 
   /**
    * Restores a hierarchy from its `data()` and the arcs it was contracted from, without
-   * recomputing anything. Throws a RangeError when the arrays do not fit together.
+   * recomputing anything. Throws a RangeError when the arrays do not fit together: every
+   * slot is checked to be its arc or the path of two lower slots, so that no route can
+   * unpack forever or into arcs that do not join (linear in the slots).
    */
   static from(arcs: Arcs, data: HierarchyData): Hierarchy {
     checkArcs(arcs);
@@ -520,10 +526,33 @@ export class Hierarchy {
     if (weight?.length !== m || ab?.length !== 2 * m) bad('head, weight and ab (twice as long) differ in length');
     if (first[0] !== 0 || first[n] !== m) bad('first does not cover the slots');
     for (let r = 0; r < n; r++) if (first[r] > mid[r] || mid[r] > first[r + 1]) bad(`slot ranges of rank ${r} are not ordered`);
+    const seen = new Uint8Array(n);
+    for (let v = 0; v < n; v++) {
+      if (rank[v] >= n || seen[rank[v]]) bad('rank is not an order of the nodes');
+      seen[rank[v]] = 1;
+    }
+    // Unpacking must end, in a path: slot k of rank r is an edge tail → tip between r and
+    // head[k] > r; a shortcut is an in-slot then an out-slot of one lower rank v < r (tail → v,
+    // v → tip), an original its own arc, at the weights they sum to. Each half then lies in a
+    // lower block than its shortcut, so unpacking descends and ends.
+    const owner = new Uint32Array(m);
+    for (let r = 0; r < n; r++) owner.fill(r, first[r], first[r + 1]);
     for (let k = 0; k < m; k++) {
-      if (head[k] >= n) bad(`slot ${k} leads to rank ${head[k]} of ${n}`);
+      const r = owner[k], h = head[k];
+      if (h >= n || h <= r) bad(`slot ${k} of rank ${r} leads to rank ${h}, not up`);
+      const tail = k < mid[r] ? r : h, tip = k < mid[r] ? h : r;
       const a = ab[2 * k], b = ab[2 * k + 1];
-      if (b === NONE ? a >= arcs.from.length : a >= m || b >= m) bad(`slot ${k} refers past the arcs or slots`);
+      if (b === NONE) {
+        if (a >= arcs.from.length || rank[arcs.from[a]] !== tail || rank[arcs.to[a]] !== tip || weight[k] !== arcs.weight[a]) {
+          bad(`slot ${k} is not the arc ${a} it names`);
+        }
+        continue;
+      }
+      if (a >= first[r] || b >= first[r]) bad(`shortcut ${k} of rank ${r} is made of slots not below it`);
+      const v = owner[a];
+      if (owner[b] !== v || a < mid[v] || b >= mid[v] || head[a] !== tail || head[b] !== tip || weight[k] !== weight[a] + weight[b]) {
+        bad(`shortcut ${k} is not the path of its halves ${a} and ${b}`);
+      }
     }
     return new Hierarchy(arcs, data);
   }
@@ -682,9 +711,14 @@ export class Hierarchy {
     throw new Error(`no end of rank ${r} and cost ${c}`); // unreachable: every tree starts at an end
   }
 
-  /** Appends the original arcs of slot k, shortcuts expanded depth-first with an explicit stack. */
+  /**
+   * Appends the original arcs of slot k, shortcuts expanded depth-first with an explicit
+   * stack. A cheapest path uses each arc once at most, so a path longer than the graph's
+   * arcs means data that `from()` would have refused: a RangeError, not an endless loop.
+   */
   private unpack(k: number): void {
     const { ab } = this.d;
+    const limit = this.arcs.from.length;
     const list = this.list;
     let stack: Uint32Array = this.unpacking, sp = 0;
     stack[sp++] = k;
@@ -692,10 +726,13 @@ export class Hierarchy {
       let t = stack[--sp];
       // down the left halves, leaving the right ones for later, to the original arc
       for (let b = ab[2 * t + 1]; b !== NONE; b = ab[2 * t + 1]) {
+        // each pending half ends in at least one arc: past the graph's arcs, the data loops
+        if (list.length + sp + 1 >= limit) tooLong(limit);
         if (sp === stack.length) stack = this.unpacking = growTo(stack, 2 * sp);
         stack[sp++] = b;
         t = ab[2 * t];
       }
+      if (list.length >= limit) tooLong(limit);
       list.push(ab[2 * t]);
     }
   }

@@ -118,22 +118,23 @@ function read(r: SectionReader): PlaceIndex {
   });
   checkWords(words, t.size);
   const lookup = new PlaceLookup(t, r.ints('lookup', Uint32Array));
-  const index = new PlaceIndex(t, types, streets, meta.license, meta.stats, { lookup, words, landmarks });
+  const index = new PlaceIndex(t, types, streets, meta.license, checkStats(meta.stats), { lookup, words, landmarks });
   if (meta.roads) index.router = readRoads(r, meta.roads);
   return index;
-  return new PlaceIndex(t, types, streets, meta.license, checkStats(meta.stats), { lookup, words, landmarks });
 }
 
 const STATS: (keyof LoadStats)[] = ['nodes', 'ways', 'relations', 'points', 'lineStrings', 'polygons', 'multiPolygons',
-  'partial', 'skippedWays', 'skippedRelations', 'schedules', 'badSchedules', 'skippedBlobs'];
+  'partial', 'skippedWays', 'skippedRelations', 'schedules', 'badSchedules', 'roadNodes', 'roadEdges', 'restrictions',
+  'skippedRestrictions', 'skippedBlobs'];
 
 // The stats are counts (the index's size is their sum): whole and not negative.
 function checkStats(stats: LoadStats): LoadStats {
+  if (stats === null || Array.isArray(stats)) throw new RangeError('the directory\'s stats are not an object');
   // snapshots written before skippedBlobs was counted skipped none they know of
   const out = { ...stats, skippedBlobs: stats.skippedBlobs ?? 0 };
   for (const name of STATS) {
     const v = out[name];
-    if (!(Number.isSafeInteger(v) && v >= 0)) throw new RangeError(`stats.${name} is ${JSON.stringify(v)}, not a count`);
+    if (!(Number.isSafeInteger(v) && v >= 0)) throw new RangeError(`stats.${name} is ${typeof v === 'number' ? v : JSON.stringify(v)}, not a count`);
   }
   return out;
 }

@@ -4,6 +4,11 @@ import { Router } from '../route/router.js';
 import type { HierarchyData } from '../route/ch.js';
 import type { SectionWriter, SectionReader } from './sections.js';
 import { flatbushData } from './flatbush.js';
+import { timeOf } from '../route/modes.js';
+import { CAR_FWD, CAR_BWD, MODES, forwardBit } from '../road/profile.js';
+
+/** The largest arc weight (ms) the searches' Uint32 weights hold. */
+const MAX_WEIGHT = 0xffffffff;
 
 /** What the directory says of the roads: per mode, whether its hierarchy is stored and its weights' type. */
 export interface RoadMeta {
@@ -102,7 +107,16 @@ function checkGraph(g: RoadGraph): void {
   for (let e = 0; e < edges; e++) {
     if (g.edgeFrom[e] >= nodes || g.edgeTo[e] >= nodes || g.edgeWay[e] >= ways) throw new RangeError(`edge ${e} refers past the nodes or ways`);
     if (s[e + 1] < s[e] + 2) throw new RangeError(`edge ${e} has fewer than two points`);
-    if (!(g.edgeMeters[e] >= 0)) throw new RangeError(`edge ${e} has no length`);
+    // every mode's weight is a whole number of ms below 2^32, summed exactly by the searches:
+    // an infinite or NaN length or speed, or a car speed of 0 on a car's road, would make
+    // one that is not, and every route over it an error
+    const metres = g.edgeMeters[e], kmh = g.edgeKmh[e];
+    if (!(metres >= 0 && metres < Infinity)) throw new RangeError(`edge ${e} is ${metres} m long`);
+    if (!(kmh >= 0 && kmh < Infinity) || (kmh === 0 && g.edgeAccess[e] & (CAR_FWD | CAR_BWD))) throw new RangeError(`edge ${e} has a car speed of ${kmh} km/h`);
+    for (let m = 0; m < MODES.length; m++) {
+      const fwd = forwardBit(m);
+      if (g.edgeAccess[e] & (fwd | (fwd << 1)) && !(timeOf(g, m, e, metres) <= MAX_WEIGHT)) throw new RangeError(`edge ${e} takes ${MODES[m]} too long (${metres} m at ${kmh} km/h)`);
+    }
   }
   const r = g.restrictions;
   if (r.length % 4) throw new RangeError('restrictions are not in fours');

@@ -1,11 +1,12 @@
 /**
  * The land and the administrative lines of Nepal, from the 77 district polygons of
- * nepal-geojson (MIT): districts share their vertices exactly, so an edge used by one
- * district is the country's outline, and an edge used by two is the line between
- * them (a province boundary when their provinces differ). Everything is cut to the
- * data's extent: a map of an extract shows land where the extract has data.
+ * nepal-geojson (MIT), as its compact table (src/address/districts.ts) has them: districts
+ * share their vertices exactly, so an edge used by one district is the country's outline,
+ * and an edge used by two is the line between them (a province boundary when their
+ * provinces differ). Everything is cut to the data's extent: a map of an extract shows
+ * land where the extract has data.
  */
-import nepalGeojson from 'nepal-geojson';
+import { nepalDistrictTable } from '../address/districts.js';
 import { joinRings } from '../geom/rings.js';
 import { clipBand, ringArea, type Geom } from './clip.js';
 import { LINE, POLYGON, type FeatureSink } from './features.js';
@@ -27,18 +28,18 @@ function edges(): Edges {
   // numeric keys: string keys for 110,000 vertices and edges took a second
   const ids = new Map<number, number>();
   const xy: number[] = [];
-  const vertex = (p: number[]) => {
-    const key = Math.round(p[0] * 1e6) * 1e8 + Math.round(p[1] * 1e6);
+  const vertex = (lon: number, lat: number) => {
+    const key = Math.round(lon * 1e6) * 1e8 + Math.round(lat * 1e6);
     let id = ids.get(key);
-    if (id === undefined) { id = xy.length / 2; ids.set(key, id); xy.push(worldX(p[0]), worldY(p[1])); }
+    if (id === undefined) { id = xy.length / 2; ids.set(key, id); xy.push(worldX(lon), worldY(lat)); }
     return id;
   };
   const uses = new Map<number, { a: number; b: number; districts: number[] }>();
-  const features = nepalGeojson.districts().features;
-  features.forEach((d, di) => {
-    for (const ring of d.geometry.coordinates) {
-      for (let i = 0; i + 1 < ring.length; i++) {
-        const a = vertex(ring[i]), b = vertex(ring[i + 1]);
+  const districts = nepalDistrictTable();
+  districts.forEach((d, di) => {
+    for (const ring of d.rings) {
+      for (let i = 0; i + 3 < ring.length; i += 2) {
+        const a = vertex(ring[i], ring[i + 1]), b = vertex(ring[i + 2], ring[i + 3]);
         if (a === b) continue;
         const key = a < b ? a * 2 ** 24 + b : b * 2 ** 24 + a;
         const e = uses.get(key);
@@ -53,7 +54,7 @@ function edges(): Edges {
     if (e.districts.length === 1) outline.push([e.a, e.b]);
     else {
       const [p, q] = e.districts;
-      const level = features[p].properties.PROVINCE !== features[q].properties.PROVINCE ? PROVINCE : DISTRICT;
+      const level = districts[p].province !== districts[q].province ? PROVINCE : DISTRICT;
       shared.push({ a: e.a, b: e.b, level, pair: p < q ? `${p},${q}` : `${q},${p}` });
     }
   }

@@ -3,6 +3,7 @@ import type { AppEnv } from '../api.js';
 import { HttpError, quote } from '../http-error.js';
 import type { Grant, Keyring } from '../keys.js';
 import { originAllowed } from '../origins.js';
+import { foreignPage } from '../page-key.js';
 import { searchOf } from '../query.js';
 import { requestHeader } from '../respond.js';
 
@@ -20,8 +21,9 @@ export function keyOf(c: Context<AppEnv>): string[] {
 }
 
 /**
- * Checks the request's key (401), then whether it allows the request's `Origin` (403); gives the
- * grant, and keeps its hint for the access log (`c.var.keyHint`).
+ * Checks the request's key (401), then whether it allows the request's `Origin` (403) and, for a
+ * page's own key, whether the request comes from one of its pages (403, `foreignPage()`); gives
+ * the grant, and keeps its hint for the access log (`c.var.keyHint`).
  * @throws {HttpError} 401 or 403
  */
 export async function admit(c: Context<AppEnv>, keyring: Keyring): Promise<Grant> {
@@ -30,6 +32,10 @@ export async function admit(c: Context<AppEnv>, keyring: Keyring): Promise<Grant
   const origin = requestHeader(c, 'origin');
   if (!originAllowed(grant.origins, origin)) {
     throw new HttpError(403, `Origin: ${quote(origin ?? '')} is not allowed for this key`);
+  }
+  if (grant.ownPages) {
+    const foreign = foreignPage(grant.origins, { site: requestHeader(c, 'sec-fetch-site'), origin, referer: requestHeader(c, 'referer') });
+    if (foreign) throw new HttpError(403, foreign);
   }
   return grant;
 }

@@ -1,7 +1,8 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../api.js';
 import { HttpError } from '../http-error.js';
 import type { Grant } from '../keys.js';
+import { clientBucket, ConnectionCounts, type ClientOf } from '../page-key.js';
 import { QuotaUnavailableError, type QuotaResult, type QuotaStore } from '../quota.js';
 import { say } from '../respond.js';
 
@@ -13,23 +14,29 @@ export interface QuotaOptions {
   log: (line: string) => void;
   /** The clock in milliseconds. */
   now: () => number;
+  /** Who sent a request, for the per-client bounds of a key that has them (`Token.perClient`). */
+  client: ClientOf;
 }
 
 /**
  * Counts the request against its key's quota (`c.var.grant`, from `keys()`): the `RateLimit-*`
- * headers on every answer, 429 with `Retry-After` once the window's requests are used up.
+ * headers on every answer, 429 with `Retry-After` once the window's requests are used up. A key
+ * with per-client bounds (the page key's) counts this connection (in this process), then this
+ * address (in the store, so that it holds across workers and instances) first: a client over its
+ * own bound is refused before the key's quota is counted, and does not use up what the key's
+ * other clients share.
  *
  * Quotas fail closed: while the store cannot count, keyed requests get a 503 with Retry-After.
  * The outage is logged when it starts and when it ends, not once per refused request.
  */
 export function quota(options: QuotaOptions): MiddlewareHandler<AppEnv> {
-  const { store, log, now } = options;
+  const { store, log, now, client } = options;
   let outage: { since: number; refused: number } | undefined;
-  const count = async (grant: Grant): Promise<QuotaResult> => {
-    const { requests, windowSeconds } = grant.quota;
+  const count = async (id: string, quota: { requests: number; windowSeconds: number }): Promise<QuotaResult> => {
+    const { requests, windowSeconds } = quota;
     let q: QuotaResult;
     try {
-      q = await store.hit(grant.id, windowSeconds, requests);
+      q = await store.hit(id, windowSeconds, requests);
     } catch (err) {
       const retry = err instanceof QuotaUnavailableError ? err.retryAfter : 1;
       if (!outage) {
@@ -46,18 +53,36 @@ export function quota(options: QuotaOptions): MiddlewareHandler<AppEnv> {
     }
     return q;
   };
-  return async (c, next) => {
-    const grant = c.get('grant');
-    const q = await count(grant);
-    const { requests, windowSeconds } = grant.quota;
+
+  // The RateLimit headers of a count, and its 429 when it is over.
+  const limit = (c: Context<AppEnv>, q: QuotaResult, requests: number, over: string) => {
     say(c, 'ratelimit-limit', String(requests));
     say(c, 'ratelimit-remaining', String(q.remaining));
     say(c, 'ratelimit-reset', String(q.resetSeconds));
-    if (!q.allowed) {
-      throw new HttpError(429, `key: quota of ${requests} requests per ${windowSeconds} s used up; retry in ${q.resetSeconds} s`, {
-        'Retry-After': String(q.resetSeconds),
-      });
+    if (!q.allowed) throw new HttpError(429, `${over}; retry in ${q.resetSeconds} s`, { 'Retry-After': String(q.resetSeconds) });
+  };
+
+  const connections = new ConnectionCounts();
+  const share = async (c: Context<AppEnv>, grant: Grant): Promise<[QuotaResult, number]> => {
+    const { requests, windowSeconds, perConnection } = grant.perClient!;
+    const who = client(c.req.raw, c.env);
+    if (perConnection !== undefined && who.connection) {
+      const q = connections.hit(who.connection, windowSeconds, perConnection, now());
+      if (!q.allowed) limit(c, q, perConnection, `key: this connection's share, ${perConnection} requests per ${windowSeconds} s, is used up`);
     }
+    const q = await count(`${grant.id}/${clientBucket(who.address)}`, grant.perClient!);
+    if (!q.allowed) limit(c, q, requests, `key: this client's share, ${requests} requests per ${windowSeconds} s from one address, is used up`);
+    return [q, requests];
+  };
+
+  return async (c, next) => {
+    const grant = c.get('grant');
+    const own = grant.perClient ? await share(c, grant) : undefined;
+    const q = await count(grant.id, grant.quota);
+    const { requests, windowSeconds } = grant.quota;
+    // the headers tell the nearer of the two ends
+    const [shown, of] = own && own[0].remaining < q.remaining ? own : [q, requests];
+    limit(c, q.allowed ? shown : q, q.allowed ? of : requests, `key: quota of ${requests} requests per ${windowSeconds} s used up`);
     await next();
   };
 }

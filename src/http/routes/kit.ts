@@ -11,6 +11,7 @@ import { NearbyAnswer } from '../nearby-json.js';
 import { parseFormat, type QueryLimits } from '../params.js';
 import { searchOf, type Search } from '../query.js';
 import type { QuotaStore } from '../quota.js';
+import type { ClientOf } from '../page-key.js';
 import type { Reloadable } from '../reloadable.js';
 import { bytesAnswer, envelopeAnswer, flushSaid, geoJsonAnswer } from '../respond.js';
 
@@ -23,6 +24,8 @@ export interface KitOptions {
   now: () => number;
   log: (line: string) => void;
   nearby: NearbyFn;
+  /** Who sent a request, for the per-client bounds of a key. */
+  client: ClientOf;
   /** Answers a path's other methods (405). */
   methodNotAllowed: Handler<AppEnv>;
 }

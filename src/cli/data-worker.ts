@@ -1,0 +1,73 @@
+/**
+ * The thread that loads a data file for `loadOffThread` (./data.ts), off the thread that
+ * answers requests: it reads the file, checks it whole and hands back one snapshot, whose
+ * bytes are transferred (one ArrayBuffer, not copied). A snapshot file is read, checked by
+ * reading it into an index here, and sent as it is; a PBF is loaded into an index here and
+ * written as a snapshot. Either way every error the file can hold is found here.
+ */
+import { parentPort } from 'node:worker_threads';
+import { PbfError, SnapshotError } from '../errors.js';
+import { loadPbf } from '../build/load.js';
+import { cannotRead, openRegular, readAt } from '../load/read.js';
+import { HEADER_SIZE, isSnapshot, SNAPSHOT_VERSION } from '../snapshot/format.js';
+import { fromSnapshot } from '../snapshot/read.js';
+import { buildSnapshot } from '../snapshot/build.js';
+
+/** What the thread is asked: the file and the PBF loader's options. */
+export interface DataJob {
+  file: string;
+  strict: boolean;
+  contract: boolean;
+}
+
+/** What it answers: the snapshot's bytes, or the error's fields (an Error loses its class in between). */
+export type DataDone = { bytes: Uint8Array } | { error: { name: string; message: string; code?: string; problem?: string; file?: string } };
+
+/** Reads `job.file` and resolves with a checked snapshot of it. @throws {PbfError | SnapshotError} */
+export async function snapshotOf(job: DataJob): Promise<Uint8Array> {
+  const { file } = job;
+  let opened;
+  try {
+    opened = await openRegular(file);
+  } catch (err) {
+    throw new PbfError(file, cannotRead(err), { cause: err, code: (err as NodeJS.ErrnoException).code });
+  }
+  const { handle, size } = opened;
+  let bytes: Uint8Array | undefined;
+  let snapshot = false;
+  try {
+    const head = await readAt(handle, 0, Math.min(size, HEADER_SIZE));
+    snapshot = isSnapshot(head);
+    // A snapshot is as long as its header says: a longer file is refused before it is read.
+    if (snapshot && head.length === HEADER_SIZE) {
+      const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+      const whole = HEADER_SIZE + view.getUint32(12, true);
+      if (view.getUint32(8, true) === SNAPSHOT_VERSION && size > whole) {
+        throw new SnapshotError('corrupted', `${size - whole} bytes past its end (its header says ${whole} bytes)`, file);
+      }
+    }
+    if (snapshot) bytes = await readAt(handle, 0, size);
+  } catch (err) {
+    if (err instanceof SnapshotError) throw err;
+    const options = { cause: err, code: (err as NodeJS.ErrnoException).code };
+    throw snapshot ? new SnapshotError('unreadable', cannotRead(err), file, options) : new PbfError(file, cannotRead(err), options);
+  } finally {
+    await handle.close();
+  }
+  if (!bytes) {
+    // the PBF loader reads the file again (a regular file only), each blob capped at what the format allows
+    return buildSnapshot(await loadPbf(file, { strict: job.strict, contract: job.contract }));
+  }
+  fromSnapshot(bytes, file); // every check a load makes, here rather than on the serving thread
+  return bytes;
+}
+
+parentPort?.once('message', (job: DataJob) => {
+  snapshotOf(job).then(
+    (bytes) => parentPort!.postMessage({ bytes } satisfies DataDone, [bytes.buffer as ArrayBuffer]),
+    (err: unknown) => {
+      const e = err as Error & { code?: string; problem?: string; file?: string };
+      parentPort!.postMessage({ error: { name: e.name ?? 'Error', message: e.message ?? String(err), code: e.code, problem: e.problem, file: e.file } } satisfies DataDone);
+    },
+  );
+});
