@@ -1,6 +1,5 @@
-import { MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from '../query/search.js';
-import { MAX_SCANNED } from '../query/nearby.js';
-import { MAX_LIMIT, MAX_RADIUS, NEARBY_LIMIT, NEARBY_RADIUS, REVERSE_LIMIT, REVERSE_RADIUS, SEARCH_LIMIT } from '../query/limits.js';
+import { MAX_LIMIT, MAX_RADIUS } from '../query/limits.js';
+import { directionsSchema, nearbySchema, parameterObject, placeSchema, reverseSchema, searchSchema } from './schema.js';
 import { mapPaths } from './openapi-map.js';
 
 /** What the OpenAPI document describes: the same settings the app runs with. */
@@ -156,6 +155,29 @@ function keyedPath(r: KeyedRoute) {
 }
 
 /**
+ * The parameters of the routes, generated from their schemas (`schema.ts`): under
+ * `components/parameters`, by the names the paths refer to them with.
+ */
+function parameters(maxLimit: number, maxRadius: number): Record<string, object> {
+  const limits = { maxLimit, maxRadius };
+  const nearby = nearbySchema(limits);
+  const search = searchSchema(limits);
+  const reverse = reverseSchema(limits);
+  const place = placeSchema();
+  const directions = directionsSchema();
+  const names: [string, Parameters<typeof parameterObject>[0], string][] = [
+    ...(['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'at', 'format', 'geometry', 'key'] as const).map((n) => [n, nearby, n] as [string, typeof nearby, string]),
+    ['points', directions, 'points[]'], ['pointsPlain', directions, 'points'], ['mode', directions, 'mode'],
+    ['instructions', directions, 'instructions'], ['alternatives', directions, 'alternatives'],
+    ['placeId', place, 'placeId'],
+    ['q', search, 'q'], ['searchLimit', search, 'limit'], ['searchLat', search, 'lat'], ['searchLon', search, 'lon'],
+    ['searchRadius', search, 'radius'], ['searchType', search, 'type'],
+    ['reverseRadius', reverse, 'radius'], ['reverseLimit', reverse, 'limit'],
+  ];
+  return Object.fromEntries(names.map(([component, schema, name]) => [component, parameterObject(schema, name)]));
+}
+
+/**
  * The OpenAPI 3.1 description of API v1 as served at `<basePath>/openapi.json`: every route,
  * parameter, status and response schema, with the limits the app was built with.
  */
@@ -192,23 +214,17 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     open: { type: 'boolean', description: 'Open now by `opening_hours`, in Nepal Time.' },
   };
 
+  // A nearby record: a place's fields, with the type that matched, its score and its distance.
   const nearbyPlaceSchema = {
     type: 'object',
     required: ['placeId', 'osmId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'radialDistanceInKm', 'open'],
     additionalProperties: false,
     properties: {
-      placeId: { type: 'integer', minimum: 0, description: '`osmId * 4 + kind` (kind 0 node, 1 way, 2 relation).' },
+      ...placeProperties,
       osmId: { type: 'integer', minimum: 1 },
-      license: { type: 'string', minLength: 1 },
-      name: { type: 'string', description: '`name`, else `name:en`, else `name:ne`, else empty.' },
-      address: { type: 'string', description: 'The `addr:*` parts joined with `", "`, or empty.' },
       type: { type: 'string', minLength: 1, description: 'The type that matched (for a merged type, the member type).' },
-      centroid: ref('schemas', 'Centroid'),
-      tags: { type: 'array', items: { type: 'string', pattern: '\\|' }, description: 'Every tag as `key|value`.' },
-      geometry: ref('schemas', 'Geometry'),
       score: { anyOf: [{ type: 'number' }, nonFinite], description: 'Higher is better; a score that is not a number is the string `"NaN"`.' },
       radialDistanceInKm: { anyOf: [{ type: 'number', minimum: 0 }, nonFinite] },
-      open: { type: 'boolean', description: 'Open now by `opening_hours`, in Nepal Time.' },
     },
   };
   const placeSchema = {
@@ -332,124 +348,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key, as a header.' },
         bearer: { type: 'http', scheme: 'bearer', description: 'Your API key as `Authorization: Bearer <key>`.' },
       },
-      parameters: {
-        type: {
-          name: 'type', in: 'query', required: true,
-          description: 'A place type (`cafe`, `school`, …; an OSM feature value) or a merged type (`eat`, …). Case-insensitive; an unknown type finds nothing.',
-          schema: { type: 'string', minLength: 1 },
-        },
-        lat: {
-          name: 'lat', in: 'query', required: true, description: 'Latitude in degrees (plain decimal).',
-          schema: { type: 'number', minimum: -90, maximum: 90 },
-        },
-        lon: {
-          name: 'lon', in: 'query', required: true, description: 'Longitude in degrees (plain decimal).',
-          schema: { type: 'number', minimum: -180, maximum: 180 },
-        },
-        radius: {
-          name: 'radius', in: 'query', description: 'Search radius in whole kilometres.',
-          schema: { type: 'integer', minimum: 1, maximum: maxRadius, default: NEARBY_RADIUS },
-        },
-        limit: {
-          name: 'limit', in: 'query', description: 'How many places at most.',
-          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: NEARBY_LIMIT },
-        },
-        sortBy: {
-          name: 'sortBy', in: 'query', description: '`true`: nearest first; otherwise best score first. `true`/`false`, any case.',
-          schema: { type: 'boolean', default: false },
-        },
-        isOpen: {
-          name: 'isOpen', in: 'query', description: `\`true\`: only places open now (Nepal Time) by their \`opening_hours\`; of the places in range, the first \`limit\` + ${MAX_SCANNED.toLocaleString('en-US')} in the answer's order are examined, so fewer than \`limit\` may come back when few are open. \`true\`/\`false\`, any case.`,
-          schema: { type: 'boolean', default: false },
-        },
-        points: {
-          name: 'points[]', in: 'query', description: 'A point `lat,lon` to pass, in order; 2 to 25 of them, at most 2,000 km apart in all (straight lines from point to point). Sent as `points[]` (the Baato JS client, axios), `points%5B%5D` (the Java client) or repeated `points`.',
-          schema: { type: 'array', items: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?,-?\\d+(\\.\\d+)?$' }, minItems: 2, maxItems: 25 },
-          style: 'form', explode: true,
-        },
-        pointsPlain: {
-          name: 'points', in: 'query', description: 'The same points as `points[]`, for clients that repeat a plain name (not both).',
-          schema: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 25 },
-          style: 'form', explode: true,
-        },
-        mode: {
-          name: 'mode', in: 'query', description: '`foot` (shortest walk, 5 km/h), `bike` (15 km/h) or `car` (fastest, by road class and `maxspeed`).',
-          schema: { type: 'string', enum: ['foot', 'bike', 'car'], default: 'foot' },
-        },
-        instructions: {
-          name: 'instructions', in: 'query', description: '`true`: turn-by-turn `instructionList` (GraphHopper\'s shape); otherwise it is null.',
-          schema: { type: 'boolean', default: false },
-        },
-        alternatives: {
-          name: 'alternatives', in: 'query', description: '`true`: up to two alternatives after the best route (exactly two points only).',
-          schema: { type: 'boolean', default: false },
-        },
-        at: {
-          name: 'at', in: 'query',
-          description:
-            '**Extension, not part of API v1**: a client of API v1 does not send it, and another API v1 service may refuse it. ' +
-            'The instant that `isOpen` and each record\'s `open` are evaluated at, instead of now: ISO 8601, ' +
-            '`YYYY-MM-DD[Thh:mm[:ss[.fff]]][Z|±hh:mm]`; without an offset it is Nepal Time (UTC+05:45), whatever the server\'s ' +
-            'time zone. Percent-encode a `+` in the offset as `%2B`.',
-          schema: {
-            type: 'string',
-            pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}(:?\\d{2})?)?)?$',
-            examples: ['2026-11-21T22:10', '2026-11-21T16:25Z', '2026-11-21T22:10+05:45'],
-          },
-          'x-extension': true,
-        },
-        placeId: {
-          name: 'placeId', in: 'query', required: true, description: 'The `placeId` of a record: `osmId * 4 + kind` (kind 0 node, 1 way, 2 relation), plain digits.',
-          schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-        },
-        q: {
-          name: 'q', in: 'query', required: true, description: `What the user typed: words, the last one possibly unfinished. Not blank; at most ${MAX_QUERY_LENGTH} characters and ${MAX_WORDS} different words (a repeated word counts once), else 400. At most ${MAX_POSTINGS.toLocaleString('en-US')} matches of its words in names are scored: a broader query (one or two letters at country scale) ranks each word's rarest completions.`,
-          schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH },
-        },
-        searchLimit: {
-          name: 'limit', in: 'query', description: 'How many suggestions at most.',
-          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: SEARCH_LIMIT },
-        },
-        searchLat: {
-          name: 'lat', in: 'query', description: 'With `lon`: nearer places rank first among equally good matches (a bias, not a filter).',
-          schema: { type: 'number', minimum: -90, maximum: 90 },
-        },
-        searchLon: {
-          name: 'lon', in: 'query', description: 'With `lat`: see `lat`.',
-          schema: { type: 'number', minimum: -180, maximum: 180 },
-        },
-        searchRadius: {
-          name: 'radius', in: 'query', description: 'With `lat`/`lon`: only places whose centroid lies within this many whole kilometres.',
-          schema: { type: 'integer', minimum: 1, maximum: maxRadius },
-        },
-        searchType: {
-          name: 'type', in: 'query', description: 'Only places of this type (`cafe`, `residential`, `neighbourhood`, …) or merged type (`eat`, …). Case-insensitive.',
-          schema: { type: 'string', minLength: 1 },
-        },
-        reverseRadius: {
-          name: 'radius', in: 'query', description: 'How far to look, in km; fractions are fine.',
-          schema: { type: 'number', exclusiveMinimum: 0, maximum: maxRadius, default: REVERSE_RADIUS },
-        },
-        reverseLimit: {
-          name: 'limit', in: 'query', description: 'How many places at most.',
-          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: REVERSE_LIMIT },
-        },
-        format: {
-          name: 'format', in: 'query',
-          description: '`json`: the envelope; `geojson`: a GeoJSON FeatureCollection (`application/geo+json`) of the same records, for a map. Errors are envelopes either way.',
-          schema: { type: 'string', enum: ['json', 'geojson'], default: 'json' },
-        },
-        geometry: {
-          name: 'geometry', in: 'query',
-          description: "Only with `format=geojson`: `full`, each feature has the record's geometry; `centroid`, a Point at its centroid.",
-          schema: { type: 'string', enum: ['full', 'centroid'], default: 'full' },
-        },
-        key: {
-          name: 'key', in: 'query',
-          description: 'Your API key. Required, unless given in an `X-API-Key` or `Authorization: Bearer` header (this parameter wins).',
-          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' },
-        },
-      },
+      parameters: parameters(maxLimit, maxRadius),
       headers: {
         'RateLimit-Limit': { description: "Requests allowed per window for this key.", schema: { type: 'integer', minimum: 1 } },
         'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
