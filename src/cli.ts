@@ -14,6 +14,7 @@ const commands: Record<string, Command> = {
   search: { about: 'what a search box suggests for some words', load: () => import('./cli/search.js') },
   place: { about: 'the record of one placeId', load: () => import('./cli/place.js') },
   reverse: { about: 'what is at a point', load: () => import('./cli/reverse.js') },
+  types: { about: 'the types nearby takes, with counts', load: () => import('./cli/types.js') },
   route: { about: 'directions between points, on foot, by bike or by car', load: () => import('./cli/route.js') },
   build: { about: 'an OSM PBF in, a snapshot out (loads in a fraction of the time)', load: () => import('./cli/build.js') },
   serve: { about: 'the API v1 over HTTP', load: () => import('./cli/serve.js') },

@@ -3,6 +3,8 @@
  * imports no Node built-ins, so it runs in browsers and bundles for apps.
  */
 export { nearby, MAX_SCANNED } from './query/nearby.js';
+export { types, suggestTypes, type TypeInfo } from './query/types.js';
+export type { Bounds } from './index/bounds.js';
 export { place, type PlaceOptions } from './query/place.js';
 export { search, prepareSearch, MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from './query/search.js';
 export { reverse, REVERSE_RADIUS } from './query/reverse.js';

@@ -120,6 +120,8 @@ export interface LoadStats {
    * means data may be missing: a damaged `OSMData` type is read as unknown.
    */
   skippedBlobs: number;
+  /** Objects dropped because a later object of the same type and id superseded them (merged extracts repeat ids): the last version is kept. */
+  duplicates: number;
 }
 
 /**

@@ -101,8 +101,12 @@ const sameQuery = (url: string) => {
   return u.pathname + u.search;
 };
 
-/** Opens the app and waits for the map's first `idle` (style, tiles, glyphs, sprite all in). */
-async function openApp(viewport = { width: 1280, height: 800 }, mobile = false): Promise<{ page: Page; errors: string[] }> {
+/**
+ * Opens the app and waits for the map's first `idle` (style, tiles, glyphs, sprite all in): at
+ * street level in the middle of the data, or with `hash` null at the URL without one, as a
+ * first visit does.
+ */
+async function openApp(viewport = { width: 1280, height: 800 }, mobile = false, hash?: null, origin = server.origin): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: 1 });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000); // a step that does not happen fails with what was waited for
@@ -112,8 +116,11 @@ async function openApp(viewport = { width: 1280, height: 800 }, mobile = false):
     if (m.type() === 'error') errors.push(m.text());
   });
   // the middle of the data (where the style opens), at street level
-  const style = await (await fetch(`${server.origin}/api/v1/styles/breeze?key=${devKey}`)).json() as { center: [number, number] };
-  await page.goto(`${server.origin}/#16/${style.center[1]}/${style.center[0]}`);
+  if (hash === null) await page.goto(`${origin}/`);
+  else {
+    const style = await (await fetch(`${origin}/api/v1/styles/breeze?key=${devKey}`)).json() as { center: [number, number] };
+    await page.goto(`${origin}/#16/${style.center[1]}/${style.center[0]}`);
+  }
   await page.waitForFunction(() => (globalThis as any).nepalPlaces?.map, null, { timeout: 60_000 });
   await idle(page);
   return { page, errors };
@@ -137,6 +144,34 @@ const centre = (page: Page) => page.evaluate(() => (globalThis as any).nepalPlac
  */
 const shownName = (r: { name: string; type: string; tags?: string[] }) =>
   r.tags?.find((t) => t.startsWith('name:en|'))?.slice(8) || r.name || r.type.replace(/_/g, ' ');
+
+/**
+ * What the map shows of the world, `[west, south, east, north, zoom]`: the part above the
+ * phone's sheet (the map's bottom padding), which covers the rest.
+ */
+const visibleBox = (page: Page) => page.evaluate(() => {
+  const map = (globalThis as any).nepalPlaces.map;
+  const c = map.getContainer() as { clientWidth: number; clientHeight: number };
+  const sw = map.unproject([0, c.clientHeight - map.getPadding().bottom]), ne = map.unproject([c.clientWidth, 0]);
+  return [sw.lng, sw.lat, ne.lng, ne.lat, map.getZoom()] as number[];
+});
+
+/** The data's extent as `/health` says it. */
+async function dataBounds(origin = server.origin): Promise<number[]> {
+  const body = (await (await fetch(`${origin}/api/v1/health`)).json()) as any;
+  return body.data[0].bounds;
+}
+
+/** That `view` holds all of `data` and is fitted to it: the data spans most of it one way. */
+function expectFits(view: number[], data: number[]): void {
+  const [w, s, e, n] = data;
+  expect(view[0]).toBeLessThanOrEqual(w!);
+  expect(view[1]).toBeLessThanOrEqual(s!);
+  expect(view[2]).toBeGreaterThanOrEqual(e!);
+  expect(view[3]).toBeGreaterThanOrEqual(n!);
+  const across = Math.max((e! - w!) / (view[2]! - view[0]!), (n! - s!) / (view[3]! - view[1]!));
+  expect(across).toBeGreaterThan(0.5);
+}
 
 const metres = (a: [number, number], b: [number, number]) => turfDistance(point(a), point(b), { units: 'kilometers' }) * 1000;
 
@@ -257,8 +292,10 @@ describe('the map draws the loaded data, on a laptop', () => {
     const open = await api(sameQuery(openUrl));
     for (const r of open) expect(r.open).toBe(true);
     await expect.poll(() => page.locator('.np-marker').count()).toBe(open.length);
+    // waited for before the click: a quick answer would otherwise come before the wait
+    const reset = page.waitForResponse((r) => r.url().includes('/api/v1/search/nearby'));
     await page.locator('#np-open-now').uncheck();
-    await page.waitForResponse((r) => r.url().includes('/api/v1/search/nearby'));
+    await reset;
     await page.locator('.np-chip[data-type="cafe"]').click(); // off again: no markers, no ring
     await expect.poll(() => page.locator('.np-marker').count()).toBe(0);
   });
@@ -272,6 +309,9 @@ describe('the map draws the loaded data, on a laptop', () => {
     expect(metres([Number(q.get('lon')), Number(q.get('lat'))], await centre(page))).toBeLessThan(1);
     const suggestions = await api(sameQuery(url));
     await expect.poll(() => page.locator('.np-suggestion').count()).toBe(suggestions.length);
+    // each says what it is: its type, in words
+    const kinds = await page.locator('.np-suggestion .np-kind').allInnerTexts();
+    expect(kinds.map((k) => k.toLowerCase())).toEqual(suggestions.map((s) => s.type.replace(/_/g, ' ')));
     const first = suggestions[0];
     expect(first.name).toMatch(/Teafresho/);
     const moved = page.evaluate(() => new Promise<void>((resolve) => (globalThis as any).nepalPlaces.map.once('moveend', () => resolve())));
@@ -370,6 +410,48 @@ describe('on a phone', () => {
       expect(errors).toEqual([]);
     } finally {
       await page.context().close();
+    }
+  }, 120_000);
+});
+
+describe('a first visit (no # in the URL) opens on the data, at every size', () => {
+  it.each([
+    ['a phone', { width: 390, height: 844 }, true],
+    ['a tablet', { width: 768, height: 1024 }, true],
+    ['a laptop', { width: 1280, height: 800 }, false],
+  ])('%s', async (_, viewport, mobile) => {
+    const { page, errors } = await openApp(viewport, mobile, null);
+    try {
+      expectFits(await visibleBox(page), await dataBounds());
+      // and the map is drawn there: the tiles' features
+      const drawn = await page.evaluate(() => (globalThis as any).nepalPlaces.map.queryRenderedFeatures().length);
+      expect(drawn).toBeGreaterThan(20);
+      expect(errors).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  }, 120_000);
+});
+
+describe('a server without map tiles', () => {
+  it('the page says so, opens on the data, and its places still work', async () => {
+    const bare = await serveCli(['--data', CORE_PBF]);
+    try {
+      expect(bare.out.stdout).toContain('no map tiles');
+      const { page, errors } = await openApp({ width: 390, height: 844 }, true, null, bare.origin);
+      try {
+        await expect.poll(() => page.locator('#np-status').innerText()).toMatch(/no map tiles[^]*--tiles/);
+        expectFits(await visibleBox(page), await dataBounds(bare.origin));
+        await page.locator('.np-chip[data-type="eat"]').tap();
+        await expect.poll(() => page.locator('.np-marker').count()).toBeGreaterThan(3);
+        writeFileSync(join(ARTIFACTS, 'app-no-tiles.png'), await page.screenshot());
+        expect(errors).toEqual([]);
+      } finally {
+        await page.context().close();
+      }
+    } finally {
+      bare.child.kill('SIGTERM');
+      await new Promise((r) => bare.child.once('exit', r));
     }
   }, 120_000);
 });

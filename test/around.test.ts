@@ -36,7 +36,7 @@ describe('around: every point within the radius, nearest first, whatever the siz
       return { i, km, s: prom[i] / (1 + km) };
     }).filter((x) => x.km <= 40).sort((a, b) => b.s - a.s);
     const got: number[] = [];
-    around(tree, q[0], q[1], 40, (i, _km, s) => { got.push(s); return false; }, prom, nodeMaxima(tree, prom));
+    around(tree, q[0], q[1], 40, (i, _km, s) => { got.push(s); return false; }, { prom, nodeMax: nodeMaxima(tree, prom) });
     expect(got.length).toBe(want.length);
     for (let k = 0; k < got.length; k++) expect(got[k]).toBeCloseTo(want[k].s, 9);
   });

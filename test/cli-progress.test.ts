@@ -68,6 +68,24 @@ describe('formatters', () => {
     expect(eta({ bytesRead: 0, bytesTotal: 100, objects: 0 }, 0)).toBe(Infinity);
   });
 
+  it('eta of a small file: known within its first 2 s once a fifth of it is in', () => {
+    // 1.3 MB, 0.3 MB in after 200 ms: 1.0 MB left at 1.5 MB/s
+    expect(eta({ bytesRead: 300_000, bytesTotal: 1_300_000, objects: 40_000 }, 200)).toBeCloseTo((1_000_000 * 0.2) / 300_000, 9);
+    expect(eta({ bytesRead: 200_000, bytesTotal: 1_300_000, objects: 30_000 }, 150)).toBe(Infinity); // not a fifth yet
+  });
+
+  it('a bar over a one-second load shows an ETA before it ends', () => {
+    let t = 0;
+    let written = '';
+    const p = new Progress('bar', { write: (s: string) => (written += s), columns: 120 }, 'load', () => t);
+    const total = 2_000_000;
+    for (let i = 1; i <= 10; i++) {
+      t = i * 100;
+      p.update({ bytesRead: Math.min(total - 1, (i * total) / 10), bytesTotal: total, objects: i * 10_000 });
+    }
+    expect(written).toMatch(/ETA 0:0[1-9]/);
+  });
+
   it('bar: filled by the fraction, clamped', () => {
     expect(bar(0, 10)).toBe('[..........]');
     expect(bar(0.55, 10)).toBe('[#####.....]');

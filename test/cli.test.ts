@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nearby, search, place, reverse, buildSnapshot } from '../src/index.js';
+import { nearby, search, place, reverse, buildSnapshot, types } from '../src/index.js';
 import type { NearbyPlace, PlaceIndex } from '../src/index.js';
 import { engine } from './support/fixture.js';
 import { TRANSIT } from './support/raw.js';
@@ -62,10 +62,11 @@ describe('nearby prints the JSON array of NearbyPlace', () => {
     expect(got.map((p) => p.placeId)).toEqual(want.map((p) => p.placeId));
   });
 
-  it('an unknown type prints []', async () => {
-    const r = await cli('nearby', '--type', 'no_such_type', '--lat', '27.7172', '--lon', '85.3240');
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([]);
+  it('a misspelled type exits 2 with one line suggesting the type meant', async () => {
+    const r = await cli('nearby', '--type', 'cafee', '--lat', '27.7172', '--lon', '85.3240');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^nepal-places nearby: type: unknown type "cafee".*did you mean "cafe".*\n$/);
   });
 });
 
@@ -209,6 +210,17 @@ describe('search, place and reverse print what the library answers', () => {
     const want = reverse(index, { lat: 27.7116015, lon: 85.3126146, radius: 0.2, limit: 3, at });
     expect(want).toHaveLength(3);
     expect(JSON.parse(r.stdout)).toEqual(want);
+  });
+
+  it('types: the types nearby takes, as types() lists them; an argument is exit 2', async () => {
+    const r = await cli('types');
+    expect(r.code).toBe(0);
+    const got = JSON.parse(r.stdout) as { type: string; count: number }[];
+    expect(got).toEqual(types(index));
+    // every listed type with places answers nearby over the whole fixture
+    const cafe = got.find((t) => t.type === 'cafe')!;
+    expect(nearby(index, { type: 'cafe', lat: 27.7083, lon: 85.3206, radius: 10, limit: 10_000 })).toHaveLength(cafe.count);
+    expect((await cli('types', 'cafe')).code).toBe(2);
   });
 
   it('reverse where nothing is: [] and exit 0', async () => {

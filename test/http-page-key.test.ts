@@ -117,6 +117,17 @@ describe('the page key: each client\'s bound holds across the instances that sha
     expect(await statuses(b.app, [socket('203.0.113.70')], 1)).toEqual({ 200: 1 });
   });
 
+  it('two instances, each with its own page key: one client of the site', async () => {
+    const store = new MemoryQuotaStore();
+    const other = 'Zz9WmX3pL9vT2nR8bY4cF6hJ';
+    const a = pageApp({ store, perClient: { requests: 5, windowSeconds: 60 } });
+    const b = createApp({ index, tokens: [pageToken(other, [OWN], PAGE_QUOTA, { requests: 5, windowSeconds: 60 })], store, log: () => {} });
+    expect(await statuses(a.app, [socket('203.0.113.7')], 3)).toEqual({ 200: 3 });
+    const codes = [];
+    for (let i = 0; i < 4; i++) codes.push((await b.fetch(new Request(`${OWN}${PATH.replace(KEY, other)}`), { incoming: { socket: socket('203.0.113.7') } })).status);
+    expect(codes).toEqual([200, 200, 429, 429]);
+  });
+
   describe('two apps on Redis', () => {
     let redis: TestRedis;
     const stores: RedisQuotaStore[] = [];
@@ -218,6 +229,29 @@ describe('the page key: browsers may use it from the server\'s own pages only', 
     const app = createApp({ index, tokens: [{ key: 'f'.repeat(24), allowedOrigins: ['https://partner.example'], quota: { requests: 10, windowSeconds: 60 } }], log: () => {} });
     const res = await app.fetch(new Request(`${OWN}${PATH.replace(KEY, 'f'.repeat(24))}`, { headers: { 'Sec-Fetch-Site': 'cross-site' } }));
     expect(res.status).toBe(200);
+  });
+});
+
+describe('the memory store forgets the clients whose windows have ended', () => {
+  it('five windows of 20,000 new client addresses each: it never holds more than twice a window\'s', async () => {
+    let t = 0;
+    const store = new MemoryQuotaStore(() => t);
+    let most = 0;
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 20_000; i++) {
+        await store.hit(`page-key-digest/198.${round}.${i >> 8}.${i & 255}`, 60, 1200);
+        most = Math.max(most, store.size);
+      }
+      t += 60_000; // every window of this round has ended
+    }
+    expect(most).toBeLessThanOrEqual(40_000);
+    // a window still running is kept, whatever is swept around it
+    const live = await store.hit('live', 600, 3);
+    for (let i = 0; i < 5_000; i++) await store.hit(`other/${i}`, 1, 3);
+    t += 2_000;
+    for (let i = 0; i < 70_000; i++) await store.hit(`late/${i}`, 1, 3);
+    expect(live.remaining).toBe(2);
+    expect((await store.hit('live', 600, 3)).remaining).toBe(1);
   });
 });
 

@@ -73,6 +73,53 @@ describe('an answer Redis has sent is not lost to a busy event loop', () => {
   });
 });
 
+// Holds Redis for ARGV[1] ms (a long script or a slow command another client sent first).
+const HOLD = `local t = redis.call('TIME')
+local stop = t[1] * 1000000 + t[2] + ARGV[1] * 1000
+repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] >= stop
+return 1`;
+
+describe('a slow Redis is not an outage: a command queued behind answers still coming waits up to slowMs', () => {
+  it('hits queued behind 200 ms commands are counted, 400 ms after they were sent', async () => {
+    const store = await RedisQuotaStore.connect(redis.url, { prefix: 'busy-slow:' });
+    try {
+      await store.hit('warm', 60, 10);
+      // One connection, answered in order: hold, a, hold, b. No answer to a or b comes for
+      // 400 ms, but the first hold's does at 200 ms: Redis is busy, not gone.
+      const t0 = performance.now();
+      void store.redis.eval(HOLD, 0, 200);
+      const a = store.hit('a', 60, 10);
+      void store.redis.eval(HOLD, 0, 200);
+      const b = store.hit('b', 60, 10);
+      await expect(a).resolves.toMatchObject({ allowed: true, remaining: 9 });
+      await expect(b).resolves.toMatchObject({ allowed: true, remaining: 9 });
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(350);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('past slowMs a hit fails, saying Redis answers slowly', async () => {
+    const store = await RedisQuotaStore.connect(redis.url, { prefix: 'busy-slower:' });
+    try {
+      await store.hit('warm', 60, 10);
+      // Holds of 20 kB each: Redis reads 16 kB at a time, so it answers one hold (and the hit
+      // before it) per read, every 200 ms. The sixth hit is answered after 1.2 s.
+      const pad = 'x'.repeat(20_000);
+      const hits = [];
+      for (let i = 0; i < 6; i++) {
+        void store.redis.eval(HOLD, 0, 200, pad);
+        hits.push(store.hit(`c${i}`, 60, 10).then(() => 'counted', (err: Error) => err.message));
+      }
+      const outcomes = await Promise.all(hits);
+      expect(outcomes.slice(0, 3)).toEqual(['counted', 'counted', 'counted']);
+      expect(outcomes[5]).toBe('redis: quota command timed out after 1000 ms (Redis answers slowly)');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('a burst on a busy CPU: no 503, no outage in the log, while Redis is healthy', () => {
   it('1,000 requests at 200 concurrency, each request keeping the thread busy, are all answered 200', async () => {
     const store = await RedisQuotaStore.connect(redis.url, { prefix: 'busy-burst:' });

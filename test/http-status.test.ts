@@ -87,10 +87,17 @@ describe('200: nearby() records in the envelope', () => {
     expectError(await server.request(nearbyUrl(`${good}&at=2026-11-21T22:10+05:45&key=${open.key}`)), 400, /^at: .*write the offset's \+ as %2B/);
   });
 
-  it('an unknown type is an empty 200', async () => {
-    const r = await server.request(nearbyUrl(`type=no-such-type&lat=1&lon=1&key=${open.key}`));
-    expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ status: 200, message: 'Success', data: [] });
+  it('an unknown type is a 400 that suggests the type meant', async () => {
+    const r = await server.request(nearbyUrl(`type=cafee&lat=27.7154&lon=85.3123&key=${open.key}`));
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ status: 400, data: [] });
+    expect(r.body.message).toMatch(/^type: unknown type "cafee".*did you mean "cafe"/);
+  });
+
+  it('lat and lon swapped is a 400 that shows the swapped reading', async () => {
+    const r = await server.request(nearbyUrl(`type=cafe&lat=85.3123&lon=27.7154&key=${open.key}`));
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/^lat: lat=85\.3123, lon=27\.7154 lies outside the data, but swapped \(lat=27\.7154, lon=85\.3123\) it lies in it/);
   });
 
   it('HEAD answers the headers of GET without a body', async () => {

@@ -277,20 +277,49 @@ describe('GET /tiles/{z}/{x}/{y}.mvt: the archive\'s tiles, gzip, with ETag and 
     expect((await rawGet(url(), { 'If-None-Match': `"stale", W/${etag}` })).status).toBe(304);
   });
 
-  it('a tile outside the data, or outside the archive\'s zooms, is 204 with no body', async () => {
-    for (const path of ['14/0/0', `14/${x14 + 1}/${y14}`, `15/${x14 * 2}/${y14 * 2}`, '5/3/3']) {
+  it('a tile outside the data is 204 with no body', async () => {
+    for (const path of ['14/0/0', `14/${x14 + 1}/${y14}`, '5/3/3']) {
       const r = await rawGet(`${server.origin}/api/v1/tiles/${path}.mvt?key=${KEY}`);
       expect(r.status, path).toBe(204);
       expect(r.body.length).toBe(0);
       expect(r.headers['cache-control']).toMatch(/max-age/);
     }
   });
+});
 
-  it('z/x/y that is not a tile is a 400 envelope; another extension a 404', async () => {
-    expectEnvelope(await get('/api/v1/tiles/2/4/0.mvt'), 400, /Bad tile "2\/4\/0".*2\^z/);
-    expectEnvelope(await get('/api/v1/tiles/27/0/0.mvt'), 400, /z must be an integer from 0 to 26/);
-    expectEnvelope(await get('/api/v1/tiles/a/0/0.mvt'), 400, /Bad tile/);
+describe('tile coordinates: one rule for z, x and y, and the message says the archive\'s zooms', () => {
+  const [x14, y14] = tileOf(85.3123, 27.7154, 14);
+  const zooms = new RegExp(`z must be an integer from ${TEST_INFO.minZoom} to ${TEST_INFO.maxZoom}, the zooms of this server's tiles`);
+
+  it('a z outside the archive\'s zooms is a 400 naming them, whether or not PMTiles could address it', async () => {
+    for (const z of [TEST_INFO.maxZoom + 1, 26, 27, 123456789]) {
+      expectEnvelope(await get(`/api/v1/tiles/${z}/0/0.mvt`), 400, zooms);
+    }
+    expectEnvelope(await get(`/api/v1/tiles/15/${x14 * 2}/${y14 * 2}.mvt`), 400, /overzoom z14 tiles beyond/);
+  });
+
+  it('x and y out of range, or not decimal digits, are the same 400 however long they are', async () => {
+    const last = 2 ** 14 - 1;
+    for (const [path, coord] of [
+      [`14/${last + 1}/${y14}`, 'x'], [`14/${x14}/${last + 1}`, 'y'],
+      [`14/123456789/${y14}`, 'x'], [`14/${x14}/123456789`, 'y'],
+      [`14/1234567890123/${y14}`, 'x'], [`14/${x14}/1234567890123`, 'y'],
+      [`14/-1/${y14}`, 'x'], [`14/${x14}/-1`, 'y'], [`14/1.5/${y14}`, 'x'], [`14/${x14}/1.5`, 'y'], [`14/${x14}/`, 'y'], [`14/${x14}/1e3`, 'y'],
+    ] as const) {
+      expectEnvelope(await get(`/api/v1/tiles/${path}.mvt`), 400, new RegExp(`^Bad tile .*: ${coord} must be an integer from 0 to ${last} \\(2\\^z − 1\\) at z14$`));
+    }
+    expectEnvelope(await get('/api/v1/tiles/2/4/0.mvt'), 400, /^Bad tile "2\/4\/0": x must be an integer from 0 to 3 /);
+    expectEnvelope(await get('/api/v1/tiles/a/0/0.mvt'), 400, zooms);
+  });
+
+  it('leading zeros name the same tile', async () => {
+    const r = await rawGet(`${server.origin}/api/v1/tiles/014/0${x14}/00${y14}.mvt?key=${KEY}`);
+    expect(r.status).toBe(200);
+  });
+
+  it('another extension is a 404', async () => {
     expectEnvelope(await get('/api/v1/tiles/1/0/0.png'), 404, /"0.png" is not a tile/);
+    expectEnvelope(await get('/api/v1/tiles/1/0/123456789.png'), 404, /is not a tile/);
   });
 });
 

@@ -54,6 +54,10 @@ describe('license: the code ISC, the data ODbL, opening_hours LGPL-3.0', () => {
 });
 
 describe('package.json: what a registry and a bundler read', () => {
+  it('the version the HTTP app says (src/version.ts) is package.json\'s', async () => {
+    expect((await import('../src/version.js')).VERSION).toBe(pkg.version);
+  });
+
   it('keywords, sideEffects: false, ESM only, engines', () => {
     expect(pkg.keywords).toEqual(expect.arrayContaining(['nepal', 'openstreetmap', 'geospatial']));
     expect(pkg.sideEffects).toBe(false);

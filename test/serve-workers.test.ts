@@ -3,7 +3,7 @@
  * the old data), and --workers N serves one port from N processes sharing the Redis quota.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { get } from 'node:http';
+import { Agent, get, request } from 'node:http';
 import { mkdtemp, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -184,5 +184,100 @@ describe('serve --workers 2: one port, two processes, one Redis quota, SIGHUP to
     expect(await run.exit).toBe(0);
     // the workers are gone with the primary
     expect(() => process.kill(Number(pidB), 0)).toThrow();
+  }, 180_000);
+});
+
+describe('serve --workers 2: a connection handed to a worker that dies is served by another, never left open', () => {
+  it('a worker stopped with a connection handed to it, then killed: that request is answered by the other worker', async () => {
+    await redis.client.flushall();
+    const run = serveCli(['--port', '0', '--data', join(dir, 'core.places'), '--redis', redis.url, '--workers', '2', '--no-app']);
+    const [, pidA] = await waitFor(run, /2 workers on one port \(pids (\d+), (\d+)\)/);
+    const [, url] = run.out.stdout.match(/^try: curl '([^']+)'$/m)!;
+    expect((await fresh(url!)).status).toBe(200);
+    // A stopped worker takes no connection: the primary hands it one (its turn comes within two
+    // connections) and waits for its answer, while the other worker serves the rest.
+    process.kill(Number(pidA), 'SIGSTOP');
+    const outcome = (r: Promise<{ status: number }>) => r.then((x) => x.status, (err: NodeJS.ErrnoException) => err.code ?? err.message);
+    const first = outcome(fresh(url!));
+    await new Promise((r) => setTimeout(r, 100));
+    const second = outcome(fresh(url!));
+    const settled: unknown[] = [];
+    void first.then((x) => settled.push(x));
+    void second.then((x) => settled.push(x));
+    for (let i = 0; i < 100 && settled.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(settled).toEqual([200]); // one served, one waiting in the stopped worker's hands
+    process.kill(Number(pidA), 'SIGKILL');
+    const late = await Promise.race([Promise.all([first, second]), new Promise((r) => setTimeout(() => r('still waiting after 5 s'), 5000))]);
+    expect(late).toEqual([200, 200]);
+    await waitFor(run, new RegExp(`worker ${pidA} exited \\(signal SIGKILL\\); starting another`), 'stderr');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  }, 180_000);
+});
+
+/** `clients` loops of GETs of `url`, each on keep-alive connections (or a new connection per request), until `stop()`: what they met. */
+function load(url: string, clients: number, keepAlive: boolean) {
+  const agent = new Agent({ keepAlive, maxSockets: clients });
+  const seen = { answered: 0, closes: 0, errors: [] as string[], hung: 0 };
+  let stopped = false;
+  const one = () =>
+    new Promise<boolean>((resolve) => {
+      const req = request(url, { agent }, (res) => {
+        if (res.headers.connection === 'close') seen.closes++;
+        res.resume();
+        res.on('end', () => (seen.answered++, resolve(true)));
+        res.on('error', (err: NodeJS.ErrnoException) => (seen.errors.push(err.code ?? err.message), resolve(true)));
+      });
+      // a request left without an answer for 5 s hangs (the server answers these in milliseconds)
+      req.setTimeout(5000, () => (seen.hung++, req.destroy(new Error('hung'))));
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.message === 'hung') return resolve(true);
+        if (err.code === 'ECONNREFUSED') return resolve(false); // the port closed: the end of the loop
+        seen.errors.push(err.code ?? err.message);
+        resolve(true);
+      });
+      req.end();
+    });
+  const loops = Array.from({ length: clients }, async () => {
+    while (!stopped && (await one()));
+  });
+  return {
+    seen,
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+      agent.destroy();
+    },
+  };
+}
+
+describe('serve --workers 2 under load: a killed worker leaves no request hanging; SIGTERM resets none', () => {
+  it('kill -9 of a worker under 20 clients: every request is answered or fails at once, none hangs; SIGTERM: no reset', async () => {
+    await redis.client.flushall();
+    const run = serveCli(['--port', '0', '--data', join(dir, 'core.places'), '--redis', redis.url, '--workers', '2', '--no-app']);
+    const [, pidA] = await waitFor(run, /2 workers on one port \(pids (\d+), (\d+)\)/);
+    const [, url] = run.out.stdout.match(/^try: curl '([^']+)'$/m)!;
+    const health = `${new URL(url!).origin}/api/v1/health`;
+
+    const fresh20 = load(health, 20, false);
+    for (let i = 0; i < 400 && fresh20.seen.answered < 300; i++) await new Promise((r) => setTimeout(r, 10));
+    process.kill(Number(pidA), 'SIGKILL');
+    await waitFor(run, /nepal-places: 2 workers$/m);
+    const before = fresh20.seen.answered;
+    for (let i = 0; i < 400 && fresh20.seen.answered < before + 300; i++) await new Promise((r) => setTimeout(r, 10));
+    await fresh20.stop();
+    expect(fresh20.seen.hung).toBe(0);
+    // only requests in the killed worker's hands may fail, and they fail at once
+    expect(fresh20.seen.errors.length).toBeLessThanOrEqual(20);
+    expect(fresh20.seen.answered).toBeGreaterThanOrEqual(before + 300);
+
+    const kept = load(health, 20, true);
+    for (let i = 0; i < 400 && kept.seen.answered < 400; i++) await new Promise((r) => setTimeout(r, 10));
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+    await kept.stop();
+    expect(kept.seen).toMatchObject({ errors: [], hung: 0 });
+    expect(kept.seen.closes).toBeGreaterThanOrEqual(1);
   }, 180_000);
 });

@@ -45,7 +45,7 @@ describe('the stats a snapshot carries are counts: whole, finite and not negativ
 
   it.each([
     ['nodes', '-1'], ['ways', '1e999'], ['relations', '-1e999'], ['points', '2.5'], ['skippedBlobs', '-7'],
-    ['roadEdges', '"12"'], ['badSchedules', 'null'], ['restrictions', '9007199254740993'],
+    ['roadEdges', '"12"'], ['badSchedules', 'null'], ['restrictions', '9007199254740993'], ['duplicates', '-2'],
   ])('stats.%s = %s is refused as corrupted', (name, text) => {
     const r = refusal(withStat(name, text));
     expect(r).not.toBe('loaded');
@@ -53,10 +53,10 @@ describe('the stats a snapshot carries are counts: whole, finite and not negativ
     expect((r as { message: string }).message).toContain(`stats.${name}`);
   });
 
-  it('a skippedBlobs count left out (snapshots written before it was counted) reads as 0', () => {
+  it.each(['skippedBlobs', 'duplicates'] as const)('a %s count left out (snapshots written before it was counted) reads as 0', (name) => {
     const { dir } = directory(bytes);
-    delete (dir.meta.stats as Record<string, unknown>).skippedBlobs;
-    expect(fromSnapshot(withDirectory(bytes, JSON.stringify(dir))).stats.skippedBlobs).toBe(0);
+    delete (dir.meta.stats as Record<string, unknown>)[name];
+    expect(fromSnapshot(withDirectory(bytes, JSON.stringify(dir))).stats[name]).toBe(0);
   });
 
   it('stats that are not an object are refused as corrupted', () => {

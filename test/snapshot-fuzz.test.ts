@@ -3,11 +3,13 @@
  * made right again, as an adversary would. The checksum cannot catch these; what
  * fromSnapshot checks must. Each one either throws a SnapshotError or gives an index
  * whose every placeId (of every row and of every query's records) is a whole number
- * that place() finds again: never NaN, never fractional, never a row out of the table.
+ * that place() finds again: never NaN, never fractional, never a row out of the table;
+ * and whose routes, in every mode, are answers or a RouteError, never another error.
  */
 import { xxHash32 } from 'js-xxhash';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot, fromSnapshot, nearby, place, reverse, search, SnapshotError, type PlaceIndex } from '../src/index.js';
+import { buildSnapshot, fromSnapshot, nearby, place, reverse, search, SnapshotError, RouteError, type PlaceIndex } from '../src/index.js';
+import { route, type RouteQuery } from '../src/query/route.js';
 import { engine, CENTER } from './support/fixture.js';
 import { CORE, TRANSIT } from './support/raw.js';
 import { random } from './support/random.js';
@@ -19,6 +21,8 @@ interface Section {
   offset: number;
   bytes: number;
   count: number;
+  /** Bytes per value of a `fixed` section. */
+  width?: number;
 }
 
 const HEADER = 24;
@@ -50,6 +54,9 @@ function section(name: string): Section {
 
 /** The sections that hold spatial indexes. */
 const TREES = ['types', 'landmarks', 'landmarkBoxes', 'streets'];
+
+/** Whether a section is the router's: the road graph, its snapping tree, each mode's hierarchy. */
+const routing = (name: string) => /^(ch\d|edge|road|restrictions)/.test(name);
 
 /** Ways to craft a snapshot, each from a seeded generator. */
 const CRAFTS: Record<string, (b: Uint8Array, rnd: () => number) => void> = {
@@ -84,6 +91,33 @@ const CRAFTS: Record<string, (b: Uint8Array, rnd: () => number) => void> = {
     const at = start + s.offset + Math.floor(rnd() * s.bytes);
     b[at] ^= 1 << Math.floor(rnd() * 8);
   },
+  // a byte of the routing sections: road graph, snapping tree, hierarchies
+  routing(b, rnd) {
+    const names = sections.filter((x) => routing(x.name) && x.bytes > 0);
+    const s = names[Math.floor(rnd() * names.length)];
+    const at = start + s.offset + Math.floor(rnd() * s.bytes);
+    b[at] ^= 1 + Math.floor(rnd() * 255);
+  },
+  // a shortcut's half (stored plus one) set to another slot of its hierarchy: often itself,
+  // or one near it, as loops are made
+  shortcuts(b, rnd) {
+    const names = sections.filter((x) => /^ch\dab$/.test(x.name));
+    const s = names[Math.floor(rnd() * names.length)];
+    const w = s.width!, slots = s.count / 2;
+    const get = (i: number) => { let v = 0; for (let k = w - 1; k >= 0; k--) v = v * 256 + b[start + s.offset + i * w + k]; return v; };
+    let i = 0;
+    for (let tries = 0; tries < 100; tries++) {
+      const k = Math.floor(rnd() * slots);
+      i = 2 * k + (rnd() < 0.5 ? 0 : 1);
+      if (get(2 * k + 1) !== 0) break; // a shortcut: its second half is not NONE (stored 0)
+    }
+    const k = i >> 1;
+    const roll = rnd();
+    const to = roll < 0.4 ? k : roll < 0.8 ? Math.max(0, Math.min(slots - 1, k + Math.floor((rnd() - 0.5) * 20))) : Math.floor(rnd() * slots);
+    const v = to + 1 === get(i) ? (to + 1) % slots + 1 : to + 1; // another value than it had
+    if (v >= 2 ** (8 * w)) return;
+    for (let q = 0; q < w; q++) b[start + s.offset + i * w + q] = Math.floor(v / 2 ** (8 * q)) & 0xff;
+  },
   // any byte of any section
   anywhere(b, rnd) {
     const s = sections[Math.floor(rnd() * sections.length)];
@@ -109,7 +143,8 @@ function checkIds(index: PlaceIndex): { seen: number; bad: string[] } {
     if (!Number.isSafeInteger(id)) bad.push(`row ${r}: placeId ${id}`);
   }
   const at = new Date('2026-01-10T06:30:00Z');
-  for (const type of ['eat', 'school', 'bus_stop', 'atm', 'toilets', 'parking']) {
+  const known = index.typeCounts();
+  for (const type of ['eat', 'school', 'bus_stop', 'atm', 'toilets', 'parking'].filter((t) => t in known)) {
     for (const p of nearby(index, { type, ...CENTER, radius: 5, limit: 50, at })) ok(p.placeId, `nearby ${type}`);
     for (const p of nearby(index, { type, ...CENTER, radius: 5, limit: 20, sortBy: true, at })) ok(p.placeId, `nearest ${type}`);
   }
@@ -120,19 +155,53 @@ function checkIds(index: PlaceIndex): { seen: number; bad: string[] } {
   return { seen, bad };
 }
 
+/** Route queries between road junctions of the index as written: pairs in every mode, some with alternatives or a via point. */
+function routeQueries(index: PlaceIndex, rnd: () => number): RouteQuery[] {
+  const g = index.router!.graph;
+  const at = (): [number, number] => {
+    const v = Math.floor(rnd() * g.nodeLon.length);
+    return [g.nodeLat[v] / 1e7, g.nodeLon[v] / 1e7];
+  };
+  const out: RouteQuery[] = [];
+  for (const mode of ['foot', 'bike', 'car'] as const) {
+    for (let k = 0; k < 4; k++) out.push({ points: k === 3 ? [at(), at(), at()] : [at(), at()], mode, instructions: k === 1, alternatives: k === 2 });
+  }
+  return out;
+}
+
+/** Every query routed: routes of finite time and length, or a RouteError; what else came, listed. */
+function checkRoutes(index: PlaceIndex, qs: RouteQuery[]): string[] {
+  const bad: string[] = [];
+  for (const q of qs) {
+    try {
+      for (const r of route(index, q)) if (!(Number.isFinite(r.timeInMs) && Number.isFinite(r.distanceInMeters))) bad.push(`${q.mode}: a route of ${r.timeInMs} ms, ${r.distanceInMeters} m`);
+    } catch (err) {
+      if (!(err instanceof RouteError)) bad.push(`${q.mode}: ${String(err)}`);
+    }
+  }
+  return bad;
+}
+
 // Trials per fixture: the small transit fixture reads in a few ms, the core one (211
 // opening_hours values to parse) in tens: 900 trials in all, as the issue's own run.
 const RUNS: [string, string, number][] = [['transit', TRANSIT, 720], ['core', CORE, 180]];
 
 describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum never yields a bad placeId', (_name, file, trials) => {
+  let qs: RouteQuery[];
   beforeAll(async () => {
-    use(buildSnapshot(await engine(file)));
+    const index = await engine(file);
+    use(buildSnapshot(index));
+    qs = routeQueries(index, random(17));
   });
 
   it('the snapshot as written passes the same checks', () => {
-    const { seen, bad } = checkIds(fromSnapshot(bytes));
+    const index = fromSnapshot(bytes);
+    const { seen, bad } = checkIds(index);
     expect(bad).toEqual([]);
     expect(seen).toBeGreaterThan(50);
+    expect(checkRoutes(index, qs)).toEqual([]);
+    // most of the queries find routes, so the crafted ones are routed over the hierarchies
+    expect(qs.filter((q) => { try { return route(index, q).length > 0; } catch { return false; } }).length).toBeGreaterThan(qs.length / 2);
   });
 
   it(`${trials} crafted snapshots: a SnapshotError, or whole placeIds that resolve`, { timeout: 240_000 }, () => {
@@ -155,7 +224,7 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
         continue;
       }
       o.loaded++;
-      const { bad } = checkIds(index);
+      const bad = [...checkIds(index).bad, ...checkRoutes(index, qs)];
       if (bad.length) failures.push(`trial ${trial} (${craft}): ${bad.slice(0, 3).join('; ')}`);
     }
     expect(failures).toEqual([]);
@@ -163,5 +232,7 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
     for (const name of names) expect(outcome[name].refused, name).toBeGreaterThan(0);
     // a changed osmId is always caught: fractional, NaN, out of range or out of order
     expect(outcome.osmId.loaded).toBe(0);
+    // so is a shortcut's half changed to another slot (every one checked at load)
+    expect(outcome.shortcuts.loaded).toBe(0);
   });
 });

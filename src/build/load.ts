@@ -8,6 +8,7 @@ import { buildRoads, RoadBuilder } from './roads.js';
 import type { PlaceTable, Sizes } from '../model/table.js';
 import { osmAdminAreas } from './admin.js';
 import { assemble } from './assemble.js';
+import { dropDuplicates } from './duplicates.js';
 
 /** The license of OSM data, the default `license` of every record. */
 export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
@@ -16,7 +17,8 @@ export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
  * Loads an OSM PBF file (a path, or its bytes) into a `PlaceIndex`.
  * A missing, truncated, corrupt or non-PBF file rejects with `PbfError` naming it;
  * so does, with `strict`, a file with blobs of unknown type (counted in
- * `stats.skippedBlobs` otherwise).
+ * `stats.skippedBlobs` otherwise). Of objects whose id the file repeats, the last
+ * version is kept (as osmium does), the others counted in `stats.duplicates`.
  *
  * @example
  * const index = await loadPbf('nepal-latest.osm.pbf');
@@ -33,7 +35,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   const stats: LoadStats = {
     nodes: 0, ways: 0, relations: 0, points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
     skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0, skippedBlobs: pbf.skipped.length,
-    roadNodes: 0, roadEdges: 0, restrictions: 0, skippedRestrictions: 0,
+    roadNodes: 0, roadEdges: 0, restrictions: 0, skippedRestrictions: 0, duplicates: 0,
   };
   const ms: LoadTimings = { read: clock(), decode: 0, types: 0, addresses: 0, search: 0, roads: 0 };
 
@@ -64,6 +66,10 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     roads?.ways(blk);
     roads?.relations(blk);
   });
+  // repeated ids (merged extracts): the last version of each object is kept, and what the
+  // stream built of the earlier ones is built again without them
+  stats.duplicates = dropDuplicates(osm.blocks);
+  if (stats.duplicates) places = roads = undefined;
   Object.assign(stats, osm.counts());
   let table: PlaceTable;
   if (places) table = places.finish();

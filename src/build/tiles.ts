@@ -17,6 +17,7 @@ import { Osm } from '../load/osm.js';
 import { addEarth } from '../tiles/earth.js';
 import { FeatureSink, LAYERS } from '../tiles/features.js';
 import { PmtilesWriter, type ArchiveStats } from '../tiles/pmtiles.js';
+import { LAYER_FIELDS } from '../tiles/schema.js';
 import { latOf, lonOf, MAX_ZOOM, worldX, worldY } from '../tiles/project.js';
 import { makeTiles, type ZoomReport } from '../tiles/tiler.js';
 import { MapFeatureBuilder } from './map-features.js';
@@ -146,7 +147,7 @@ export async function buildTiles(input: string, output: string, options: TilesOp
       type: 'baselayer',
       attribution: options.attribution ?? ATTRIBUTION,
       description: 'Protomaps basemap layers from OpenStreetMap, made by nepal-places',
-      vector_layers: LAYERS.map((id) => ({ id, fields: {}, minzoom: 0, maxzoom: maxZoom })),
+      vector_layers: LAYERS.map((id) => ({ id, fields: { ...LAYER_FIELDS[id] }, minzoom: 0, maxzoom: maxZoom })),
     });
     await rename(tmp, output);
   } catch (err) {

@@ -31,3 +31,8 @@ export async function tilesBeside(data: string, given: boolean, warn: (line: str
     return undefined;
   }
 }
+
+/** The modification time of `file`, the date `/health` gives for the data; `undefined` when it cannot be read. */
+export function fileDate(file: string): Date | undefined {
+  return statSync(file, { throwIfNoEntry: false })?.mtime;
+}

@@ -22,7 +22,7 @@ import { buildTiles, temporaryPath, type TilesResult } from '../build/tiles.js';
 import { buildSnapshot } from '../snapshot/build.js';
 import { isSnapshot, MAGIC } from '../snapshot/format.js';
 import { formatBytes, formatCount, formatDuration, Progress } from './progress.js';
-import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
+import { EXIT, Failure, guard, parseCommand, UsageError, warn } from './args.js';
 import { checkSkipped } from './data.js';
 import { zoomLine } from './tiles.js';
 
@@ -97,6 +97,8 @@ async function build(argv: string[]): Promise<number> {
   }
   progress.end();
   checkSkipped('build', args.input, index.stats, args.strict);
+  const dups = index.stats.duplicates;
+  if (dups) warn('build', `${args.input}: ${dups} duplicate object${dups === 1 ? '' : 's'} (an id the file repeats, as merged extracts do): the last version of each kept`);
   const t2 = performance.now();
   let bytes: Uint8Array;
   status('building the snapshot…');

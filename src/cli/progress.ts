@@ -58,13 +58,19 @@ export function formatDuration(ms: number): string {
  * overstates what is left many times (26 minutes for a 12 s load of Nepal).
  */
 const SETTLE_MS = 2000;
+/**
+ * ...unless a fifth of the file is in by then: a file that loads in a second or two would
+ * otherwise show no ETA at all, and by a fifth the start-up is a small part of the average.
+ */
+const SETTLE_PART = 0.2;
 
 /**
  * Seconds left at the average rate so far; `Infinity` while that says nothing: before
- * the first block (the header alone) and in the first two seconds.
+ * the first block (the header alone), and in the first two seconds unless a fifth of the file is in.
  */
 export function eta(p: LoadProgress, ms: number): number {
-  if (!(ms >= SETTLE_MS) || p.bytesRead <= 0 || p.objects === 0) return Infinity;
+  const settled = ms >= SETTLE_MS || (ms > 0 && p.bytesRead >= SETTLE_PART * p.bytesTotal);
+  if (!settled || p.bytesRead <= 0 || p.objects === 0) return Infinity;
   return ((p.bytesTotal - p.bytesRead) * ms) / p.bytesRead / 1000;
 }
 

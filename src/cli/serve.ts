@@ -8,6 +8,8 @@
  * Without --tokens it makes a development key and prints it with a ready-to-paste curl.
  * SIGTERM (or Ctrl-C) stops it gracefully and it exits 0. SIGHUP reloads --data: requests in
  * flight finish on the old index; a file that fails to load keeps the old one (and says why).
+ * The new file is loaded on a thread of its own (see `loadOffThread`), so requests go on meanwhile;
+ * a load that takes over RELOAD_TIMEOUT_MS is given up, and a shutdown stops the one in progress.
  * `--workers N` runs N processes on the port (node:cluster, see ./cluster.ts), sharing --redis.
  * The web app (src/web/, built into dist/app/) is at `/`, with a page key minted at start (see
  * `pageToken()` in src/http/web-app.ts); `--no-app` leaves it out.
@@ -29,8 +31,8 @@ import { runPrimary, workerReady, workerStart } from './cluster.js';
 import { batchedLines } from './lines.js';
 import { Reloads } from './reload.js';
 import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
-import { besidePath, tilesBeside } from './beside.js';
-import { DATA_HELP, DATA_OPTIONS, dataFile, openData } from './data.js';
+import { besidePath, fileDate, tilesBeside } from './beside.js';
+import { DATA_HELP, DATA_OPTIONS, dataFile, loadOffThread, openData } from './data.js';
 
 const USAGE = 'usage: nepal-places serve [--data FILE] [--strict] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N] [--app-quota N/SECONDS] [--no-app]';
 
@@ -40,7 +42,8 @@ Serves the API v1 over HTTP until SIGTERM or Ctrl-C.
 
 ${DATA_HELP}
   --tiles FILE    the vector tiles (a PMTiles archive, nepal-places tiles) for the map
-                  styles at /api/v1/styles/{breeze,dark}; without it they answer 404
+                  styles at /api/v1/styles/{breeze,dark}; default: the archive beside
+                  --data of its name (nepal.places: nepal.pmtiles), if any; else they answer 404
   --public-url URL  the server's URL as clients reach it (e.g. behind a proxy), which the
                   styles' tile, font and sprite URLs start with (default: the request's)
   --port N        default 8080; 0 picks a free port
@@ -56,10 +59,18 @@ ${DATA_HELP}
   -h, --help      this help
 
 SIGHUP reloads --data: requests in flight finish on the old data, a file that
-fails to load keeps the old data serving.
+fails to load keeps the old data serving. The file is loaded on a thread of its
+own while requests go on; a reload is given up after 5 minutes, and SIGTERM stops
+one in progress. Only regular files are read (not pipes or devices).
 
 Exit codes: 0 stopped by SIGTERM or Ctrl-C, 1 the data, the tokens, Redis or the port
 failed, 2 bad usage.`;
+
+/**
+ * How long a reload may take before it is given up (and its thread terminated): a Nepal-scale PBF
+ * loads in well under a minute, a snapshot in seconds; a file that never ends fails at this.
+ */
+export const RELOAD_TIMEOUT_MS = 5 * 60_000;
 
 /** The quota of the development key. */
 const DEV_QUOTA = { requests: 1000, windowSeconds: 60 };
@@ -89,6 +100,7 @@ export async function run(argv: string[]): Promise<number> {
     return await guard('serve', () => serveIn(argv, reloads));
   } finally {
     process.off('SIGHUP', reloads.signal);
+    reloads.stop();
     // a worker's channel to the primary would keep it alive after its server has stopped
     if (cluster.isWorker && process.connected) process.disconnect();
   }
@@ -198,11 +210,11 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     throw err;
   }
 
-  const data = new Reloadable(index, () => openData('serve', file, strict, true));
+  const data = new Reloadable(index, (signal) => loadOffThread('serve', file, { strict, contract: true, signal }), { timeoutMs: RELOAD_TIMEOUT_MS });
   reloads.add({ flag: '--data', file: shortPath(file), source: data, describe: (i) => `${i.size} places` });
   // The page key joins the keys once the server's own origin is known (after listen, for --port 0).
   const keyring = new Keyring(tokens);
-  const api = createApp({ index: data, tokens: keyring, store, log: out, map: { tiles, assets, publicUrl } });
+  const api = createApp({ index: data, tokens: keyring, store, log: out, map: { tiles, assets, publicUrl }, dataDate: () => fileDate(file) });
   let site: Fetcher = api;
   let noApp = app ? '' : 'nepal-places: no web app (--no-app)';
   if (appKey !== undefined) {
@@ -218,7 +230,10 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     running = await serve(site, {
       port: Number(port),
       host,
-      onClose: async (msLeft) => void (await Promise.all([store.close?.(Math.min(msLeft, 1000)), tiles?.close()])),
+      onClose: async (msLeft) => {
+        reloads.stop(); // a load in progress would be of no use
+        await Promise.all([store.close?.(Math.min(msLeft, 1000)), tiles?.close()]);
+      },
     });
   } catch (err) {
     await Promise.all([store.close?.(), tiles?.close()]);
@@ -242,7 +257,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   }
   if (started) {
     // A worker: the primary prints the banner once; a lost primary stops the worker.
-    workerReady(banner);
+    workerReady(banner, running);
     process.once('disconnect', () => void running.close());
     await running.closed;
     return EXIT.ok;

@@ -6,8 +6,10 @@ const MAX_PATH = 300;
 /**
  * The path and query of a request URL as an access log may show it: without any parameter the
  * app reads as `key` (the same parse as the app's, see `queryParts`: `??key=`, `k%65y=` and
- * repeated keys are all dropped), nor any part that holds `key=` once decoded (`type=x;key=…`,
- * `#key=…`: not read as a key, but most likely one), and cut short.
+ * repeated keys are all dropped), nor any part that looks like one once decoded: its `name=value`
+ * holds `key` in any case, not followed by a letter, and then an `=` (`key[]=`, `key%20=`,
+ * `key%00=`, `api_key=`, `type=x;key=…`, `#key=…`). Those are not read as a key, but most likely
+ * hold one. Cut short.
  */
 export function logPath(url: string): string {
   const scheme = url.indexOf('://');
@@ -54,21 +56,23 @@ function decodedKept(raw: string): string | undefined {
 }
 
 function holdsKey(p: QueryPart): boolean {
-  return p.name === 'key' || (/key/i.test(p.name) || /key/i.test(p.value)) && `${p.name}=${p.value}`.toLowerCase().includes('key=');
+  return (/key/i.test(p.name) || /key/i.test(p.value)) && KEYLIKE.test(`${p.name}=${p.value}`);
 }
+
+// A key given as if it were one: `key` in any case, not followed by a letter (`keys=`,
+// `keyboard=` are other words), then an `=` (the one after the name, at the latest).
+const KEYLIKE = /key(?![a-z])[^=]*=/i;
 
 // A query with nothing to decode.
 const PLAIN = /^[^%+]*$/;
 
 /**
- * `holdsKey` of a part of a query without `%` or `+`, read from its text: its name is the text up
- * to the first `=` (all of it without one), and `name=value` is the text (with `=` added when
- * it has none, so that it holds `key=` when it ends in `key`).
+ * `holdsKey` of a part of a query without `%` or `+`, read from its text: its `name=value` is the
+ * text, with `=` added when it has none.
  */
 function plainHoldsKey(text: string): boolean {
-  const eq = text.indexOf('=');
-  if ((eq < 0 ? text : text.slice(0, eq)) === 'key') return true;
-  return /key/i.test(text) && (eq < 0 ? /key$/i.test(text) : text.toLowerCase().includes('key='));
+  if (!/key/i.test(text)) return false; // most parts
+  return KEYLIKE.test(text) || (!text.includes('=') && KEYLIKE.test(`${text}=`));
 }
 
 // toISOString costs a microsecond (V8 formats it with snprintf); a log writes many lines a second.

@@ -73,6 +73,10 @@ export interface Api {
   open(path: string, handler: (c: Context<AppEnv>) => Response | Promise<Response>): void;
   /** An envelope response: `status`, `message` (default `Success` on 2xx) and `data`. */
   reply(c: Context<AppEnv>, status: number, message: string | undefined, data: unknown[]): Response;
+  /** The index current now (a reload swaps it in), for routes that describe the data. */
+  current(): PlaceIndex;
+  /** What the app knows of what it serves beside the index: whether map tiles, and the data's date. */
+  about: { map: boolean; dataDate?: () => Date | undefined };
 }
 
 /**

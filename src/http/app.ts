@@ -58,6 +58,8 @@ export interface AppOptions {
    * @hono/node-server. Behind a proxy, read its forwarded address here.
    */
   client?: ClientOf;
+  /** The data's date for `/health` (`serve`: its file's modification time); default none. */
+  dataDate?: () => Date | undefined;
 }
 
 /**
@@ -102,7 +104,10 @@ export function createApp(options: AppOptions): ApiApp {
   const keyring = options.tokens instanceof Keyring ? options.tokens : new Keyring(options.tokens ?? []);
   const newId = requestIds();
   const failures = errors({ log, now, newId, basePath });
-  const group = routeKit({ data, keyring, store, limits: { maxLimit, maxRadius }, now, log, nearby, client, methodNotAllowed: failures.methodNotAllowed });
+  const group = routeKit({ data, keyring, store, limits: { maxLimit, maxRadius }, now, log, nearby, client,
+    about: { map: options.map?.tiles !== undefined, dataDate: options.dataDate },
+    methodNotAllowed: failures.methodNotAllowed,
+  });
   const routes = (register: (api: Api) => void) => {
     const api = group();
     register(api);

@@ -22,4 +22,5 @@ export { openApiDocument, API_VERSION, TIMESTAMP_PATTERN, type OpenApiOptions } 
 export { accessLine, logPath, logTarget } from './access-log.js';
 export { queryOf, type Search } from './query.js';
 export { mapRoutes, type MapOptions, type MapTiles, type MapAssets } from './routes/map.js';
+export { TileDataError, MAX_TILE_BYTES } from '../map/zxy.js';
 export { mapStyle, STYLES, DEFAULT_STYLE, type StyleDocument, type StyleUrls } from '../map/style.js';

@@ -28,7 +28,8 @@ export interface Token {
 /**
  * A key's bound per client: at most `requests` requests per window of `windowSeconds` seconds
  * from one client address (an IPv6 address by its /64), counted in the quota store under the
- * key and the address, so that it holds across workers and instances sharing the store; and at
+ * key and the address (a page key's under the address alone, whichever page key it is), so
+ * that it holds across workers and instances sharing the store; and at
  * most `perConnection` of them per window on one connection, counted in the process that holds
  * the connection.
  */

@@ -54,14 +54,19 @@ export function mapPaths(): Record<string, object> {
     '/tiles/{z}/{x}/{y}.mvt': mapPath(
       'tile',
       'One vector tile',
-      'A Mapbox Vector Tile 2.1 of the Protomaps basemap layers, gzip-encoded (plain for a client that does not accept gzip).',
+      'A Mapbox Vector Tile 2.1 of the Protomaps basemap layers, gzip-encoded (plain for a client that does not accept gzip). A tile inflates to at most 16 MiB.',
       [
-        pathParam('z', 'Zoom, 0 to 26.', { type: 'integer', minimum: 0, maximum: 26 }),
+        pathParam('z', "Zoom, within the archive's zooms: TileJSON's `minzoom` to `maxzoom` (0 to 14 for an archive of `nepal-places tiles`; maps overzoom beyond).", { type: 'integer', minimum: 0, maximum: 26 }),
         pathParam('x', 'Column, 0 to 2^z − 1.', { type: 'integer', minimum: 0 }),
         pathParam('y', 'Row, 0 to 2^z − 1.', { type: 'integer', minimum: 0 }),
       ],
       { 'application/vnd.mapbox-vector-tile': 'The tile.' },
-      { 204: { description: 'No tile there: outside the data or its zooms (an empty tile).' }, 400: envelope(400, 'z/x/y is not a tile.'), 404: noTiles },
+      {
+        204: { description: 'No tile there: outside the data (an empty tile).' },
+        400: envelope(400, "z/x/y is not a tile of the archive: z outside its zooms, x or y outside 0 to 2^z − 1, or not decimal digits; the message names the coordinate and its range."),
+        404: noTiles,
+        502: envelope(502, "The archive's tile cannot be served: it inflates past 16 MiB, is not valid gzip, or lies past the end of the file. The archive is damaged or was not built for serving; the request was fine."),
+      },
     ),
     '/fonts/{fontstack}/{range}.pbf': mapPath(
       'glyphs',

@@ -321,9 +321,30 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
           operationId: 'health',
           tags: ['meta'],
           summary: 'Health check (public, no key, not counted)',
-          description: 'For load balancers: a 200 envelope with empty `data` while the instance serves; no data, no key, no quota.',
+          description: 'For load balancers: a 200 envelope while the instance serves; no key, no quota. Its one record says what it serves: the version, the places, the data\'s extent and date, whether a map.',
           responses: {
-            200: { description: 'Up.', content: json(ref('schemas', 'EmptyEnvelope')) },
+            200: {
+              description: 'Up.',
+              content: json({
+                allOf: [ref('schemas', 'Envelope')],
+                properties: {
+                  status: { const: 200 },
+                  data: {
+                    minItems: 1, maxItems: 1,
+                    items: {
+                      type: 'object', additionalProperties: false, required: ['version', 'places', 'bounds', 'dataDate', 'map'],
+                      properties: {
+                        version: { type: 'string', description: 'The package\'s version.' },
+                        places: { type: 'integer', minimum: 0, description: 'The places of /search/nearby in the data.' },
+                        bounds: { type: ['array', 'null'], items: { type: 'number' }, minItems: 4, maxItems: 4, description: '[west, south, east, north] around the data, degrees; null for empty data.' },
+                        dataDate: { type: ['string', 'null'], format: 'date-time', description: 'The data file\'s modification time, where the server knows it.' },
+                        map: { type: 'boolean', description: 'Whether map tiles (and the styles) are served.' },
+                      },
+                    },
+                  },
+                },
+              }),
+            },
             405: ref('responses', 'MethodNotAllowed'),
             500: ref('responses', 'InternalError'),
           },

@@ -30,11 +30,15 @@ export function quotaResult(count: number, limit: number, msLeft: number): Quota
 
 /**
  * Counts in this process's memory: the default, for a single server. Atomic because `hit` runs to
- * completion on the one JavaScript thread. Ids are digests of known keys, so the map is bounded by
- * the number of keys; a window that has ended is reset on the key's next hit.
+ * completion on the one JavaScript thread. A window that has ended is reset on its id's next hit.
+ * Ids are keys' digests, and keys' digests with a client's address (a key bounded per client):
+ * those come and go, so ended windows are swept whenever the map has doubled since the last
+ * sweep (amortized, one pass per as many new windows), which bounds it by twice the ids live in a
+ * window.
  */
 export class MemoryQuotaStore implements QuotaStore {
   private windows = new Map<string, { count: number; end: number }>();
+  private sweepAt = 1024;
   private now: () => number;
 
   /** @param now the clock in milliseconds (default `Date.now`) */
@@ -46,11 +50,22 @@ export class MemoryQuotaStore implements QuotaStore {
     const t = this.now();
     let w = this.windows.get(id);
     if (!w || w.end <= t) {
+      if (!w && this.windows.size >= this.sweepAt) this.sweep(t);
       w = { count: 0, end: t + windowSeconds * 1000 };
       this.windows.set(id, w);
     }
     w.count++;
     return Promise.resolve(quotaResult(w.count, limit, w.end - t));
+  }
+
+  /** How many windows it holds, ended ones not yet swept included. */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private sweep(t: number): void {
+    for (const [id, w] of this.windows) if (w.end <= t) this.windows.delete(id);
+    this.sweepAt = Math.max(1024, this.windows.size * 2);
   }
 }
 

@@ -43,10 +43,11 @@ export interface RedisQuotaOptions {
  * Every command is bounded: a stalled or lost Redis makes `hit` reject with a
  * `QuotaUnavailableError`, never wait. A slow answer is told from a missing one: the wait is
  * judged only after this process has read what its socket holds (a timer can fire before a busy
- * event loop reads an answer that came in time), and a command whose predecessors are still being
- * answered waits up to `slowMs` instead of `timeoutMs`. After a failure the store does not send commands for
- * `retryMs` (they would pile up in a stalled server's socket and be counted when it resumes),
- * then lets one request try again: the first that succeeds ends the outage.
+ * event loop reads an answer that came in time), and a command queued behind others that Redis
+ * is still answering waits up to `slowMs` instead of `timeoutMs`. After a failure the store does
+ * not send commands for `retryMs` (they would pile up in a stalled server's socket and be
+ * counted when it resumes), then lets one request try again: the first that succeeds ends the
+ * outage.
  */
 export class RedisQuotaStore implements QuotaStore {
   readonly redis: Redis;
@@ -54,7 +55,7 @@ export class RedisQuotaStore implements QuotaStore {
   private timeoutMs: number;
   private slowMs: number;
   private retryMs: number;
-  /** When (performance.now()) Redis last answered one of this store's commands. */
+  /** When (performance.now()) bytes last came from Redis: it is answering (something). */
   private answered = 0;
   /** Until when (ms) the store answers unavailable without asking Redis; 0 while healthy. */
   private downUntil = 0;
@@ -69,6 +70,17 @@ export class RedisQuotaStore implements QuotaStore {
     this.slowMs = Math.max(this.timeoutMs, options.slowMs ?? 1000);
     this.retryMs = options.retryMs ?? 1000;
     if (!('quotaHit' in redis)) redis.defineCommand('quotaHit', { numberOfKeys: 1, lua: HIT });
+    // Any answer on the connection is a sign of life, this store's or another command's queued
+    // before ours (ioredis tells no event per reply; one listener per read is cheap).
+    const watched = new WeakSet<object>();
+    const watch = () => {
+      const stream = redis.stream;
+      if (!stream || watched.has(stream)) return;
+      watched.add(stream);
+      stream.on('data', () => void (this.answered = performance.now()));
+    };
+    watch();
+    redis.on('connect', watch);
   }
 
   /**
@@ -144,7 +156,7 @@ export class RedisQuotaStore implements QuotaStore {
           const now = performance.now();
           const quiet = now - Math.max(sent, this.answered);
           if (quiet < this.timeoutMs && now - sent < this.slowMs) {
-            // Redis answered another command meanwhile (ours is queued behind it): slow, not gone.
+            // Redis answered commands sent before ours meanwhile: slow, not gone.
             timer = setTimeout(judge, Math.min(this.timeoutMs - quiet, this.slowMs - (now - sent)));
             return;
           }
@@ -154,7 +166,6 @@ export class RedisQuotaStore implements QuotaStore {
       timer = setTimeout(judge, this.timeoutMs);
       command.then(
         (value) => {
-          this.answered = performance.now();
           if (settled) return;
           settled = true;
           clearTimeout(timer);

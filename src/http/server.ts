@@ -55,6 +55,12 @@ export interface Running {
    * returns the same promise.
    */
   close(): Promise<void>;
+  /**
+   * Stops accepting connections, and only that: requests on open connections are answered as
+   * before (keep-alive) until `close()`. Lets several processes on one port stop listening
+   * together before any of them starts closing connections (see src/cli/cluster.ts).
+   */
+  unlisten(): void;
   /** Resolves when the server has closed, whoever closed it (e.g. a SIGTERM). */
   closed: Promise<void>;
 }
@@ -132,6 +138,12 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
       }
     });
     s.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => void clientError(err, socket));
+    // CONNECT never reaches the request handler: Node hands its socket to 'connect' listeners,
+    // and closes it without a word when there is none. A 405 envelope instead (the API's methods).
+    s.on('connect', (req: IncomingMessage, socket: Socket) => {
+      const allow = 'GET, HEAD, OPTIONS';
+      void rawAnswer(socket, refuse(405, `Method not allowed: "CONNECT"; allowed: ${allow}`, req.method, req.url), 'Method Not Allowed', { Allow: allow });
+    });
     // An `Expect` other than 100-continue, which Node would refuse with a bare 417.
     s.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
       void send(refuse(417, `Expectation failed: ${JSON.stringify(String(req.headers.expect).slice(0, 40))} is not supported`, req.method, req.url), res);
@@ -146,6 +158,22 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
   const address = server.address() as AddressInfo;
   const bound = address.address;
 
+  // Resolves once the server no longer listens and its last connection has ended.
+  let ended: Promise<void> | undefined;
+  // http.Server's close() would also drop the idle keep-alive connections at once (through the
+  // instance's closeIdleConnections), and so reset those whose client had just sent a request,
+  // its bytes unread: here it only stops listening.
+  function unlisten(): void {
+    ended ??= new Promise<void>((resolve) => {
+      server.closeIdleConnections = () => {};
+      try {
+        server.close(() => resolve());
+      } finally {
+        delete (server as Partial<Server>).closeIdleConnections; // the prototype's again
+      }
+    });
+  }
+
   let closing: Promise<void> | undefined;
   let done!: () => void;
   const closed = new Promise<void>((resolve) => (done = resolve));
@@ -157,19 +185,10 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
       const deadline = Date.now() + graceMs;
       for (const s of signals) process.off(s, onSignal);
       stopping = true;
-      // http.Server's close() would also drop the idle keep-alive connections at once (through
-      // the instance's closeIdleConnections), and so reset those whose client had just sent a
-      // request, its bytes unread: here it only stops listening. After the linger (and one more
-      // read of the sockets), idle connections are dropped, and again every 50 ms: those that
-      // answered keep-alive before the shutdown.
-      const stopped = new Promise<void>((resolve) => {
-        server.closeIdleConnections = () => {};
-        try {
-          server.close(() => resolve());
-        } finally {
-          delete (server as Partial<Server>).closeIdleConnections; // the prototype's again
-        }
-      });
+      unlisten();
+      const stopped = ended!;
+      // After the linger (and one more read of the sockets), idle connections are dropped, and
+      // again every 50 ms: those that answered keep-alive before the shutdown.
       let over = false;
       let sweep: ReturnType<typeof setInterval> | undefined;
       const linger = setTimeout(() => setImmediate(() => {
@@ -208,6 +227,7 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
     port: address.port,
     origin: `http://${bound.includes(':') ? `[${bound}]` : bound}:${address.port}`,
     close,
+    unlisten,
     closed,
   };
 
@@ -230,10 +250,15 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'Request Timeout', 'Request timeout: the request was not received in time']
           : [400, 'Bad Request', 'Bad request: not a well-formed HTTP request'];
-    const res = refuse(status, message);
+    await rawAnswer(socket, refuse(status, message), reason);
+  }
+
+  // Writes an answer on a socket Node's HTTP layer no longer writes to, and closes it.
+  async function rawAnswer(socket: Socket, res: Response, reason: string, headers: Record<string, string> = {}): Promise<void> {
     const body = await res.text();
     if (!socket.writable) return void socket.destroy();
-    let head = `HTTP/1.1 ${status} ${reason}\r\n`;
+    let head = `HTTP/1.1 ${res.status} ${reason}\r\n`;
+    for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
     res.headers.set('Content-Length', String(Buffer.byteLength(body)));
     res.headers.set('Connection', 'close');
     for (const [name, value] of res.headers) head += `${name}: ${value}\r\n`;

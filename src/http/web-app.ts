@@ -33,10 +33,10 @@ export const PAGE_KEY_META = 'nepal-places-key';
 export const PAGE_QUOTA = { requests: 60_000, windowSeconds: 60 };
 
 /**
- * The page key's bound per client (see `ClientQuota`): 1,200 requests a minute from one address
- * (20 a second: a visitor panning and zooming the map without pause asks for a few hundred tiles
- * a minute, the browser caching the rest), at most 600 of them on one connection (a browser
- * spreads its requests over several).
+ * The page key's bound per client (see `ClientQuota`): 1,200 requests a minute from one address,
+ * 20 a second. A view of a laptop's screen is about a dozen 512 px tiles, so a visitor panning or
+ * zooming every second asks for a few hundred a minute (the browser caching what it has seen);
+ * at most 600 of them on one connection (a browser spreads its requests over several).
  */
 export const PAGE_CLIENT_QUOTA: ClientQuota = { requests: 1200, windowSeconds: 60, perConnection: 600 };
 

@@ -1,6 +1,6 @@
 import type KDBush from 'kdbush';
+import FlatQueue from 'flatqueue';
 import { EARTH_RADIUS_KM, aToKm, haversineA } from '../geom/haversine.js';
-
 
 const RAD = Math.PI / 180;
 const E7 = 1e7;
@@ -17,23 +17,66 @@ const CHORD_KM = 2 * EARTH_RADIUS_KM;
  * prominence at its least distance, beats every point already seen.
  *
  * geokdbush's `around` walks nearest first but collects a fixed count; callers
- * here stop on a filter or on a score, so the walk is written out with a callback
- * and an allocation-free heap. Distances use the haversine of @turf/distance
- * exactly, so reported kilometres match it.
+ * here stop on a filter or on a score, so the walk is written out with a callback.
+ * Distances use the haversine of @turf/distance exactly, so reported kilometres
+ * match it. The walk reads KDBush's `ids`, `coords` and tree shape, which KDBush
+ * does not document (its `range` and `within` give no order): package.json pins
+ * its version, and test/library-layout.test.ts states the layout relied on.
+ *
+ * The walk's scratch (its heap and node table) is a context lent by `options.walks`
+ * for the walk's duration, so `visit` may start other walks, on this tree or another.
  */
 export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
-  visit: (id: number, km: number, score: number) => boolean, prom?: Float64Array, nodeMax?: Float64Array): void {
+  visit: (id: number, km: number, score: number) => boolean, options: AroundOptions = {}): void {
   if (tree.ids.length === 0) return;
-  const w = walk;
+  const walks = options.walks;
+  const w = walks?.take() ?? new Walk();
+  try {
+    walk(w, tree, lon, lat, maxKm, visit, options.prom, options.nodeMax);
+  } finally {
+    walks?.give(w);
+  }
+}
+
+/** How `around` walks, beside where. */
+export interface AroundOptions {
+  /** Each item's prominence, by id: with `nodeMax`, points come best score first. */
+  prom?: Float64Array;
+  /** Each tree node's highest prominence, from `nodeMaxima`. */
+  nodeMax?: Float64Array;
+  /** The pool to borrow the walk's scratch from; without one, a walk allocates its own. */
+  walks?: Walks;
+}
+
+/**
+ * Walk contexts not in use, for the walks over an index's trees: one is taken at a walk's
+ * start and given back at its end, so a walk started inside another's `visit` gets its own.
+ * A pool, since a walk's scratch allocated anew costs more than the walk itself.
+ */
+export class Walks {
+  private readonly free: Walk[] = [];
+
+  /** A context of the pool, or a new one when all are in use. */
+  take(): Walk {
+    return this.free.pop() ?? new Walk();
+  }
+
+  /** Gives back a context `take` lent. */
+  give(w: Walk): void {
+    this.free.push(w);
+  }
+}
+
+function walk(w: Walk, tree: KDBush, lon: number, lat: number, maxKm: number,
+  visit: (id: number, km: number, score: number) => boolean, prom?: Float64Array, nodeMax?: Float64Array): void {
   w.start(tree, lon, lat, maxKm, prom, nodeMax);
   const { ids, coords, nodeSize } = tree;
   const byScore = w.byScore;
   const q = w.heap;
   w.node(0, ids.length - 1, 0, 0, -Infinity, -Infinity, Infinity, Infinity);
-  while (q.size) {
-    const top = q.val[0];
-    const key = q.key[0];
-    q.pop();
+  while (q.length) {
+    const key = q.peekValue()!;
+    const top = q.pop()!;
     if (top < 0) {
       const i = (-top - 1) >> 1;
       if (!byScore) {
@@ -45,14 +88,14 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
       const km = aToKm(haversineA(lon, lat, w.cosLat, coords[2 * i], coords[2 * i + 1]));
       if (km > maxKm) continue;
       const exact = -prom![ids[i]] / (1 + km);
-      if ((top & 1) === 1 && q.size > 0 && exact > q.key[0]) {
-        q.push(exact, -2 * i - 2); // something left may score better: back in, measured
+      if ((top & 1) === 1 && q.length > 0 && exact > q.peekValue()!) {
+        q.push(-2 * i - 2, exact); // something left may score better: back in, measured
         continue;
       }
       if (visit(ids[i], km, -exact)) return;
       continue;
     }
-    const n = q.nodes; // read after every push: the node table may have grown
+    const n = w.nodes; // read after every push: the node table may have grown
     const o = 8 * top;
     const l = n[o], r = n[o + 1], axis = n[o + 2], k = n[o + 3];
     const minX = n[o + 4], minY = n[o + 5], maxX = n[o + 6], maxY = n[o + 7];
@@ -76,12 +119,14 @@ export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
 const NONE = new Float64Array(0);
 
 /**
- * The state of one walk and its heap, reused by every walk (one runs to completion before the
- * next starts): fields of one object, where closures over the walk's variables were made anew
- * for every search.
+ * @internal The state of one walk: its heap, of node rows and points (see `point`), and its table of
+ * node rows (left, right, axis, number, minX, minY, maxX, maxY). Fields of one object, where
+ * closures over the walk's variables were made anew for every search.
  */
-class Walk {
-  readonly heap = new Heap();
+export class Walk {
+  readonly heap = new FlatQueue<number>();
+  nodes = new Float64Array(8 * 256);
+  count = 0;
   ids: KDBush['ids'] = new Uint32Array(0);
   coords: KDBush['coords'] = new Int32Array(0);
   prom: Float64Array = NONE;
@@ -100,6 +145,7 @@ class Walk {
 
   start(tree: KDBush, lon: number, lat: number, maxKm: number, prom?: Float64Array, nodeMax?: Float64Array): void {
     this.heap.clear();
+    this.count = 0;
     this.ids = tree.ids;
     this.coords = tree.coords;
     this.byScore = prom !== undefined && nodeMax !== undefined;
@@ -132,11 +178,11 @@ class Walk {
     const c = this.coords;
     if (!this.byScore) {
       const a = haversineA(this.lon, this.lat, this.cosLat, c[2 * i], c[2 * i + 1]);
-      if (a <= this.maxA) this.heap.push(a, -2 * i - 2);
+      if (a <= this.maxA) this.heap.push(-2 * i - 2, a);
       return;
     }
     const a = lowA(this.lon, this.lat, this.cosCos, c[2 * i], c[2 * i + 1]);
-    if (a <= this.maxA) this.heap.push(-this.prom[this.ids[i]] / (1 + CHORD_KM * Math.sqrt(a)), -2 * i - 1);
+    if (a <= this.maxA) this.heap.push(-2 * i - 1, -this.prom[this.ids[i]] / (1 + CHORD_KM * Math.sqrt(a)));
   }
 
   node(l: number, r: number, axis: number, k: number, minX: number, minY: number, maxX: number, maxY: number): void {
@@ -145,8 +191,14 @@ class Walk {
     // the box's nearest point to the query, per axis
     const a = lowA(this.lon, this.lat, this.cosCos, x < minX ? minX : x > maxX ? maxX : x, y < minY ? minY : y > maxY ? maxY : y);
     if (a > this.maxA) return;
-    const h = this.heap;
-    h.push(this.byScore ? -this.nodeMax[k] / (1 + CHORD_KM * Math.sqrt(a)) : a, h.node(l, r, axis, k, minX, minY, maxX, maxY));
+    if (8 * this.count === this.nodes.length) {
+      const next = new Float64Array(this.nodes.length * 2);
+      next.set(this.nodes);
+      this.nodes = next;
+    }
+    const row = this.count++, o = 8 * row, n = this.nodes;
+    n[o] = l; n[o + 1] = r; n[o + 2] = axis; n[o + 3] = k; n[o + 4] = minX; n[o + 5] = minY; n[o + 6] = maxX; n[o + 7] = maxY;
+    this.heap.push(row, this.byScore ? -this.nodeMax[k] / (1 + CHORD_KM * Math.sqrt(a)) : a);
   }
 }
 
@@ -198,70 +250,3 @@ function hav(theta: number): number {
   const s = Math.sin(theta / 2);
   return s * s;
 }
-
-/**
- * A binary min-heap of (key, value) in typed columns, plus the table of tree nodes
- * the values point to; both grow and are reused across searches, so a search
- * allocates nothing. A value below 0 is a point (`-position - 1`), else a node row.
- */
-class Heap {
-  size = 0;
-  key = new Float64Array(256);
-  val = new Int32Array(256);
-  /** Node rows: left, right, axis, number, minX, minY, maxX, maxY. */
-  nodes = new Float64Array(8 * 256);
-  private count = 0;
-
-  clear(): void { this.size = 0; this.count = 0; }
-
-  /** Stores a node row and returns its index. */
-  node(l: number, r: number, axis: number, k: number, minX: number, minY: number, maxX: number, maxY: number): number {
-    if (8 * this.count === this.nodes.length) {
-      const next = new Float64Array(this.nodes.length * 2);
-      next.set(this.nodes);
-      this.nodes = next;
-    }
-    const o = 8 * this.count;
-    const n = this.nodes;
-    n[o] = l; n[o + 1] = r; n[o + 2] = axis; n[o + 3] = k; n[o + 4] = minX; n[o + 5] = minY; n[o + 6] = maxX; n[o + 7] = maxY;
-    return this.count++;
-  }
-
-  push(key: number, val: number): void {
-    if (this.size === this.key.length) {
-      const k = new Float64Array(this.key.length * 2); k.set(this.key); this.key = k;
-      const v = new Int32Array(this.val.length * 2); v.set(this.val); this.val = v;
-    }
-    let i = this.size++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.key[p] <= key) break;
-      this.key[i] = this.key[p];
-      this.val[i] = this.val[p];
-      i = p;
-    }
-    this.key[i] = key;
-    this.val[i] = val;
-  }
-
-  pop(): void {
-    const n = --this.size;
-    if (n <= 0) return;
-    const key = this.key[n], val = this.val[n];
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      if (l >= n) break;
-      const c = r < n && this.key[r] < this.key[l] ? r : l;
-      if (this.key[c] >= key) break;
-      this.key[i] = this.key[c];
-      this.val[i] = this.val[c];
-      i = c;
-    }
-    this.key[i] = key;
-    this.val[i] = val;
-  }
-}
-
-// one walk for all searches: a search runs to completion before the next starts
-const walk = new Walk();

@@ -10,7 +10,8 @@ const E7 = 1e7;
  * tries the query's side of each split first and prunes by the best distance so
  * far: for one nearest item (a million address lookups at load) it is several
  * times cheaper than the best-first walk of `around`. Distances are local
- * equirectangular, exact enough at the few kilometres it is used for.
+ * equirectangular, exact enough at the few kilometres it is used for. Reads KDBush's
+ * internals as `around` does (see there).
  */
 export function nearestItem(tree: KDBush, lon: number, lat: number, maxKm: number, rank: Float64Array): number {
   const { ids, coords, nodeSize } = tree;
@@ -26,7 +27,9 @@ export function nearestItem(tree: KDBush, lon: number, lat: number, maxKm: numbe
     const id = ids[i];
     if (d2 < best2 || (d2 === best2 && (best < 0 || rank[id] < rank[best]))) { best2 = d2; best = id; }
   };
-  const stack = STACK;
+  // the search's own stack (4 numbers a pending subtree): a literal of zeros, so that it starts
+  // as a packed array of the depth most searches need, as fast as a reused typed array was
+  const stack: number[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
   let sp = 0;
   stack[sp++] = 0; stack[sp++] = ids.length - 1; stack[sp++] = 0; stack[sp++] = 0;
   while (sp > 0) {
@@ -51,6 +54,3 @@ export function nearestItem(tree: KDBush, lon: number, lat: number, maxKm: numbe
   }
   return best;
 }
-
-// depth is logarithmic: 4 entries per level, two children per node
-const STACK = new Float64Array(4 * 2 * 64);

@@ -5,7 +5,9 @@ import type { LoadStats, LoadTimings } from '../types.js';
 import { PlaceLookup } from './lookup.js';
 import { Landmarks } from './landmarks.js';
 import { Words } from '../search/words.js';
+import { Walks } from './around.js';
 import type { Router } from '../route/router.js';
+import { tableBounds, type Bounds } from './bounds.js';
 
 /**
  * A loaded set of places: the place table, one spatial index per type, and the
@@ -33,6 +35,10 @@ export class PlaceIndex {
   readonly streets: Streets;
   /** @internal The road network and its searches, for `route`. */
   router: Router | undefined;
+  /** @internal The scratch of the walks over `types` and `landmarks` (see `around`): lent per walk, never index data. */
+  readonly walks = new Walks();
+  /** The box around every row's centroid (undefined when the data is empty), degrees. */
+  readonly bounds: Bounds | undefined;
 
   /** @internal `built`: the lookup, text index and landmarks when they were found before (a snapshot's). */
   constructor(table: PlaceTable, types: Map<string, TypeTree>, streets: Streets, license: string, stats: LoadStats,
@@ -46,6 +52,7 @@ export class PlaceIndex {
     this.license = license;
     this.stats = stats;
     this.size = stats.points + stats.lineStrings + stats.polygons + stats.multiPolygons;
+    this.bounds = tableBounds(table);
   }
 
   /** Number of places (rows that `nearby` can answer with; the table also holds localities, streets and buildings). */

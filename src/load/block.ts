@@ -79,9 +79,11 @@ export function blockBuffers(b: Block): ArrayBuffer[] {
  * Decodes an inflated `PrimitiveBlock`. Every node keeps its id and coordinates
  * (ways need them); tags are kept only for the objects a place or an address can
  * come from (see `place/feature.ts`), and for all relations, which are few; with
- * `keep` = `KEEP_ALL`, for every tagged object.
+ * `keep` = `KEEP_ALL`, for every tagged object. `decoder` is the scratch to decode
+ * with: one kept by the caller across the blocks it decodes (one per thread) stops
+ * growing after the first few; without it, a block gets scratch of its own.
  */
-export function decodeBlock(bytes: Uint8Array, keep = KEEP_PLACES): Block {
+export function decodeBlock(bytes: Uint8Array, keep = KEEP_PLACES, decoder = new BlockDecoder()): Block {
   const pbf = new Pbf(bytes);
   const strings: string[] = [];
   const groups: number[] = [];
@@ -135,8 +137,12 @@ export function decodeBlock(bytes: Uint8Array, keep = KEEP_PLACES): Block {
   return d.finish(strings);
 }
 
-/** Decoding state of one block: lists filled group by group. */
-class Decoder {
+/**
+ * The scratch of decoding blocks one at a time: lists filled group by group, emptied for
+ * each block (what a block returns is copied or taken out of them). Not shared: a block's
+ * decoding runs to its end on the decoder it is given.
+ */
+export class BlockDecoder {
   nodeId = new List(Float64Array, 8000);
   nodeLat = new List(Int32Array, 8000);
   nodeLon = new List(Int32Array, 8000);
@@ -378,9 +384,6 @@ class Decoder {
     };
   }
 }
-
-// one decoder per thread, its lists reused by every block
-const decoder = new Decoder();
 
 /**
  * Decodes a packed, delta-coded sint64 field (ids, coordinates, way refs) into

@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { startThread } from './thread.js';
 import { availableParallelism } from 'node:os';
 import { inflateBlob, BlobError } from './blob.js';
-import { decodeBlock, type Block } from './block.js';
+import { decodeBlock, BlockDecoder, type Block } from './block.js';
 import type { Frame } from './frames.js';
 import type { Job, Done } from './worker.js';
 
@@ -26,11 +26,12 @@ export function defaultWorkers(bytes: number): number {
  */
 export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: number, take: (seq: number, b: Block) => void, keep?: number): Promise<void> {
   if (workers <= 0 || frames.length < 2) {
+    const decoder = new BlockDecoder(); // its lists reused block after block
     for (let i = 0; i < frames.length; i++) {
       const f = frames[i];
       let block: Block;
       try {
-        block = decodeBlock(inflateBlob(buf.subarray(f.offset, f.offset + f.length)), keep);
+        block = decodeBlock(inflateBlob(buf.subarray(f.offset, f.offset + f.length)), keep, decoder);
       } catch (err) {
         throw atOffset(f, err);
       }

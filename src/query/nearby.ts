@@ -2,6 +2,8 @@ import type { PlaceIndex } from '../index/place-index.js';
 import type { NearbyPlace, NearbyQuery } from '../types.js';
 import { around } from '../index/around.js';
 import { checkQuery } from './validate.js';
+import { checkNotSwapped } from './swapped.js';
+import { isKnownType, unknownTypeError } from './types.js';
 import { placeId, placeTags, placeGeometry } from './record.js';
 import { score } from '../place/score.js';
 
@@ -20,8 +22,10 @@ export const MAX_SCANNED = 10_000;
  * `sortBy: true`, the `limit` nearest. Ties break by placeId. With `isOpen: true`
  * only places open at `at` (default now, in Nepal Time) count, before the limit;
  * of the places in range only the first `limit + MAX_SCANNED` in that order are
- * examined, so fewer than `limit` may come back when few are open. An unknown type gives `[]`;
- * bad arguments throw `InvalidQueryError`.
+ * examined, so fewer than `limit` may come back when few are open. A type the data does not
+ * hold (and no merged type) throws `InvalidQueryError` suggesting the nearest known types
+ * (`types()` lists them); so does a point outside the data whose swapped reading lies in it;
+ * other bad arguments throw `InvalidQueryError` too.
  *
  * @example
  * nearby(index, { type: 'eat', lat: 27.7172, lon: 85.324, radius: 1, limit: 3 });
@@ -51,7 +55,9 @@ export interface NearbyHit {
 export function nearbyHits(index: PlaceIndex, query: NearbyQuery): NearbyHit[] {
   const q = checkQuery(query);
   const tt = index.types.get(q.type);
-  if (!tt) return [];
+  if (!tt && !isKnownType(index, q.type)) throw unknownTypeError(index, q.type);
+  checkNotSwapped(index, q.lat, q.lon, { marginKm: q.radius });
+  if (!tt) return []; // a merged type none of whose members the data holds
   const t = index.table;
   const hours = t.hours;
   const sched = t.schedules;
@@ -73,7 +79,7 @@ export function nearbyHits(index: PlaceIndex, query: NearbyQuery): NearbyHit[] {
     found.push({ item: i, km, score: byScore ? s : score(t.prominence[p], km) });
     if (found.length === q.limit) last = key;
     return false;
-  }, byScore ? tt.prom : undefined, byScore ? tt.nodeMax : undefined);
+  }, { prom: byScore ? tt.prom : undefined, nodeMax: byScore ? tt.nodeMax : undefined, walks: index.walks });
   const id = (a: { item: number }) => placeId(t, tt.place[a.item]);
   order(found, byScore ? (a, b) => b.score - a.score || id(a) - id(b) : (a, b) => a.km - b.km || id(a) - id(b));
   found.length = Math.min(found.length, q.limit);

@@ -7,6 +7,7 @@ import { placeRecord, instant } from './place.js';
 import { coord, positiveInt, show } from './validate.js';
 import { kmTo } from '../geom/haversine.js';
 import { REVERSE_LIMIT, REVERSE_RADIUS } from './limits.js';
+import { checkNotSwapped } from './swapped.js';
 
 export { REVERSE_RADIUS } from './limits.js';
 
@@ -29,6 +30,7 @@ export { REVERSE_RADIUS } from './limits.js';
  */
 export function reverse(index: PlaceIndex, query: ReverseQuery): ReversePlace[] {
   const q = checkReverse(query);
+  checkNotSwapped(index, q.lat, q.lon, { marginKm: q.radius });
   const t = index.table;
   const { lon, lat, limit } = q;
 
@@ -50,7 +52,7 @@ export function reverse(index: PlaceIndex, query: ReverseQuery): ReversePlace[] 
       last = km;
     }
     return false;
-  });
+  }, { walks: index.walks });
 
   const ranked = [...found].map(([row, [reach, m2, km]]) => ({ row, reach, m2, km, id: placeId(t, row) }));
   if (!ranked.length) {

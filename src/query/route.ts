@@ -11,6 +11,7 @@ import { encodePolyline } from '../route/polyline.js';
 import { instructions, type Instruction } from '../route/instructions.js';
 import { kmTo, lineMetres } from '../geom/haversine.js';
 import { show } from './validate.js';
+import { checkNotSwapped } from './swapped.js';
 
 /** Most points a route may pass through (start, vias, end). */
 export const MAX_POINTS = 25;
@@ -63,7 +64,7 @@ export interface Route {
  * route(index, { points: [[27.71772, 85.32784], [27.73449, 85.33714]], mode: 'car', instructions: true });
  */
 export function route(index: PlaceIndex, query: RouteQuery): Route[] {
-  const q = checkRoute(query);
+  const q = checkRoute(query, index);
   const router = index.router;
   const m = MODES.indexOf(q.mode); // FOOT, BIKE or CAR of route/modes.ts
   if (!router || router.graph.edgeFrom.length === 0) {
@@ -88,14 +89,18 @@ interface Checked {
   alternatives: boolean;
 }
 
-/** Checks a route query, throwing `InvalidQueryError` naming the first bad argument. */
-export function checkRoute(q: RouteQuery): Checked {
+/**
+ * Checks a route query, throwing `InvalidQueryError` naming the first bad argument; with
+ * `index`, also a point given as `lon,lat` (outside the data, but inside it swapped).
+ */
+export function checkRoute(q: RouteQuery, index?: PlaceIndex): Checked {
   if (q === null || typeof q !== 'object') throw new InvalidQueryError('query', 'must be an object');
   if (!Array.isArray(q.points)) throw new InvalidQueryError('points', `must be a list of [lat, lon] pairs or "lat,lon" strings, got ${show(q.points)}`);
   if (q.points.length < 2 || q.points.length > MAX_POINTS) {
     throw new InvalidQueryError('points', `must hold 2 to ${MAX_POINTS} points, got ${q.points.length}`);
   }
   const points = q.points.map((p, i) => point(p, i));
+  if (index) points.forEach(([lat, lon], i) => checkNotSwapped(index, lat, lon, { param: 'points', marginKm: SNAP_KM, what: `point ${i + 1}` }));
   let km = 0;
   for (let i = 0; i + 1 < points.length; i++) km += kmTo(points[i][1], points[i][0], points[i + 1][1] * 1e7, points[i + 1][0] * 1e7);
   if (km > MAX_TRIP_KM) {

@@ -9,6 +9,10 @@ import { coord, positiveInt, show } from './validate.js';
 import { SEARCH_LIMIT } from './limits.js';
 import { EARTH_RADIUS_KM, kmTo } from '../geom/haversine.js';
 import { words, MAX_WORDS } from '../search/words.js';
+import { checkNotSwapped } from './swapped.js';
+
+// How far outside the data a search's point may be before a swapped reading inside it is suspected.
+const SWAP_MARGIN_KM = 100;
 
 export { MAX_WORDS, MAX_POSTINGS } from '../search/words.js';
 
@@ -37,6 +41,8 @@ export const MAX_QUERY_LENGTH = 200;
  */
 export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
   const q = checkSearch(query);
+  // lat/lon only bias the ranking (and bound it with radius): a swapped point would bias it silently
+  if (q.lat !== undefined && q.lon !== undefined) checkNotSwapped(index, q.lat, q.lon, { marginKm: q.radius ?? SWAP_MARGIN_KM });
   const t = index.table;
   const { lat, lon, radius } = q;
   const here = lat !== undefined && lon !== undefined;

@@ -490,6 +490,24 @@ class Search {
 }
 
 /**
+ * The scratch of one query on a Hierarchy, as RoutingKit keeps a ContractionHierarchyQuery
+ * beside its ContractionHierarchy: the searches, the via chooser and the path buffers. A
+ * query takes one from its hierarchy's pool and gives it back when done, so a query started
+ * while another is under way (from one of its callbacks) works on scratch of its own.
+ */
+class Query {
+  readonly main: Search;
+  aux?: Search;
+  chooser?: ViaChooser;
+  readonly list = new ArcList();
+  readonly stack = new ArcList();
+  unpacking: Uint32Array = new Uint32Array(256);
+  constructor(n: number) {
+    this.main = new Search(n);
+  }
+}
+
+/**
  * A contracted graph: answers cheapest-path queries with two upward Dijkstra searches
  * (forward from the sources, backward from the targets) with stall-on-demand, unpacking
  * shortcuts to the original arcs. Made by `contract()`, or restored by `Hierarchy.from()`.
@@ -497,18 +515,18 @@ class Search {
 export class Hierarchy {
   readonly arcs: Arcs;
   private readonly d: HierarchyData;
-  private readonly main: Search;
-  private aux?: Search;
-  private chooser?: ViaChooser;
   private byRank?: Uint32Array;
-  private readonly list = new ArcList();
-  private readonly stack: ArcList = new ArcList();
-  private unpacking: Uint32Array = new Uint32Array(256);
+  /**
+   * Query contexts not in use. The arrays above never change after the build; all a query
+   * writes is its context's, taken at its start and given back at its end (one, unless a
+   * query runs inside another's callback).
+   */
+  private readonly free: Query[] = [];
 
   constructor(arcs: Arcs, data: HierarchyData) {
     this.arcs = arcs;
     this.d = data;
-    this.main = new Search(arcs.n);
+    this.free.push(new Query(arcs.n));
   }
 
   /**
@@ -569,9 +587,14 @@ export class Hierarchy {
 
   /** The cheapest path from one of `sources` to one of `targets`, or null when none joins them. */
   route(sources: Ends, targets: Ends): Path | null {
-    const s = this.main;
-    this.search(s, sources, targets, 1);
-    return s.meet < 0 ? null : this.viaPath(s, s.meet, sources, targets).path;
+    const q = this.take();
+    try {
+      const s = q.main;
+      this.search(s, sources, targets, 1);
+      return s.meet < 0 ? null : this.viaPath(q, s, s.meet, sources, targets).path;
+    } finally {
+      this.free.push(q);
+    }
   }
 
   /**
@@ -580,11 +603,25 @@ export class Hierarchy {
    * by both upward searches grown to maxStretch × best, cheapest first.
    */
   alternatives(sources: Ends, targets: Ends, options: AlternativeOptions = {}): Path[] {
+    const q = this.take();
+    try {
+      return this.alternativesWith(q, sources, targets, options);
+    } finally {
+      this.free.push(q);
+    }
+  }
+
+  /** A context of the pool, or a new one when all are in use (a query inside another's callback). */
+  private take(): Query {
+    return this.free.pop() ?? new Query(this.arcs.n);
+  }
+
+  private alternativesWith(q: Query, sources: Ends, targets: Ends, options: AlternativeOptions): Path[] {
     const stretch = Math.max(1, options.maxStretch ?? 1.4);
-    const s = this.main;
+    const s = q.main;
     this.search(s, sources, targets, stretch);
     if (s.meet < 0) return [];
-    const best = this.viaPath(s, s.meet, sources, targets).path;
+    const best = this.viaPath(q, s, s.meet, sources, targets).path;
     const F = s.fwd, B = s.bwd;
     const limit = stretch * s.best;
     const vias: number[] = [];
@@ -596,12 +633,11 @@ export class Hierarchy {
     // the chooser speaks node ids, the searches ranks
     const order = this.order();
     const ids = vias.map((r) => order[r]);
-    this.aux ??= new Search(this.arcs.n);
-    this.chooser ??= new ViaChooser(this.arcs);
-    const aux = this.aux, rank = this.d.rank;
-    return this.chooser.choose(best, {
+    const aux = (q.aux ??= new Search(this.arcs.n)), rank = this.d.rank;
+    q.chooser ??= new ViaChooser(this.arcs);
+    return q.chooser.choose(best, {
       vias: ids,
-      path: (v) => this.viaPath(s, rank[v], sources, targets),
+      path: (v) => this.viaPath(q, s, rank[v], sources, targets),
       between: (x, y) => {
         this.search(aux, [x, 0], [y, 0], 1);
         return aux.best;
@@ -679,11 +715,11 @@ export class Hierarchy {
   }
 
   /** The path through rank r along both search trees, unpacked to original arcs. */
-  private viaPath(s: Search, r: number, sources: Ends, targets: Ends): ViaPath {
-    const F = s.fwd, B = s.bwd, list = this.list;
+  private viaPath(q: Query, s: Search, r: number, sources: Ends, targets: Ends): ViaPath {
+    const F = s.fwd, B = s.bwd, list = q.list;
     list.length = 0;
     // forward tree: the slots from r back to its source, then unpacked in path order
-    const slots = this.stack;
+    const slots = q.stack;
     slots.length = 0;
     let x = r;
     while (F.parent[x] !== NONE) {
@@ -691,11 +727,11 @@ export class Hierarchy {
       x = F.prev[x];
     }
     const source = x;
-    for (let i = slots.length - 1; i >= 0; i--) this.unpack(slots.data[i]);
+    for (let i = slots.length - 1; i >= 0; i--) this.unpack(q, slots.data[i]);
     const via = list.length;
     let y = r;
     while (B.parent[y] !== NONE) {
-      this.unpack(B.parent[y]);
+      this.unpack(q, B.parent[y]);
       y = B.prev[y];
     }
     const cost = F.dist[r] + B.dist[r];
@@ -716,11 +752,11 @@ export class Hierarchy {
    * stack. A cheapest path uses each arc once at most, so a path longer than the graph's
    * arcs means data that `from()` would have refused: a RangeError, not an endless loop.
    */
-  private unpack(k: number): void {
+  private unpack(q: Query, k: number): void {
     const { ab } = this.d;
     const limit = this.arcs.from.length;
-    const list = this.list;
-    let stack: Uint32Array = this.unpacking, sp = 0;
+    const list = q.list;
+    let stack: Uint32Array = q.unpacking, sp = 0;
     stack[sp++] = k;
     while (sp > 0) {
       let t = stack[--sp];
@@ -728,7 +764,7 @@ export class Hierarchy {
       for (let b = ab[2 * t + 1]; b !== NONE; b = ab[2 * t + 1]) {
         // each pending half ends in at least one arc: past the graph's arcs, the data loops
         if (list.length + sp + 1 >= limit) tooLong(limit);
-        if (sp === stack.length) stack = this.unpacking = growTo(stack, 2 * sp);
+        if (sp === stack.length) stack = q.unpacking = growTo(stack, 2 * sp);
         stack[sp++] = b;
         t = ab[2 * t];
       }

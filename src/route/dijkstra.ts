@@ -33,16 +33,14 @@ export class SearchLimitError extends RangeError {
 export class Dijkstra {
   readonly arcs: Arcs;
   private readonly out: Adjacency;
-  private readonly labels: Labels;
-  /** Initial cost of each target node for the current query (Infinity elsewhere). */
-  private readonly goal: Float64Array;
+  /** Query contexts not in use (see `Hierarchy`): the arrays above never change. */
+  private readonly free: Plain[] = [];
 
   constructor(arcs: Arcs) {
     checkArcs(arcs);
     this.arcs = arcs;
     this.out = adjacency(arcs);
-    this.labels = new Labels(arcs.n);
-    this.goal = new Float64Array(arcs.n).fill(Infinity);
+    this.free.push(new Plain(arcs.n));
   }
 
   /** The cheapest path from one of `sources` to one of `targets`, or null when none joins them. */
@@ -50,7 +48,16 @@ export class Dijkstra {
     const { n } = this.arcs;
     checkEnds(sources, n, 'sources');
     checkEnds(targets, n, 'targets');
-    const L = this.labels, goal = this.goal;
+    const q = this.free.pop() ?? new Plain(n);
+    try {
+      return this.routeWith(q, sources, targets);
+    } finally {
+      this.free.push(q);
+    }
+  }
+
+  private routeWith(q: Plain, sources: Ends, targets: Ends): Path | null {
+    const L = q.labels, goal = q.goal;
     const { start, head, weight, arc } = this.out;
     L.reset();
     for (let i = 0; i < targets.length; i += 2) goal[targets[i]] = Math.min(goal[targets[i]], targets[i + 1]);
@@ -86,6 +93,34 @@ export class Dijkstra {
   }
 }
 
+/** One plain Dijkstra query's scratch. */
+class Plain {
+  readonly labels: Labels;
+  /** Initial cost of each target node for the current query (Infinity elsewhere). */
+  readonly goal: Float64Array;
+  constructor(n: number) {
+    this.labels = new Labels(n);
+    this.goal = new Float64Array(n).fill(Infinity);
+  }
+}
+
+/** One bidirectional search's scratch and what it found; `aux` and `chooser` serve its alternatives. */
+class Bi {
+  readonly fwd: Labels;
+  readonly bwd: Labels;
+  readonly list = new ArcList();
+  best = Infinity;
+  meet = -1;
+  /** What the current query may still settle. */
+  left = Infinity;
+  aux?: Bi;
+  chooser?: ViaChooser;
+  constructor(n: number) {
+    this.fwd = new Labels(n);
+    this.bwd = new Labels(n);
+  }
+}
+
 /**
  * Bidirectional Dijkstra: a forward search from the sources and a backward one from the
  * targets, each step taken by the side with the smaller key, stopping once the two keys sum
@@ -96,20 +131,17 @@ export class BiDijkstra {
   readonly arcs: Arcs;
   private readonly out: Adjacency;
   private readonly in: Adjacency;
-  private readonly fwd: Labels;
-  private readonly bwd: Labels;
-  private aux?: BiDijkstra;
-  private chooser?: ViaChooser;
-  private readonly list = new ArcList();
-  private best = Infinity;
-  private meet = -1;
   /**
    * Most nodes one query may settle (both sides, and with alternatives every search it runs)
    * before it throws `SearchLimitError`.
    */
   readonly maxSettled: number;
-  // what the current query may still settle
-  private left = Infinity;
+  /**
+   * Query contexts not in use. The arrays above never change after the build; all a query
+   * writes is its context's, taken at its start and given back at its end (one, unless a
+   * query runs inside another's callback).
+   */
+  private readonly free: Bi[] = [];
 
   constructor(arcs: Arcs, maxSettled = Infinity) {
     checkArcs(arcs);
@@ -117,15 +149,24 @@ export class BiDijkstra {
     this.maxSettled = maxSettled;
     this.out = adjacency(arcs);
     this.in = adjacency(arcs, true);
-    this.fwd = new Labels(arcs.n);
-    this.bwd = new Labels(arcs.n);
+    this.free.push(new Bi(arcs.n));
   }
 
   /** The cheapest path from one of `sources` to one of `targets`, or null when none joins them. */
   route(sources: Ends, targets: Ends): Path | null {
-    this.left = this.maxSettled;
-    this.search(sources, targets, 1);
-    return this.meet < 0 ? null : this.path(this.meet);
+    const q = this.take();
+    try {
+      q.left = this.maxSettled;
+      this.search(q, sources, targets, 1);
+      return q.meet < 0 ? null : this.path(q, q.meet);
+    } finally {
+      this.free.push(q);
+    }
+  }
+
+  /** A context of the pool, or a new one when all are in use (a query inside another's callback). */
+  private take(): Bi {
+    return this.free.pop() ?? new Bi(this.arcs.n);
   }
 
   /**
@@ -134,53 +175,61 @@ export class BiDijkstra {
    * both shortest-path trees) found by searches grown to maxStretch × best, longest first.
    */
   alternatives(sources: Ends, targets: Ends, options: AlternativeOptions = {}): Path[] {
-    this.left = this.maxSettled;
-    this.search(sources, targets, options.maxStretch ?? 1.4);
-    if (this.meet < 0) return [];
-    const best = this.path(this.meet);
-    const vias = this.plateaus(options.maxStretch ?? 1.4);
-    this.aux ??= new BiDijkstra(this.arcs);
-    this.chooser ??= new ViaChooser(this.arcs);
-    const aux = this.aux;
-    return this.chooser.choose(best, {
+    const q = this.take();
+    try {
+      return this.alternativesWith(q, sources, targets, options);
+    } finally {
+      this.free.push(q);
+    }
+  }
+
+  private alternativesWith(q: Bi, sources: Ends, targets: Ends, options: AlternativeOptions): Path[] {
+    q.left = this.maxSettled;
+    this.search(q, sources, targets, options.maxStretch ?? 1.4);
+    if (q.meet < 0) return [];
+    const best = this.path(q, q.meet);
+    const vias = this.plateaus(q, options.maxStretch ?? 1.4);
+    const aux = (q.aux ??= new Bi(this.arcs.n));
+    q.chooser ??= new ViaChooser(this.arcs);
+    return q.chooser.choose(best, {
       vias,
-      path: (v) => this.viaPath(v),
-      between: (x, y) => aux.costWithin(x, y, this),
+      path: (v) => this.viaPath(q, v),
+      between: (x, y) => this.costWithin(aux, x, y, q),
     }, options);
   }
 
-  /** The cost from x to y, or Infinity: a search that spends what is left of `owner`'s query. */
-  private costWithin(x: number, y: number, owner: BiDijkstra): number {
-    this.left = owner.left;
+  /** The cost from x to y, or Infinity: a search on `aux` that spends what is left of `owner`'s query. */
+  private costWithin(aux: Bi, x: number, y: number, owner: Bi): number {
+    aux.left = owner.left;
     try {
-      this.search([x, 0], [y, 0], 1);
+      this.search(aux, [x, 0], [y, 0], 1);
     } finally {
-      owner.left = this.left;
+      owner.left = aux.left;
     }
-    return this.meet < 0 ? Infinity : this.best;
+    return aux.meet < 0 ? Infinity : aux.best;
   }
 
   /** Runs both searches; once they meet, keeps growing each until its key exceeds `stretch` × best. */
-  private search(sources: Ends, targets: Ends, stretch: number): void {
+  private search(q: Bi, sources: Ends, targets: Ends, stretch: number): void {
     const { n } = this.arcs;
     checkEnds(sources, n, 'sources');
     checkEnds(targets, n, 'targets');
-    const F = this.fwd, B = this.bwd;
+    const F = q.fwd, B = q.bwd;
     F.reset();
     B.reset();
-    this.best = Infinity;
-    this.meet = -1;
+    q.best = Infinity;
+    q.meet = -1;
     for (let i = 0; i < sources.length; i += 2) if (sources[i + 1] < F.dist[sources[i]]) F.label(sources[i], sources[i + 1], NONE);
     for (let i = 0; i < targets.length; i += 2) {
       const v = targets[i], c = targets[i + 1];
       if (c < B.dist[v]) {
         B.label(v, c, NONE);
-        this.improve(v, F.dist[v] + c);
+        improve(q, v, F.dist[v] + c);
       }
     }
     for (;;) {
-      if (this.left-- <= 0) throw new SearchLimitError(this.maxSettled);
-      const kf = F.top(), kb = B.top(), best = this.best;
+      if (q.left-- <= 0) throw new SearchLimitError(this.maxSettled);
+      const kf = F.top(), kb = B.top(), best = q.best;
       if (best === Infinity && (kf === Infinity || kb === Infinity)) break; // one side ran dry: no path
       let forward: boolean;
       if (stretch <= 1) {
@@ -193,38 +242,16 @@ export class BiDijkstra {
         if (!f && !b) break;
         forward = f && (!b || kf <= kb);
       }
-      if (forward) this.step(F, B, this.out, kf);
-      else this.step(B, F, this.in, kb);
-    }
-  }
-
-  /** Settles the top node of `S`, relaxing its arcs, checking each label against the other side `O`. */
-  private step(S: Labels, O: Labels, adj: Adjacency, d: number): void {
-    const v = S.queue.pop()!;
-    S.state[v] = SETTLED;
-    const { start, head, weight, arc } = adj;
-    for (let k = start[v]; k < start[v + 1]; k++) {
-      const w = head[k], dw = d + weight[k];
-      if (dw < S.dist[w]) {
-        S.label(w, dw, arc[k]);
-        if (O.state[w]) this.improve(w, dw + O.dist[w]);
-      }
-    }
-  }
-
-  private improve(v: number, cost: number): void {
-    // ties go to the smaller node id, so the result does not depend on which side met first
-    if (cost < this.best || (cost === this.best && v < this.meet)) {
-      this.best = cost;
-      this.meet = v;
+      if (forward) step(q, F, B, this.out, kf);
+      else step(q, B, F, this.in, kb);
     }
   }
 
   /** The path through v along both trees; `via` is where v falls in it. */
-  private viaPath(v: number): ViaPath {
+  private viaPath(q: Bi, v: number): ViaPath {
     const { from, to } = this.arcs;
-    const F = this.fwd, B = this.bwd;
-    const list = this.list;
+    const F = q.fwd, B = q.bwd;
+    const list = q.list;
     list.length = 0;
     let s = v;
     while (F.parent[s] !== NONE) {
@@ -241,9 +268,9 @@ export class BiDijkstra {
     return { path: { cost: F.dist[v] + B.dist[v], arcs: list.slice(), source: s, target: t }, via };
   }
 
-  private path(v: number): Path {
-    const p = this.viaPath(v).path;
-    p.cost = this.best;
+  private path(q: Bi, v: number): Path {
+    const p = this.viaPath(q, v).path;
+    p.cost = q.best;
     return p;
   }
 
@@ -253,10 +280,10 @@ export class BiDijkstra {
    * `stretch` × best, ordered by plateau cost, longest first: a long plateau makes a locally
    * optimal via path.
    */
-  private plateaus(stretch: number): Uint32Array {
+  private plateaus(q: Bi, stretch: number): Uint32Array {
     const { from, to, weight } = this.arcs;
-    const F = this.fwd, B = this.bwd;
-    const limit = stretch * this.best;
+    const F = q.fwd, B = q.bwd;
+    const limit = stretch * q.best;
     const starts: number[] = [];
     const lengths: number[] = [];
     for (let i = 0; i < F.size; i++) {
@@ -276,3 +303,24 @@ export class BiDijkstra {
   }
 }
 
+/** Settles the top node of `S`, relaxing its arcs, checking each label against the other side `O`. */
+function step(q: Bi, S: Labels, O: Labels, adj: Adjacency, d: number): void {
+  const v = S.queue.pop()!;
+  S.state[v] = SETTLED;
+  const { start, head, weight, arc } = adj;
+  for (let k = start[v]; k < start[v + 1]; k++) {
+    const w = head[k], dw = d + weight[k];
+    if (dw < S.dist[w]) {
+      S.label(w, dw, arc[k]);
+      if (O.state[w]) improve(q, w, dw + O.dist[w]);
+    }
+  }
+}
+
+function improve(q: Bi, v: number, cost: number): void {
+  // ties go to the smaller node id, so the result does not depend on which side met first
+  if (cost < q.best || (cost === q.best && v < q.meet)) {
+    q.best = cost;
+    q.meet = v;
+  }
+}

@@ -100,15 +100,13 @@ export class Words {
   private readonly tf: Uint8Array;
   /** Postings of the words before each position of `sorted`: a prefix's run holds `cum[hi] - cum[lo]`. */
   private readonly cum: Float64Array;
-  // Per-query scratch, by document; `seen` holds the query that last touched it.
-  // Allocated by the first query: 22 bytes a name, that a load should not wait for.
-  private score = new Float64Array(0);
-  private count = new Uint16Array(0);
-  private lastTerm = new Int16Array(0);
-  private seen = new Uint32Array(0);
-  private headSeen = new Uint32Array(0);
-  private headAt = new Int32Array(0);
-  private epoch = 0;
+  /**
+   * Query contexts not in use. The arrays above never change after the build; all a query
+   * writes is its context's, taken at its start and given back at its end (one, unless a
+   * query runs inside another's `accept`). The first is made by the first query: 22 bytes
+   * a name, that a load should not wait for.
+   */
+  private readonly free: Scratch[] = [];
 
   constructor(data: WordsData) {
     const { sorted, sortedId, docRow, docLen, docOld, avgLen, start, doc, tf } = data;
@@ -245,16 +243,25 @@ export class Words {
   match(q: string, accept?: (row: number) => boolean): Hits {
     const terms = [...new Set(words(q))].slice(0, MAX_WORDS);
     if (!terms.length || !this.names) return { rows: [], scores: [], scored: 0 };
-    this.scratch();
-    if (++this.epoch === 0xffffffff) { this.seen.fill(0); this.headSeen.fill(0); this.epoch = 1; }
+    const c = this.free.pop() ?? new Scratch(this.names);
+    try {
+      return this.matchWith(c, terms, accept);
+    } finally {
+      this.free.push(c);
+    }
+  }
+
+  private matchWith(c: Scratch, terms: string[], accept: ((row: number) => boolean) | undefined): Hits {
+    if (++c.epoch === 0xffffffff) { c.seen.fill(0); c.headSeen.fill(0); c.epoch = 1; }
     const plans = terms.map((term) => this.plan(term));
     shares(plans, MAX_POSTINGS);
     const touched: number[] = [];
     let scored = 0;
     plans.forEach((p, i) => {
-      scored += p.share >= p.postings ? this.all(p, i, touched) : this.some(p, i, touched);
+      scored += p.share >= p.postings ? this.all(c, p, i, touched) : this.some(c, p, i, touched);
     });
-    const { count, score, docRow, docHead, headSeen, headAt, epoch } = this;
+    const { docRow, docHead } = this;
+    const { count, score, headSeen, headAt, epoch } = c;
     let need = terms.length;
     if (!touched.some((d) => count[d] === need)) need = 1;
     const hits: Hits = { rows: [], scores: [], scored };
@@ -308,28 +315,28 @@ export class Words {
 
   // Scores all of a word's matches: the word itself, its completions in code-unit order,
   // its typos. Returns the postings scored.
-  private all(p: Plan, i: number, touched: number[]): number {
+  private all(c: Scratch, p: Plan, i: number, touched: number[]): number {
     const { sorted, sortedId } = this;
     const n = p.term.length;
     let scored = 0;
     for (let k = p.lo; k < p.hi; k++) {
       const w = sorted[k];
-      if (w.length === n) scored += this.add(sortedId[k], 1, i, touched, Infinity);
-      else scored += this.add(sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - n)), i, touched, Infinity);
+      if (w.length === n) scored += this.add(c, sortedId[k], 1, i, touched, Infinity);
+      else scored += this.add(c, sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - n)), i, touched, Infinity);
     }
-    for (let k = 0; k < p.typos.length; k += 2) scored += this.add(p.typos[k], p.typos[k + 1], i, touched, Infinity);
+    for (let k = 0; k < p.typos.length; k += 2) scored += this.add(c, p.typos[k], p.typos[k + 1], i, touched, Infinity);
     return scored;
   }
 
   // Scores a word's matches up to its share of postings: the word itself, then its
   // completions rarest first (by powers of two of their counts, in code-unit order
   // within one), then its typos; the last taken may be cut. Returns the postings scored.
-  private some(p: Plan, i: number, touched: number[]): number {
+  private some(c: Scratch, p: Plan, i: number, touched: number[]): number {
     const { sorted, sortedId, start } = this;
     const n = p.term.length;
     let left = p.share;
     const take = (id: number, weight: number) => {
-      if (left > 0) left -= this.add(id, weight, i, touched, left);
+      if (left > 0) left -= this.add(c, id, weight, i, touched, left);
     };
     let from = p.lo;
     if (from < p.hi && sorted[from].length === n) take(sortedId[from++], 1);
@@ -360,19 +367,8 @@ export class Words {
    * words about half a second.
    */
   prepare(): void {
-    this.scratch();
+    if (!this.free.length) this.free.push(new Scratch(this.names));
     this.typos();
-  }
-
-  private scratch(): void {
-    if (this.score.length >= this.names) return;
-    const n = this.names;
-    this.score = new Float64Array(n);
-    this.count = new Uint16Array(n);
-    this.lastTerm = new Int16Array(n);
-    this.seen = new Uint32Array(n);
-    this.headSeen = new Uint32Array(n);
-    this.headAt = new Int32Array(n);
   }
 
   private typos(): SearchableMap<number> {
@@ -386,8 +382,9 @@ export class Words {
 
   // Adds word `id`'s documents (the first `max` of them), at `weight`, as matches of the
   // query's word `i`. Returns how many it added.
-  private add(id: number, weight: number, i: number, touched: number[], max: number): number {
-    const { start, doc, tf, docLen, docOld, score, count, lastTerm, seen, epoch } = this;
+  private add(c: Scratch, id: number, weight: number, i: number, touched: number[], max: number): number {
+    const { start, doc, tf, docLen, docOld } = this;
+    const { score, count, lastTerm, seen, epoch } = c;
     const df = start[id + 1] - start[id];
     const idf = Math.log(1 + (this.names - df + 0.5) / (df + 0.5));
     const norm = K * (1 - B);
@@ -408,6 +405,25 @@ export class Words {
       if (lastTerm[d] !== i) { lastTerm[d] = i; count[d]++; }
     }
     return end - start[id];
+  }
+}
+
+/** One query's scratch, by document; `seen` and `headSeen` hold the query (epoch) that last touched it. */
+class Scratch {
+  readonly score: Float64Array;
+  readonly count: Uint16Array;
+  readonly lastTerm: Int16Array;
+  readonly seen: Uint32Array;
+  readonly headSeen: Uint32Array;
+  readonly headAt: Int32Array;
+  epoch = 0;
+  constructor(n: number) {
+    this.score = new Float64Array(n);
+    this.count = new Uint16Array(n);
+    this.lastTerm = new Int16Array(n);
+    this.seen = new Uint32Array(n);
+    this.headSeen = new Uint32Array(n);
+    this.headAt = new Int32Array(n);
   }
 }
 

@@ -125,13 +125,13 @@ function read(r: SectionReader): PlaceIndex {
 
 const STATS: (keyof LoadStats)[] = ['nodes', 'ways', 'relations', 'points', 'lineStrings', 'polygons', 'multiPolygons',
   'partial', 'skippedWays', 'skippedRelations', 'schedules', 'badSchedules', 'roadNodes', 'roadEdges', 'restrictions',
-  'skippedRestrictions', 'skippedBlobs'];
+  'skippedRestrictions', 'skippedBlobs', 'duplicates'];
 
 // The stats are counts (the index's size is their sum): whole and not negative.
 function checkStats(stats: LoadStats): LoadStats {
   if (stats === null || Array.isArray(stats)) throw new RangeError('the directory\'s stats are not an object');
-  // snapshots written before skippedBlobs was counted skipped none they know of
-  const out = { ...stats, skippedBlobs: stats.skippedBlobs ?? 0 };
+  // snapshots written before skippedBlobs and duplicates were counted skipped and dropped none they know of
+  const out = { ...stats, skippedBlobs: stats.skippedBlobs ?? 0, duplicates: stats.duplicates ?? 0 };
   for (const name of STATS) {
     const v = out[name];
     if (!(Number.isSafeInteger(v) && v >= 0)) throw new RangeError(`stats.${name} is ${typeof v === 'number' ? v : JSON.stringify(v)}, not a count`);

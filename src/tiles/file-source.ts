@@ -28,7 +28,8 @@ export class FileSource implements Source {
     const f = await this.handle;
     const buf = new Uint8Array(length);
     const { bytesRead } = await f.read(buf, 0, length, offset);
-    return { data: buf.buffer.slice(0, bytesRead) };
+    // a whole read is handed over as is: no copy of a tile of megabytes
+    return { data: bytesRead === length ? buf.buffer : buf.buffer.slice(0, bytesRead) };
   }
 
   /** Closes the file. */

@@ -5,11 +5,41 @@
  * tiles hold it. Only the tags are read here; geometry is the caller's.
  */
 import { isPlace, placeTypes } from '../place/feature.js';
-import { LINE, POINT, POLYGON, type FeatureInfo, type Value } from './features.js';
+import { LINE, POINT, POLYGON, type FeatureInfo, type LayerName, type Value } from './features.js';
 import { MAX_ZOOM } from './project.js';
 
 /** An object's tags. */
 export type Tags = Map<string, string>;
+
+/** A property's type, as TileJSON's `fields` name them. */
+export type FieldType = 'String' | 'Number' | 'Boolean';
+
+const NAME_FIELDS = { name: 'String', 'name:en': 'String', 'name:ne': 'String', script: 'String' } as const;
+
+/**
+ * The properties each layer's features may carry, and their types: what the functions below
+ * (and `earth.ts`, for `earth` and `boundaries`) write, for TileJSON's `vector_layers[].fields`.
+ * A property added below belongs here too (test/map-tilejson.test.ts reads every built tile).
+ */
+export const LAYER_FIELDS: Readonly<Record<LayerName, Readonly<Record<string, FieldType>>>> = {
+  earth: { kind: 'String' },
+  landcover: { kind: 'String' },
+  landuse: { kind: 'String', ...NAME_FIELDS },
+  natural: { kind: 'String', kind_detail: 'String', min_zoom: 'Number', ...NAME_FIELDS },
+  water: { kind: 'String', kind_detail: 'String', min_zoom: 'Number', ...NAME_FIELDS },
+  boundaries: { kind: 'String', kind_detail: 'Number', min_zoom: 'Number' },
+  transit: { kind: 'String', kind_detail: 'String', min_zoom: 'Number', ...NAME_FIELDS },
+  roads: {
+    kind: 'String', kind_detail: 'String', min_zoom: 'Number', ...NAME_FIELDS,
+    ref: 'String', oneway: 'String', is_link: 'Boolean', is_bridge: 'Boolean', is_tunnel: 'Boolean',
+  },
+  buildings: { kind: 'String', kind_detail: 'String', height: 'Number', min_height: 'Number' },
+  pois: { kind: 'String', kind_detail: 'String', min_zoom: 'Number', placeId: 'Number', elevation: 'Number', ...NAME_FIELDS },
+  places: {
+    kind: 'String', kind_detail: 'String', min_zoom: 'Number', sort_key: 'Number', population: 'Number', population_rank: 'Number',
+    capital: 'String', placeId: 'Number', ...NAME_FIELDS,
+  },
+};
 
 /** Name properties: `name` in English where `name:en` exists, the others as tagged, and `script` for a Devanagari `name`. */
 export function names(tags: Tags): [string, Value | undefined][] {

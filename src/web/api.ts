@@ -77,6 +77,28 @@ export interface Suggestion {
   type: string;
 }
 
+/** The one record of `/health`: what the server serves. */
+export interface Health {
+  version: string;
+  places: number;
+  /** `[west, south, east, north]` around the data, degrees; `null` for empty data. */
+  bounds: [number, number, number, number] | null;
+  dataDate: string | null;
+  /** Whether map tiles are served (else the styles answer 404). */
+  map: boolean;
+}
+
+/** What the server serves (`/health`, public), or `undefined` when it cannot be asked. */
+export async function health(): Promise<Health | undefined> {
+  try {
+    const res = await fetch(new URL('health', BASE));
+    const body = (await res.json()) as { data?: Health[] };
+    return res.ok ? body.data?.[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A route of `/directions`. */
 export interface RouteRecord {
   encodedPolyline: string;

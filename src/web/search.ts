@@ -5,7 +5,7 @@
 import type { Map } from 'maplibre-gl';
 import { get, type PlaceRecord, type Suggestion } from './api.js';
 import { el } from './dom.js';
-import { title } from './units.js';
+import { kind, title } from './units.js';
 
 /** Milliseconds of quiet typing before asking. */
 const DEBOUNCE = 200;
@@ -61,7 +61,10 @@ export class SearchBox {
       li.id = `np-suggestion-${i}`;
       li.setAttribute('role', 'option');
       li.dataset.placeId = String(s.placeId);
-      li.append(el('span', 'np-name', title(s)), el('span', 'np-address', s.address));
+      // what each is (a cafe, a street, a village): names alone look alike
+      const head = el('span', 'np-head');
+      head.append(el('span', 'np-name', title(s)), el('span', 'np-kind', kind(s.type)));
+      li.append(head, el('span', 'np-address', s.address));
       // mousedown, not click: it comes before the input's blur hides the list
       li.addEventListener('mousedown', (e) => {
         e.preventDefault();

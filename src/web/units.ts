@@ -25,6 +25,12 @@ export function title(record: { name: string; type: string; tags?: readonly stri
   return en || record.name || record.type.replace(/_/g, ' ');
 }
 
+/** What a place is, for a person: `bus_stop` → `Bus stop`. */
+export function kind(type: string): string {
+  const t = type.replace(/_/g, ' ').trim();
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
 /** Earth's mean radius in km, as the engine's haversine uses it. */
 const R = 6371.0088;
 

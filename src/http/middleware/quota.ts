@@ -54,35 +54,45 @@ export function quota(options: QuotaOptions): MiddlewareHandler<AppEnv> {
     return q;
   };
 
-  // The RateLimit headers of a count, and its 429 when it is over.
-  const limit = (c: Context<AppEnv>, q: QuotaResult, requests: number, over: string) => {
+  // The RateLimit headers of a count.
+  const rate = (c: Context<AppEnv>, q: QuotaResult, requests: number) => {
     say(c, 'ratelimit-limit', String(requests));
     say(c, 'ratelimit-remaining', String(q.remaining));
     say(c, 'ratelimit-reset', String(q.resetSeconds));
-    if (!q.allowed) throw new HttpError(429, `${over}; retry in ${q.resetSeconds} s`, { 'Retry-After': String(q.resetSeconds) });
   };
+  // the 429 message made only when a count is over (no string per request)
+  const over = (q: QuotaResult, what: string) => new HttpError(429, `${what}; retry in ${q.resetSeconds} s`, { 'Retry-After': String(q.resetSeconds) });
 
+  // A page key's client is counted under the address alone: every instance mints its own page
+  // key, and a client is one client of the site whichever instance's page it read.
   const connections = new ConnectionCounts();
-  const share = async (c: Context<AppEnv>, grant: Grant): Promise<[QuotaResult, number]> => {
+  const share = async (c: Context<AppEnv>, grant: Grant): Promise<QuotaResult> => {
     const { requests, windowSeconds, perConnection } = grant.perClient!;
     const who = client(c.req.raw, c.env);
     if (perConnection !== undefined && who.connection) {
       const q = connections.hit(who.connection, windowSeconds, perConnection, now());
-      if (!q.allowed) limit(c, q, perConnection, `key: this connection's share, ${perConnection} requests per ${windowSeconds} s, is used up`);
+      if (!q.allowed) {
+        rate(c, q, perConnection);
+        throw over(q, `key: this connection's share, ${perConnection} requests per ${windowSeconds} s, is used up`);
+      }
     }
-    const q = await count(`${grant.id}/${clientBucket(who.address)}`, grant.perClient!);
-    if (!q.allowed) limit(c, q, requests, `key: this client's share, ${requests} requests per ${windowSeconds} s from one address, is used up`);
-    return [q, requests];
+    const q = await count(`${grant.ownPages ? 'page' : grant.id}/${clientBucket(who.address)}`, grant.perClient!);
+    if (!q.allowed) {
+      rate(c, q, requests);
+      throw over(q, `key: this client's share, ${requests} requests per ${windowSeconds} s from one address, is used up`);
+    }
+    return q;
   };
 
   return async (c, next) => {
     const grant = c.get('grant');
-    const own = grant.perClient ? await share(c, grant) : undefined;
+    const own = grant.perClient && (await share(c, grant));
     const q = await count(grant.id, grant.quota);
     const { requests, windowSeconds } = grant.quota;
     // the headers tell the nearer of the two ends
-    const [shown, of] = own && own[0].remaining < q.remaining ? own : [q, requests];
-    limit(c, q.allowed ? shown : q, q.allowed ? of : requests, `key: quota of ${requests} requests per ${windowSeconds} s used up`);
+    if (own && q.allowed && own.remaining < q.remaining) rate(c, own, grant.perClient!.requests);
+    else rate(c, q, requests);
+    if (!q.allowed) throw over(q, `key: quota of ${requests} requests per ${windowSeconds} s used up`);
     await next();
   };
 }

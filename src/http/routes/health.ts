@@ -1,9 +1,52 @@
+import type { PlaceIndex } from '../../index/place-index.js';
+import { VERSION } from '../../version.js';
 import type { Api } from '../api.js';
 
+/** What `/health` says of the instance and its data: nothing secret (no key, no path). */
+export interface Health {
+  /** The package's version. */
+  version: string;
+  /** The places of `nearby` in the data served. */
+  places: number;
+  /** `[west, south, east, north]` around the data's rows, degrees; `null` for empty data. */
+  bounds: [number, number, number, number] | null;
+  /** The data file's date (its modification time, ISO 8601), where the server knows it. */
+  dataDate: string | null;
+  /** Whether map tiles are served (the styles at `/styles/{name}`). */
+  map: boolean;
+}
+
+// the box of each index, computed at its first health check: an index does not change
+const boxes = new WeakMap<PlaceIndex, Health['bounds']>();
+
+/** The box around every row of `index` (places, localities, streets), or `null` when it has none. */
+export function dataBounds(index: PlaceIndex): Health['bounds'] {
+  let box = boxes.get(index);
+  if (box !== undefined) return box;
+  const t = index.table;
+  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  for (let i = 0; i < t.size; i++) {
+    const x = t.lon[i]!, y = t.lat[i]!;
+    if (x < w) w = x;
+    if (x > e) e = x;
+    if (y < s) s = y;
+    if (y > n) n = y;
+  }
+  box = t.size ? [w / 1e7, s / 1e7, e / 1e7, n / 1e7] : null;
+  boxes.set(index, box);
+  return box;
+}
+
 /**
- * `GET /health`: for load balancers and orchestrators. No key, no data, no quota: a 200 envelope
- * means this instance is up and serving its index.
+ * `GET /health`: for load balancers and orchestrators, and for the web app, which opens on the
+ * data's extent. No key, no quota: a 200 envelope means this instance is up and serving its
+ * index; its one record says what it serves.
  */
 export function healthRoutes(api: Api): void {
-  api.open('/health', (c) => api.reply(c, 200, undefined, []));
+  api.open('/health', (c) => {
+    const index = api.current();
+    const date = api.about.dataDate?.();
+    const health: Health = { version: VERSION, places: index.size, bounds: dataBounds(index), dataDate: date ? date.toISOString() : null, map: api.about.map };
+    return api.reply(c, 200, undefined, [health]);
+  });
 }

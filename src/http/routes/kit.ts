@@ -26,6 +26,8 @@ export interface KitOptions {
   nearby: NearbyFn;
   /** Who sent a request, for the per-client bounds of a key. */
   client: ClientOf;
+  /** What the app knows of what it serves beside the index (`Api.about`). */
+  about: Api['about'];
   /** Answers a path's other methods (405). */
   methodNotAllowed: Handler<AppEnv>;
 }
@@ -36,7 +38,7 @@ export interface KitOptions {
  * then its handler; a public one its CORS and handler; each with its preflight and a 405.
  */
 export function routeKit(options: KitOptions): () => Api {
-  const { keyring, limits, now, nearby, methodNotAllowed } = options;
+  const { keyring, limits, now, nearby, about, methodNotAllowed } = options;
   // one of each middleware for every keyed route (the quota's outage is the app's, not a route's);
   // CORS on every method of a path (its 405s are readable too), the checks on GET
   const cors = keyedCors(keyring);
@@ -67,6 +69,8 @@ export function routeKit(options: KitOptions): () => Api {
       now,
       nearby,
       reply,
+      current: () => options.data.current,
+      about,
       keyed(path: string, answer: Answer, options: KeyedOptions = {}) {
         app.use(path, cors);
         app.get(path, keyCheck, counted, lease, answerWith(answer, options.geojson ?? false));

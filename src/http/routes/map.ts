@@ -12,7 +12,8 @@ import { HttpError, quote } from '../http-error.js';
 import type { Search } from '../query.js';
 import { encodeGlyphs, fontFor, parseRange } from '../../map/glyphs.js';
 import { ATTRIBUTION, hasStyle, mapStyle, STYLES } from '../../map/style.js';
-import { isTile, MAX_TILE_ZOOM } from '../../map/zxy.js';
+import { LAYER_FIELDS } from '../../tiles/schema.js';
+import { gunzipLimited, MAX_TILE_BYTES, MAX_TILE_ZOOM, TileDataError, tileProblem } from '../../map/zxy.js';
 
 /** The vector tiles the map routes serve (a `TileArchive` on Node). */
 export interface MapTiles {
@@ -22,7 +23,12 @@ export interface MapTiles {
   };
   vectorLayers: unknown[];
   metadata: Record<string, unknown>;
-  /** Tile z/x/y gzip-compressed with a strong ETag, or undefined where there is none. */
+  /** Largest tile served, inflated, in bytes (default `MAX_TILE_BYTES`): the limit a plain answer is inflated to. */
+  maxTileBytes?: number;
+  /**
+   * Tile z/x/y gzip-compressed with a strong ETag, or undefined where there is none; rejects with
+   * a `TileDataError` for a tile that cannot be served (answered 502).
+   */
   tile(z: number, x: number, y: number): Promise<{ data: Uint8Array; etag: string } | undefined>;
 }
 
@@ -95,7 +101,7 @@ export function mapRoutes(api: Api, options: MapOptions = {}): void {
       attribution: ATTRIBUTION,
       scheme: 'xyz',
       tiles: [`${apiBase(c, '/tiles.json')}/tiles/{z}/{x}/{y}.mvt?${keyOf(search)}`],
-      vector_layers: archive.vectorLayers,
+      vector_layers: archive.vectorLayers.map(withFields),
       minzoom: header.minZoom,
       maxzoom: header.maxZoom,
       bounds: [header.minLon, header.minLat, header.maxLon, header.maxLat],
@@ -109,21 +115,32 @@ export function mapRoutes(api: Api, options: MapOptions = {}): void {
 
   api.keyedResource('/tiles/:z/:x/:file', async (c) => {
     const { z: zs = '', x: xs = '', file = '' } = c.req.param() as Record<string, string>;
-    const ys = /^(\d{1,8})\.mvt$/.exec(file)?.[1];
+    const ys = /^(.*)\.mvt$/s.exec(file)?.[1];
     if (ys === undefined) throw new HttpError(404, `Not found: ${quote(file)} is not a tile; tiles are /tiles/{z}/{x}/{y}.mvt`);
-    const [z, x, y] = [zs, xs, ys].map((s) => (/^\d{1,8}$/.test(s) ? Number(s) : NaN)) as [number, number, number];
-    if (!isTile(z, x, y)) {
-      throw new HttpError(400, `Bad tile ${quote(`${zs}/${xs}/${ys}`)}: z must be an integer from 0 to ${MAX_TILE_ZOOM}, x and y integers from 0 to 2^z − 1`);
+    const archive = need(tiles);
+    const { minZoom, maxZoom } = archive.header;
+    const problem = tileProblem(zs, xs, ys, { minZoom, maxZoom: Math.min(maxZoom, MAX_TILE_ZOOM) });
+    if (problem !== undefined) throw new HttpError(400, `Bad tile ${quote(`${zs}/${xs}/${ys}`)}: ${problem}`);
+    const [z, x, y] = [Number(zs), Number(xs), Number(ys)];
+    try {
+      const tile = await archive.tile(z, x, y);
+      c.header('Cache-Control', TILE_CACHE);
+      // Outside the data: nothing to draw, and MapLibre takes a 204 as an empty tile.
+      if (!tile) return c.body(null, 204);
+      c.header('Content-Type', 'application/vnd.mapbox-vector-tile');
+      c.header('Vary', 'Origin, Accept-Encoding');
+      if (!acceptsGzip(c.req.header('Accept-Encoding'))) {
+        return sendTagged(c, await gunzipLimited(tile.data, archive.maxTileBytes ?? MAX_TILE_BYTES, `${z}/${x}/${y}`), tile.etag);
+      }
+      c.header('Content-Encoding', 'gzip');
+      return sendTagged(c, tile.data, tile.etag);
+    } catch (err) {
+      // The request is good and the server is up: what it read from its archive is not a tile
+      // it can serve, as a gateway's upstream can answer garbage (502, not the 500 of a fault of
+      // its own, and not a 4xx: the client can do nothing about it). Not cached.
+      if (!(err instanceof TileDataError)) throw err;
+      throw new HttpError(502, `Bad gateway: tile ${err.tile} of this server's archive cannot be served: ${err.reason}; the archive is damaged or was not built for serving`);
     }
-    const tile = await need(tiles).tile(z, x, y);
-    c.header('Cache-Control', TILE_CACHE);
-    // Outside the data: nothing to draw, and MapLibre takes a 204 as an empty tile.
-    if (!tile) return c.body(null, 204);
-    c.header('Content-Type', 'application/vnd.mapbox-vector-tile');
-    c.header('Vary', 'Origin, Accept-Encoding');
-    if (!acceptsGzip(c.req.header('Accept-Encoding'))) return sendTagged(c, await gunzip(tile.data), tile.etag);
-    c.header('Content-Encoding', 'gzip');
-    return sendTagged(c, tile.data, tile.etag);
   });
 
   api.keyedResource('/fonts/:fontstack/:range', async (c) => {
@@ -159,6 +176,16 @@ export function mapRoutes(api: Api, options: MapOptions = {}): void {
   });
 }
 
+// A layer as TileJSON lists it: one of the Protomaps layers whose metadata names no fields (an
+// archive of `nepal-places tiles` before it wrote them) gets those the schema writes.
+function withFields(layer: unknown): unknown {
+  if (!layer || typeof layer !== 'object') return layer;
+  const { id, fields } = layer as { id?: unknown; fields?: unknown };
+  const known = typeof id === 'string' && Object.hasOwn(LAYER_FIELDS, id) ? LAYER_FIELDS[id as keyof typeof LAYER_FIELDS] : undefined;
+  const named = fields !== null && typeof fields === 'object' && Object.keys(fields).length > 0;
+  return known && !named ? { ...layer, fields: { ...known } } : layer;
+}
+
 function need(tiles: MapTiles | undefined): MapTiles {
   if (!tiles) throw new HttpError(404, `Not found: ${NO_TILES}`);
   return tiles;
@@ -191,11 +218,6 @@ function acceptsGzip(header: string | undefined): boolean {
     return q === undefined || Number(q) > 0;
   }
   return false;
-}
-
-async function gunzip(data: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 async function etagOf(data: Uint8Array): Promise<string> {

@@ -1,0 +1,286 @@
+/**
+ * Devanagari and Latin letters for Nepali names: a reading of Devanagari in Latin letters as
+ * Nepalis write their names informally (`काठमाडौं` → `Kathmadaun`, `दरबार मार्ग` → `Darbar Marg`),
+ * a reading of Latin letters in Devanagari (`Thamel` → `थमेल`), and a phonetic key that both
+ * scripts fold to, so that a name written in one is found by a query typed in the other
+ * (`kathmandu`, `Kaathmaadau` and `काठमाडौं` all have the key `ktmd`).
+ *
+ * Written here: the transliteration packages on npm implement scholarly schemes (IAST, ISO
+ * 15919, ITRANS) with every long vowel and inherent `a` kept (`kāṭhamāḍauṃ`), which no Nepali
+ * types; the informal spelling needs Nepali's deletion of the inherent vowel and its
+ * conventions (`व` as b or w, `ज्ञ` as gy), and the key needs both directions to agree.
+ */
+
+/** The scripts a name can be written in, as far as these readings care. */
+export type Script = 'deva' | 'latin' | 'other';
+
+const DEVA = /[\u0900-\u097f]/;
+const LATIN = /[A-Za-z\u00c0-\u024f]/;
+
+/** The script of `s`: Devanagari if it has any Devanagari letter, else Latin if it has a Latin letter. */
+export function scriptOf(s: string): Script {
+  if (DEVA.test(s)) return 'deva';
+  if (LATIN.test(s)) return 'latin';
+  return 'other';
+}
+
+// --- Devanagari → Latin ---------------------------------------------------------------------
+
+// Consonants, without their inherent vowel. व is b at the start of a word, w elsewhere (below).
+const CONSONANTS: Record<string, string> = {
+  क: 'k', ख: 'kh', ग: 'g', घ: 'gh', ङ: 'ng',
+  च: 'ch', छ: 'chh', ज: 'j', झ: 'jh', ञ: 'ny',
+  ट: 't', ठ: 'th', ड: 'd', ढ: 'dh', ण: 'n',
+  त: 't', थ: 'th', द: 'd', ध: 'dh', न: 'n',
+  प: 'p', फ: 'ph', ब: 'b', भ: 'bh', म: 'm',
+  य: 'y', र: 'r', ल: 'l', व: 'w', श: 'sh', ष: 'sh', स: 's', ह: 'h',
+  ळ: 'l', ऴ: 'l', ऩ: 'n', ऱ: 'r',
+  // with nukta, precomposed
+  क़: 'q', ख़: 'kh', ग़: 'g', ज़: 'z', ड़: 'r', ढ़: 'rh', फ़: 'f', य़: 'y',
+};
+const NUKTA_OF: Record<string, string> = { क: 'q', ख: 'kh', ग: 'g', ज: 'z', ड: 'r', ढ: 'rh', फ: 'f', य: 'y' };
+
+const VOWELS: Record<string, string> = {
+  अ: 'a', आ: 'a', इ: 'i', ई: 'i', उ: 'u', ऊ: 'u', ऋ: 'ri', ॠ: 'ri', ऌ: 'li',
+  ए: 'e', ऐ: 'ai', ओ: 'o', औ: 'au', ऑ: 'o', ऍ: 'e', ऎ: 'e', ऒ: 'o',
+};
+const SIGNS: Record<string, string> = {
+  'ा': 'a', 'ि': 'i', 'ी': 'i', 'ु': 'u', 'ू': 'u', 'ृ': 'ri', 'ॄ': 'ri',
+  'े': 'e', 'ै': 'ai', 'ो': 'o', 'ौ': 'au', 'ॉ': 'o', 'ॅ': 'e', 'ॆ': 'e', 'ॊ': 'o',
+};
+const VIRAMA = '\u094d', NUKTA = '\u093c', ANUSVARA = '\u0902', CANDRABINDU = '\u0901', VISARGA = '\u0903';
+const LABIALS = new Set(['प', 'फ', 'ब', 'भ', 'म']);
+const DIGITS = '०१२३४५६७८९';
+
+/** One syllable-ish unit of a Devanagari word: a consonant with its vowel, or a vowel. */
+interface Unit {
+  consonant?: string; // its Latin letters
+  /** The written vowel; undefined: the inherent a, '' after a virama. */
+  vowel?: string;
+  /** Nasal letters after the vowel (anusvara, candrabindu) or a visarga. */
+  tail: string;
+  /** The Devanagari consonant, for the anusvara's m before labials. */
+  letter?: string;
+}
+
+/** Splits a run of Devanagari into units. */
+function units(word: string): Unit[] {
+  const out: Unit[] = [];
+  const chars = [...word.normalize('NFC')];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i];
+    const last = out[out.length - 1];
+    if (c in CONSONANTS) {
+      let latin = CONSONANTS[c];
+      if (chars[i + 1] === NUKTA) { latin = NUKTA_OF[c] ?? latin; i++; }
+      // ज्ञ is said gy in Nepali
+      if (c === 'ञ' && last?.letter === 'ज' && last.vowel === '') { last.consonant = 'g'; latin = 'y'; }
+      out.push({ consonant: latin, tail: '', letter: c });
+    } else if (c in VOWELS) {
+      out.push({ vowel: VOWELS[c], tail: '' });
+    } else if (c in SIGNS && last?.consonant !== undefined && last.vowel === undefined) {
+      last.vowel = SIGNS[c];
+    } else if (c === VIRAMA && last?.consonant !== undefined && last.vowel === undefined) {
+      last.vowel = '';
+    } else if ((c === ANUSVARA || c === CANDRABINDU || c === VISARGA) && last) {
+      const next = chars[i + 1];
+      last.tail += c === VISARGA ? 'h' : c === ANUSVARA && next !== undefined && LABIALS.has(next) ? 'm' : 'n';
+    }
+    // anything else (zero-width joiners, stray signs) writes nothing
+  }
+  return out;
+}
+
+/** Whether unit `u` sounds a vowel (its own, or the inherent a that is kept). */
+const voiced = (u: Unit | undefined, kept: boolean[], k: number): boolean => u !== undefined && (u.consonant === undefined || (u.vowel === undefined ? kept[k] : u.vowel !== ''));
+
+/**
+ * A Devanagari word in Latin letters as Nepalis write names informally: long and short vowels
+ * alike, the inherent `a` dropped where Nepali drops it (at the end of a word after a single
+ * consonant or an r cluster; between an a sound and a consonant followed by a vowel, one
+ * syllable at a time),
+ * anusvara and candrabindu as `n` (`m` before p, ph, b, bh, m), `व` as `b` at the start of a
+ * word and `w` elsewhere. Lower case.
+ */
+function wordToLatin(word: string): string {
+  const u = units(word);
+  // kept[k]: whether unit k's inherent a (if it has one) is said
+  const kept = u.map((x) => x.consonant !== undefined && x.vowel === undefined);
+  const n = u.length;
+  // the end: a single consonant loses its a, unless it is the only sound (र) or ends a
+  // cluster (इन्द्र); after r the cluster loses it too (मार्ग Marg)
+  const cluster = n > 1 && u[n - 2].vowel === '';
+  if (n > 1 && kept[n - 1] && (!cluster || u[n - 2].letter === 'र')) kept[n - 1] = false;
+  for (let k = 1; k + 1 < n; k++) {
+    if (!kept[k]) continue;
+    // a C(a) C V: the a goes after an a sound (दरबार Darbar, रामचन्द्र Ramchandra), not after
+    // another vowel (बेकरी Bekari, डिल्लीबजार Dillibajar), nor right after one that went
+    const before = u[k - 1];
+    const afterA = before.vowel === 'a' || (before.vowel === undefined && kept[k - 1]);
+    if (afterA && u[k + 1].consonant !== undefined && voiced(u[k + 1], kept, k + 1)) kept[k] = false;
+  }
+  let out = '';
+  u.forEach((x, k) => {
+    if (x.consonant !== undefined) out += x.letter === 'व' && k === 0 ? 'b' : x.consonant;
+    out += x.vowel ?? (kept[k] ? 'a' : '');
+    out += x.tail;
+  });
+  return out;
+}
+
+/**
+ * `s` with its Devanagari in Latin letters (see the module's comment), each word capitalised;
+ * Latin letters, digits and punctuation kept (Devanagari digits become 0–9, a danda a full stop).
+ *
+ * @example
+ * toLatin('दरबार मार्ग'); // => 'Darbar Marg'
+ */
+export function toLatin(s: string): string {
+  return s.replace(/[\u0900-\u097f\u200c\u200d]+/g, (run) => {
+    let out = '';
+    for (const part of run.split(/([०-९।॥]+)/)) {
+      if (/^[०-९।॥]+$/.test(part)) out += [...part].map((c) => (DIGITS.includes(c) ? String(DIGITS.indexOf(c)) : '.')).join('');
+      else if (part) { const w = wordToLatin(part); out += w.charAt(0).toUpperCase() + w.slice(1); }
+    }
+    return out;
+  });
+}
+
+// --- Latin → Devanagari ---------------------------------------------------------------------
+
+// Consonant spellings of romanized Nepali, longest first. t and d are the retroflex ट and ड, as
+// Nepali writes English words (होटल, रेस्टुरेन्ट); th and dh the dental थ and ध of Nepali names.
+const LATIN_CONSONANTS: [string, string][] = [
+  ['ksh', 'क्ष'], ['chh', 'छ'], ['gy', 'ज्ञ'],
+  ['kh', 'ख'], ['gh', 'घ'], ['ch', 'च'], ['jh', 'झ'], ['th', 'थ'], ['dh', 'ध'], ['ph', 'फ'], ['bh', 'भ'], ['sh', 'श'],
+  ['ng', 'ङ'], ['ck', 'क'],
+  ['k', 'क'], ['g', 'ग'], ['c', 'क'], ['j', 'ज'], ['t', 'ट'], ['d', 'ड'], ['n', 'न'], ['p', 'प'], ['b', 'ब'], ['m', 'म'],
+  ['y', 'य'], ['r', 'र'], ['l', 'ल'], ['w', 'व'], ['v', 'भ'], ['s', 'स'], ['h', 'ह'],
+  ['f', 'फ'], ['z', 'ज'], ['q', 'क'], ['x', 'क्स'],
+];
+// Vowel spellings, longest first: [independent letter, sign after a consonant].
+const LATIN_VOWELS: [string, string, string][] = [
+  ['aa', 'आ', 'ा'], ['oa', 'ओ', 'ो'], ['ea', 'ई', 'ी'], ['ai', 'ऐ', 'ै'], ['au', 'औ', 'ौ'], ['ee', 'ई', 'ी'], ['oo', 'ऊ', 'ू'], ['ou', 'औ', 'ौ'],
+  ['a', 'अ', ''], ['i', 'इ', 'ि'], ['u', 'उ', 'ु'], ['e', 'ए', 'े'], ['o', 'ओ', 'ो'],
+];
+
+/** A Latin word in Devanagari, letter group by letter group (see `toDevanagari`). */
+function wordToDevanagari(word: string): string {
+  const w = word.toLowerCase();
+  let out = '';
+  let afterConsonant = false;
+  let i = 0;
+  while (i < w.length) {
+    const v = LATIN_VOWELS.find(([l]) => w.startsWith(l, i));
+    if (v) {
+      const end = i + v[0].length === w.length;
+      // a word's last a is आ's sign (Sita सीता); an inner one the inherent vowel
+      if (afterConsonant) out += v[0] === 'a' && end && i > 0 ? 'ा' : v[2];
+      else out += v[1];
+      afterConsonant = false;
+      i += v[0].length;
+      continue;
+    }
+    // n or m after a vowel and before a consonant is the nasal of the cluster: an anusvara, as
+    // Nepali writes it (Ganga गंगा)
+    const next = w.slice(i + 1);
+    if ((w[i] === 'n' || w[i] === 'm') && !afterConsonant && out !== '' && /^[a-z]/.test(next) && !LATIN_VOWELS.some(([l]) => next.startsWith(l))) {
+      out += 'ं';
+      i += 1;
+      continue;
+    }
+    const c = LATIN_CONSONANTS.find(([l]) => w.startsWith(l, i));
+    if (c) {
+      if (afterConsonant) out += VIRAMA;
+      out += c[1];
+      afterConsonant = true;
+      i += c[0].length;
+      continue;
+    }
+    out += w[i]; // not a letter we read: kept
+    afterConsonant = false;
+    i++;
+  }
+  return out;
+}
+
+/**
+ * `s` with its Latin words in Devanagari, read as romanized Nepali: `aa`, `ee`, `oo` long
+ * vowels, `th`/`dh` dental, `t`/`d` retroflex (as Nepali writes English words), a word's last
+ * `a` long, `n`/`m` before a consonant an anusvara, a consonant before a consonant joined with
+ * a virama. An approximation for names that have no Devanagari spelling: records mark it.
+ *
+ * @example
+ * toDevanagari('Thamel'); // => 'थमेल'
+ */
+export function toDevanagari(s: string): string {
+  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[A-Za-z]+/g, wordToDevanagari);
+}
+
+// --- the phonetic key -----------------------------------------------------------------------
+
+// Latin spellings folded to one letter each, in order (after lower-casing and deaccenting).
+// C stands for the ch sound while c alone becomes k; it is lower-cased last.
+// English spellings as Nepali writes the words (Station स्टेशन, Culture कल्चर, Terrace टेरेस):
+// for Latin input only, as Devanagari read in Latin letters can spell them too (रेस्टुरेन्ट).
+const ENGLISH_RULES: [RegExp, string][] = [
+  [/tion/g, 'sn'],
+  [/ture/g, 'Cr'],
+  [/c(?=[eiy])/g, 's'],
+];
+const KEY_RULES: [RegExp, string][] = [
+  [/ksh|x/g, 'ks'],
+  [/chh|ch/g, 'C'],
+  [/ck|c|q/g, 'k'],
+  [/sh/g, 's'],
+  [/jny|gny/g, 'gy'],
+  [/ph|f/g, 'p'],
+  [/[vw]/g, 'b'],
+  [/z/g, 'j'],
+  // aspiration: the h after a consonant (kh, gh, jh, th, dh, bh, rh)
+  [/([bdgjkprtC])h+/g, '$1'],
+  [/ri/g, 'r'],
+];
+
+/**
+ * A word's phonetic key: what survives the spellings Nepalis vary between, so that the same
+ * name typed in either script or spelled differently has one key. Devanagari is first read in
+ * Latin letters; then, in Latin: `ksh`/`x` → ks, `ch`/`chh` → c, `c`/`q`/`ck` → k, `sh` → s,
+ * `ph`/`f` → p, `v`/`w` → b, `z` → j, `tion` → sn, `ture` → chr and `c` before e, i or y → s
+ * (English words as Nepali spells them), the `h` of an aspirate dropped, `ri` → r, an `n` or `m` before a
+ * stop of its own place dropped (`nd`, `nk`, `mb`: the anusvara is written every way), a vowel at the
+ * start kept as `a`, every other vowel and `y` dropped (the inherent `a`, long vowels and the
+ * glide of `क्या` are spelled every way), doubled letters once. `''` for a word with no letters.
+ *
+ * @example
+ * phoneticKey('Kathmandu') === phoneticKey('काठमाडौं'); // 'ktmd'
+ */
+export function phoneticKey(word: string): string {
+  const deva = DEVA.test(word);
+  let s = deva ? rawLatin(word) : word;
+  s = s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]/g, '');
+  if (!s) return '';
+  if (!deva) for (const [re, to] of ENGLISH_RULES) s = s.replace(re, to);
+  for (const [re, to] of KEY_RULES) s = s.replace(re, to);
+  const first = /^[aeiou]/.test(s) ? 'a' : '';
+  // a nasal before a stop of its own place (Kathmandu's n, रामचन्द्र's न्, शम्भु's म्): written as
+  // anusvara, as a half letter, or not at all; other nasals are letters of their own
+  s = s.replace(/n(?=[tdCjkg])|m(?=[pb])/g, '');
+  // y is a vowel's glide past the first letter (क्याफे for café, Maya, Himalaya)
+  s = s.charAt(0) + s.slice(1).replace(/[aeiouy]/g, '');
+  if (first) s = s.slice(1);
+  s = s.replace(/(.)\1+/g, '$1');
+  return first + s.toLowerCase();
+}
+
+// Devanagari in Latin letters with every inherent a kept: the key drops vowels anyway, and
+// keeping them keeps the deletion rules out of the key.
+function rawLatin(word: string): string {
+  let out = '';
+  for (const run of word.split(/[^\u0900-\u097f]+/)) {
+    // no tails: a nasalised vowel (काठमाडौं) is written with an n, or without, or before the consonant
+    for (const x of units(run)) out += (x.consonant ?? '') + (x.vowel ?? (x.consonant !== undefined ? 'a' : ''));
+    out += ' ';
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+/**
+ * Devanagari ⇄ Latin readings of Nepali names and the phonetic key both scripts fold to:
+ * hand-worked spellings (as Nepalis write these names, signs and streets) and the fixture's
+ * names that carry both scripts.
+ */
+import { describe, expect, it } from 'vitest';
+import { phoneticKey, scriptOf, toDevanagari, toLatin } from '../src/lang/translit.js';
+import { readRaw, tag } from './support/raw.js';
+
+describe('toLatin: Devanagari as Nepalis write names in Latin letters', () => {
+  it.each([
+    ['ठमेल', 'Thamel'],
+    ['असन', 'Asan'],
+    ['नारायण', 'Narayan'], // the last a is not said
+    ['दरबार मार्ग', 'Darbar Marg'], // nor one between a vowel and a consonant with a vowel
+    ['भगवती', 'Bhagwati'], // व after a consonant is w
+    ['विष्णु', 'Bishnu'], // at the start b
+    ['नमस्ते', 'Namaste'], // before a cluster the a stays
+    ['इन्द्र', 'Indra'], // and after one at the end
+    ['र', 'Ra'], // a word of one consonant keeps it
+    ['ज्ञानेश्वर', 'Gyaneshwar'], // ज्ञ is gy
+    ['कृष्ण', 'Krishna'],
+    ['रामचन्द्र', 'Ramchandra'],
+    ['महेन्द्रेश्वर मन्दिर', 'Mahendreshwar Mandir'],
+    ['बाँसघारी', 'Bansghari'], // candrabindu as n
+    ['शम्भु', 'Shambhu'],
+    ['संभु', 'Sambhu'], // anusvara before a labial is m
+  ])('%s → %s', (deva, latin) => {
+    expect(toLatin(deva)).toBe(latin);
+  });
+
+  it('keeps Latin letters, spaces and punctuation; Devanagari digits become 0–9', () => {
+    expect(toLatin('पम्परनिकेल बेकरी (थमेल)')).toBe('Pamparnikel Bekari (Thamel)');
+    expect(toLatin('वडा नं. ३२')).toBe('Bada Nan. 32');
+    expect(toLatin('Hotel Yak & Yeti')).toBe('Hotel Yak & Yeti');
+  });
+});
+
+describe('toDevanagari: romanized Nepali in Devanagari', () => {
+  it.each([
+    ['Thamel', 'थमेल'],
+    ['Asan', 'असन'],
+    ['Sita', 'सिटा'], // a word's last a is long; t is ट, as Nepali writes English words
+    ['Bhaktapur', 'भक्टपुर'], // clusters joined with a virama
+    ['Gyaneshwar', 'ज्ञनेश्वर'],
+    ['Durbar Marg', 'डुर्बर मर्ग'],
+  ])('%s → %s', (latin, deva) => {
+    expect(toDevanagari(latin)).toBe(deva);
+  });
+
+  it('a nasal before a consonant is an anusvara', () => {
+    expect(toDevanagari('Ganga')).toBe('गंगा');
+  });
+
+  it('keeps digits and punctuation', () => {
+    expect(toDevanagari('Ward 32, New Road')).toBe('वर्ड 32, नेव रोड');
+  });
+});
+
+describe('phoneticKey: one key for a name in either script and its common spellings', () => {
+  it.each([
+    ['Kathmandu', 'Kathmandau', 'Kaathmaadau', 'काठमाडौं'],
+    ['Thamel', 'Thamell', 'ठमेल'],
+    ['Durbar', 'Darbar', 'दरबार'],
+    ['Dillibazar', 'Dillibajar', 'डिल्लीबजार'],
+    ['Gyaneshwar', 'Gyaneswor', 'ज्ञानेश्वर'],
+    ['Bhagwati', 'Bhagawati', 'Bhagvati', 'भगवती'],
+    ['Ramchandra', 'रामचन्द्र'],
+    ['Maitidevi', 'मैतीदेवी'],
+    ['Khichapokhari', 'खिचापोखरी'],
+    ['Parking', 'पार्किङ'],
+    ['Cafe', 'Café', 'क्याफे'],
+    ['Station', 'स्टेशन'],
+    ['Pharmacy', 'फार्मेसी'],
+  ])('%s', (...names) => {
+    const keys = names.map(phoneticKey);
+    expect(new Set(keys).size, `${names.join(', ')}: ${keys.join(', ')}`).toBe(1);
+    expect(keys[0].length).toBeGreaterThan(0);
+  });
+
+  it('tells different names apart', () => {
+    const names = ['Thamel', 'Asan', 'Kathmandu', 'Patan', 'Lazimpat', 'Baneshwar', 'Naxal', 'Chabahil'];
+    expect(new Set(names.map(phoneticKey)).size).toBe(names.length);
+  });
+
+  it('a word with no letters has the empty key', () => {
+    expect(phoneticKey('123')).toBe('');
+    expect(phoneticKey('।')).toBe('');
+  });
+
+  it("on the fixture's names in both scripts, most words of the same position share their key", async () => {
+    // The rest are translations (Temple / मन्दिर, School / विद्यालय): no key can join those.
+    const raw = await readRaw();
+    let pairs = 0, same = 0;
+    for (const o of [...raw.nodes.values(), ...raw.ways.values()]) {
+      const ne = tag(o.tags, 'name:ne');
+      const en = tag(o.tags, 'name:en') ?? tag(o.tags, 'name');
+      if (!ne || !en || scriptOf(en) !== 'latin') continue;
+      const a = en.split(/[\s,;()-]+/).filter(Boolean), b = ne.split(/[\s,;()-]+/).filter(Boolean);
+      if (a.length !== b.length) continue;
+      a.forEach((w, i) => { pairs++; if (phoneticKey(w) === phoneticKey(b[i])) same++; });
+    }
+    expect(pairs).toBeGreaterThan(1000);
+    expect(same / pairs).toBeGreaterThan(0.6);
+  });
+});
+
+describe('scriptOf', () => {
+  it('Devanagari wins over Latin in a mixed name; neither is other', () => {
+    expect(scriptOf('पम्परनिकेल बेकरी (Thamel)')).toBe('deva');
+    expect(scriptOf('Thamel 3')).toBe('latin');
+    expect(scriptOf('123 - !')).toBe('other');
+  });
+});
