@@ -133,7 +133,7 @@ export function createApp(options: AppOptions): ApiApp {
 
   const rejected = (status: number, message: string, method = '-', target = '-'): Response => {
     const rid = newId();
-    log(accessLine(now(), rid, method, target, status, 0));
+    log(accessLine({ time: now(), id: rid, method, url: target, status, ms: 0 }));
     return refusedAnswer(now(), rid, status, message);
   };
   return Object.assign(app, { rejected });

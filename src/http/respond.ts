@@ -13,7 +13,7 @@
 import type { Context } from 'hono';
 import type { GeoRecord, FeatureGeometry } from '../query/geojson.js';
 import type { AppEnv } from './api.js';
-import { envelope } from './envelope.js';
+import { envelope, type Envelope } from './envelope.js';
 import { GEOJSON, geoJsonBody } from './geojson.js';
 import type { Body } from './nearby-json.js';
 
@@ -65,16 +65,16 @@ export function compressible(c: Context<AppEnv>): void {
   c.header('Vary', 'Accept-Encoding', { append: true });
 }
 
-/** An envelope answer: `status`, `message` (default `Success` on 2xx) and `data`, at `now`. */
-export function envelopeAnswer(c: Context<AppEnv>, now: number, status: number, message: string | undefined, data: unknown[]): Response {
-  const text = JSON.stringify(envelope(status, message, data, now));
+/** An envelope (`envelope()`) as the answer, with its status. */
+export function envelopeAnswer(c: Context<AppEnv>, body: Envelope): Response {
+  const text = JSON.stringify(body);
   flushSaid(c);
   c.header('Content-Type', 'application/json');
   for (const name in ANSWER_HEADERS) c.header(name, ANSWER_HEADERS[name as keyof typeof ANSWER_HEADERS]);
   // UTF-8 is at least as long as UTF-16 code units: a long text needs no measuring to be compressed.
   if (text.length < COMPRESS_MIN) c.header('Content-Length', String(encoder.encode(text).length));
   else compressible(c);
-  return c.body(text, status as 200);
+  return c.body(text, body.status as 200);
 }
 
 /** A 200 GeoJSON answer of `records`. */

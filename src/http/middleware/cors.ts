@@ -4,6 +4,7 @@ import type { AppEnv } from '../api.js';
 import { HttpError, quote } from '../http-error.js';
 import type { Keyring } from '../keys.js';
 import { searchOf } from '../query.js';
+import { envelope } from '../envelope.js';
 import { envelopeAnswer, requestHeader, say } from '../respond.js';
 import { ALLOW } from './errors.js';
 import { admit } from './keys.js';
@@ -93,7 +94,7 @@ function asksForKeyHeader(c: Context<AppEnv>): boolean {
 // A plain OPTIONS (not a CORS preflight): says which methods the path has.
 function plainOptions(c: Context<AppEnv>, now: number): Response {
   c.header('Allow', ALLOW);
-  return envelopeAnswer(c, now, 200, undefined, []);
+  return envelopeAnswer(c, envelope(200, undefined, [], now));
 }
 
 // A CORS preflight the origin passed: the route only answers GET (and HEAD), without credentials.
@@ -107,5 +108,5 @@ function preflight(c: Context<AppEnv>, now: number): Response {
   if (headers) c.header('Access-Control-Allow-Headers', headers);
   c.header('Access-Control-Max-Age', '600');
   c.header('Allow', ALLOW);
-  return envelopeAnswer(c, now, 200, undefined, []);
+  return envelopeAnswer(c, envelope(200, undefined, [], now));
 }

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { accessLine } from '../access-log.js';
 import type { AppEnv } from '../api.js';
 import { HttpError, quote } from '../http-error.js';
+import { envelope } from '../envelope.js';
 import { envelopeAnswer } from '../respond.js';
 
 const MESSAGE_500 = 'Internal server error';
@@ -46,11 +47,11 @@ export function errors(options: ErrorsOptions): Errors {
   const onError = (err: unknown, c: Context<AppEnv>) => {
     if (err instanceof HttpError) {
       for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
-      return envelopeAnswer(c, now(), err.status, err.message, []);
+      return envelopeAnswer(c, envelope(err.status, err.message, [], now()));
     }
-    if (err instanceof HTTPException) return envelopeAnswer(c, now(), err.status, err.message, []);
+    if (err instanceof HTTPException) return envelopeAnswer(c, envelope(err.status, err.message, [], now()));
     log(`${c.get('requestId')} error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-    return envelopeAnswer(c, now(), 500, MESSAGE_500, []);
+    return envelopeAnswer(c, envelope(500, MESSAGE_500, [], now()));
   };
   // The base path as mounted (a host's prefix included): the catch-all's own route, less its `/*`.
   const notFoundAt = (c: Context<AppEnv>, base: string) =>
@@ -67,7 +68,7 @@ export function errors(options: ErrorsOptions): Errors {
       c.set('requestId', rid);
       c.header('X-Request-Id', rid);
       const res = notFoundAt(c, basePath);
-      log(accessLine(now(), rid, c.req.method, c.req.url, 404, performance.now() - start));
+      log(accessLine({ time: now(), id: rid, method: c.req.method, url: c.req.url, status: 404, ms: performance.now() - start }));
       return res;
     },
   };

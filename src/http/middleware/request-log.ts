@@ -49,7 +49,7 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<AppEnv
     let logged = false;
     const line = (status: number | 'cut') => {
       logged = true;
-      log(accessLine(now(), rid, c.req.method, c.req.url, status, performance.now() - start, c.get('keyHint')));
+      log(accessLine({ time: now(), id: rid, method: c.req.method, url: c.req.url, status, ms: performance.now() - start, keyHint: c.get('keyHint') }));
     };
     const cut = () => {
       if (!logged) line('cut');

@@ -7,6 +7,7 @@ import { keyedCors, keyedPreflight, openCors, openPreflight } from '../middlewar
 import { indexLease } from '../middleware/index-lease.js';
 import { keys } from '../middleware/keys.js';
 import { quota } from '../middleware/quota.js';
+import { envelope } from '../envelope.js';
 import { NearbyAnswer } from '../nearby-json.js';
 import { parseFormat, type QueryLimits } from '../params.js';
 import { searchOf, type Search } from '../query.js';
@@ -48,7 +49,7 @@ export function routeKit(options: KitOptions): () => Api {
   const keyedOptions = keyedPreflight(keyring, { now });
   const openOptions = openPreflight({ now });
   const open = openCors();
-  const reply = (c: Context<AppEnv>, status: number, message: string | undefined, data: unknown[]) => envelopeAnswer(c, now(), status, message, data);
+  const reply = (c: Context<AppEnv>, status: number, message: string | undefined, data: unknown[]) => envelopeAnswer(c, envelope(status, message, data, now()));
 
   // The answer of a keyed route, in an envelope or as GeoJSON. The format is read first: a bad
   // one is a 400 before any 404 of the answer.
