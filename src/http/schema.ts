@@ -190,6 +190,56 @@ function unwrap(schema: z.ZodType): { inner: z.ZodType; optional: boolean; fallb
   }
 }
 
+/** A parameter as `readParam` reads it: its schema without wrappers, and what it says of it. */
+interface Field {
+  inner: z.ZodType;
+  optional: boolean;
+  info: ParamInfo;
+  /** A number's bounds, read from its checks. */
+  bounds?: Bounds;
+}
+
+/** The bounds of a number parameter: `above` is an exclusive lower bound (`gt()`), if any. */
+interface Bounds {
+  min: number;
+  max: number;
+  int: boolean;
+  above: number | undefined;
+}
+
+function boundsOf(schema: z.ZodNumber): Bounds {
+  const min = schema.minValue ?? -Infinity;
+  // a lower bound the number must be above (`gt(0)`), not at or above
+  const exclusive = schema.def.checks?.some((c) => {
+    const def = c._zod.def as { check: string; inclusive?: boolean };
+    return def.check === 'greater_than' && !def.inclusive;
+  });
+  return { min, max: schema.maxValue ?? Infinity, int: schema.isInt, above: exclusive ? min : undefined };
+}
+
+// Each endpoint's parameters unwrapped once (a schema is made once per app, and read per request).
+const fields = new WeakMap<z.ZodObject, { names: string[]; byName: Map<string, Field> }>();
+
+function compiled(schema: z.ZodObject): { names: string[]; byName: Map<string, Field> } {
+  let c = fields.get(schema);
+  if (!c) {
+    const byName = new Map<string, Field>();
+    for (const [name, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
+      const { inner, optional } = unwrap(field);
+      const bounds = inner instanceof z.ZodNumber ? boundsOf(inner) : undefined;
+      byName.set(name, { inner, optional, info: paramInfo.get(field) ?? { description: '' }, bounds });
+    }
+    fields.set(schema, (c = { names: [...byName.keys()], byName }));
+  }
+  return c;
+}
+
+function fieldOf(schema: z.ZodObject, name: string): Field {
+  const field = compiled(schema).byName.get(name);
+  if (!field) throw new TypeError(`readParam: no parameter ${name}`);
+  return field;
+}
+
 /** The default of a parameter's schema, or undefined. */
 export function defaultOf(schema: z.ZodType): unknown {
   return unwrap(schema).fallback;
@@ -202,15 +252,13 @@ export function defaultOf(schema: z.ZodType): unknown {
  */
 export function readParam<S extends z.ZodObject, K extends keyof S['shape'] & string>(search: Search, schema: S, name: K): z.output<S['shape'][K]> | undefined;
 export function readParam(search: Search, schema: z.ZodObject, name: string): unknown {
-  const field = schema.shape[name] as z.ZodType;
-  const info = paramInfo.get(field) ?? { description: '' };
-  const { inner, optional } = unwrap(field);
+  const { inner, optional, info, bounds } = fieldOf(schema, name);
   const s = search.get(name);
   if (s === null) {
     if (optional) return undefined;
     throw bad(name, info.missing ? `missing ${info.missing}` : 'missing');
   }
-  if (inner instanceof z.ZodNumber) return number(name, s, inner, info);
+  if (bounds) return number(name, s, bounds, info);
   if (inner instanceof z.ZodBoolean) {
     if (!BOOLEAN.test(s)) throw bad(name, `must be true or false, got ${quote(s)}`);
     return s.toLowerCase() === 'true';
@@ -230,17 +278,10 @@ export function readParam(search: Search, schema: z.ZodObject, name: string): un
 }
 
 // A number parameter: whole numbers in digits, others in plain decimal notation.
-function number(name: string, s: string, schema: z.ZodNumber, info: ParamInfo): number {
-  const min = schema.minValue ?? -Infinity;
-  const max = schema.maxValue ?? Infinity;
+function number(name: string, s: string, bounds: Bounds, info: ParamInfo): number {
+  const { min, max, above } = bounds;
   const unit = info.unit ? ` ${info.unit}` : '';
-  // a lower bound the number must be above (`gt(0)`), not at or above
-  const exclusive = schema.def.checks?.some((c) => {
-    const def = c._zod.def as { check: string; inclusive?: boolean };
-    return def.check === 'greater_than' && !def.inclusive;
-  });
-  const above = exclusive ? min : undefined;
-  if (schema.isInt) {
+  if (bounds.int) {
     if (min === 0) {
       // an id: any whole number a double holds exactly
       const n = DIGITS.test(s) && s.length <= 16 ? Number(s) : NaN;
@@ -269,7 +310,7 @@ function number(name: string, s: string, schema: z.ZodNumber, info: ParamInfo): 
  * @throws {HttpError} 400, naming the parameter
  */
 export function onlyKnown(search: Search, schema: z.ZodObject, repeatable: readonly string[] = []): void {
-  const allowed = paramNames(schema);
+  const allowed = compiled(schema).names;
   const seen: string[] = []; // a dozen names at most: a Set costs more
   for (const name of search.keys()) {
     if (!allowed.includes(name)) throw bad(name || '(empty name)', `unknown parameter; expected one of ${allowed.join(', ')}`);
