@@ -1,7 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { accessLine } from '../access-log.js';
 import type { AppEnv } from '../api.js';
-import { CUT, type Outgoing } from '../cut.js';
 import { flushSaid, requestHeader, say } from '../respond.js';
 
 // An X-Request-Id a request may bring (Hono's requestId() rule, at most 64 long).
@@ -54,12 +53,11 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<AppEnv
     const cut = () => {
       if (!logged) line('cut');
     };
-    // Under serve(), it calls `cut` when the response closes first (see cut.ts); under another
-    // Node server, the response's own 'close'; elsewhere, the request's AbortSignal.
-    const outgoing = (c.env as { outgoing?: Outgoing } | undefined)?.outgoing;
+    // Under Node, the response's 'close' (before serve()'s own, which counts it done);
+    // elsewhere, the request's AbortSignal.
+    const outgoing = (c.env as { outgoing?: { once?(event: 'close', f: () => void): unknown } } | undefined)?.outgoing;
     let signal: AbortSignal | undefined;
-    if (outgoing && CUT in outgoing) outgoing[CUT] = cut;
-    else if (outgoing?.once) outgoing.once('close', cut);
+    if (outgoing?.once) outgoing.once('close', cut);
     else (signal = c.req.raw.signal).addEventListener('abort', cut);
     try {
       await next();
