@@ -224,10 +224,10 @@ describe('radius keeps exactly the rows within it (decided without trigonometry 
 });
 
 describe('prepareSearch builds up front what the first searches would (createApp calls it)', () => {
-  // the radix tree of typos and the scratch, private to the text index
+  // the radix tree of typos and the pool of query scratch, private to the text index
   const built = (i: PlaceIndex) => {
-    const w = i.words as unknown as { dict?: unknown; score: Float64Array };
-    return { typos: w.dict !== undefined, scratch: w.score.length };
+    const w = i.words as unknown as { dict?: unknown; free: { score: Float64Array }[] };
+    return { typos: w.dict !== undefined, scratch: w.free.reduce((n, c) => n + c.score.length, 0) };
   };
 
   it('a fresh index has neither; prepareSearch builds both, and answers do not change', async () => {

@@ -4,6 +4,7 @@
  * names that carry both scripts.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { phoneticKey, scriptOf, toDevanagari, toLatin } from '../src/lang/translit.js';
 import { readRaw, tag } from './support/raw.js';
 
@@ -110,5 +111,34 @@ describe('scriptOf', () => {
     expect(scriptOf('पम्परनिकेल बेकरी (Thamel)')).toBe('deva');
     expect(scriptOf('Thamel 3')).toBe('latin');
     expect(scriptOf('123 - !')).toBe('other');
+  });
+});
+
+/**
+ * The key's Latin rules written as the documentation states them, one rule a pass in its order:
+ * a second reading that the key's one-pass folding must agree with.
+ */
+function keyByRules(latin: string): string {
+  let s = latin.normalize('NFD').toLowerCase().replace(/[^a-z]/g, '');
+  if (!s) return '';
+  for (const [re, to] of [
+    [/ew$/, 'u'], [/tion/g, 'sn'], [/ture/g, 'Cr'], [/c(?=[eiy])/g, 's'],
+    [/ksh|x/g, 'ks'], [/chh|ch/g, 'C'], [/ck|c|q/g, 'k'], [/sh/g, 's'], [/jny|gny/g, 'gy'], [/ph|f/g, 'p'],
+    [/[vw]/g, 'b'], [/z/g, 'j'], [/([bdgjkprtC])h+/g, '$1'], [/ri/g, 'r'], [/(.)\1+/g, '$1'],
+  ] as [RegExp, string][]) s = s.replace(re, to);
+  const first = /^[aeiou]/.test(s) ? 'a' : '';
+  s = s.replace(/n(?=[tdCjkg])|m(?=[pb])/g, '');
+  s = s.charAt(0) + s.slice(1).replace(/[aeiouy]/g, '');
+  return first + (first ? s.slice(1) : s).toLowerCase();
+}
+
+describe('phoneticKey of Latin words: the rules as documented, one at a time', () => {
+  it('agrees on every word of the fixture names and on random letters', async () => {
+    const raw = await readRaw();
+    const latin = new Set<string>();
+    for (const o of [...raw.nodes, ...raw.ways]) for (const [k, v] of o.tags) if (/^name/.test(k) && scriptOf(v) === 'latin') for (const w of v.split(/[^A-Za-z]+/)) if (w) latin.add(w);
+    expect(latin.size).toBeGreaterThan(2000);
+    for (const w of latin) expect(phoneticKey(w), w).toBe(keyByRules(w));
+    fc.assert(fc.property(fc.stringMatching(/^[a-zA-Z]{1,14}$/), (w) => phoneticKey(w) === keyByRules(w)), { numRuns: 3000 });
   });
 });

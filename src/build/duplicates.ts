@@ -53,16 +53,26 @@ function superseded(ids: Float64Array[]): { masks: (Uint8Array | undefined)[]; c
       }
     }
   } else {
-    // every id with its place in the file, ordered by id then place: in a run of one id, the last is kept
+    // the ids that repeat, from a sorted copy (a typed array's own sort, no comparator: fast),
+    // then the file walked backwards: the first of each met is its last version
     let total = 0;
     for (const a of ids) total += a.length;
-    const all = new Float64Array(total), block = new Uint32Array(total), index = new Uint32Array(total);
+    const sorted = new Float64Array(total);
     let n = 0;
-    for (let b = 0; b < ids.length; b++) for (let k = 0; k < ids[b].length; k++, n++) { all[n] = ids[b][k]; block[n] = b; index[n] = k; }
-    const order = new Uint32Array(total);
-    for (let i = 0; i < total; i++) order[i] = i;
-    order.sort((x, y) => all[x] - all[y] || x - y);
-    for (let i = 0; i + 1 < total; i++) if (all[order[i]] === all[order[i + 1]]) drop(block[order[i]], index[order[i]]);
+    for (const a of ids) { sorted.set(a, n); n += a.length; }
+    sorted.sort();
+    const repeats: number[] = [];
+    for (let i = 1; i < total; i++) if (sorted[i] === sorted[i - 1] && sorted[i] !== repeats[repeats.length - 1]) repeats.push(sorted[i]);
+    const rep = Float64Array.from(repeats);
+    const seen = new Set<number>();
+    for (let b = ids.length - 1; b >= 0; b--) {
+      const a = ids[b];
+      for (let k = a.length - 1; k >= 0; k--) {
+        if (!has(rep, a[k])) continue;
+        if (seen.has(a[k])) drop(b, k);
+        else seen.add(a[k]);
+      }
+    }
   }
   return count ? { masks, count } : undefined;
 }
@@ -140,4 +150,16 @@ function compact(b: Block, nodes?: Uint8Array, ways?: Uint8Array, relations?: Ui
     out.relTags = runs(b.relTags, at);
   }
   return out;
+}
+
+/** Whether ascending `a` holds `v` (binary search). */
+function has(a: Float64Array, v: number): boolean {
+  let lo = 0, hi = a.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else if (a[mid] > v) hi = mid - 1;
+    else return true;
+  }
+  return false;
 }

@@ -15,6 +15,7 @@
 import { unlinkSync } from 'node:fs';
 import { access, constants, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { DistrictTableError } from '../address/districts.js';
 import { PbfError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { loadPbf } from '../build/load.js';
@@ -152,8 +153,9 @@ async function writeTiles(args: Args, output: string): Promise<TilesResult> {
   } catch (err) {
     progress.end();
     await unlink(tmp).catch(() => {});
-    if (err instanceof PbfError) throw new Failure(err.message);
-    throw new Failure(`${output}: cannot write (${(err as Error).message})`);
+    if (err instanceof PbfError || err instanceof DistrictTableError) throw new Failure(err.message);
+    if ((err as NodeJS.ErrnoException).syscall) throw new Failure(`${output}: cannot write (${(err as Error).message})`);
+    throw err;
   } finally {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);

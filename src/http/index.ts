@@ -6,7 +6,7 @@
  */
 export { createApp, type AppOptions, type AppEnv, type NearbyFn, type ApiApp } from './app.js';
 export type { Api, Answer } from './api.js';
-export { Reloadable, type ReloadOutcome, type Lease, type ReloadableOptions } from './reloadable.js';
+export { Reloadable, ReloadAbortedError, type ReloadOutcome, type Lease, type ReloadableOptions } from './reloadable.js';
 export { envelope, toWire, SUCCESS, type Envelope, type WirePlace, type NonFinite } from './envelope.js';
 export { nptTimestamp, NPT_OFFSET_MS } from './timestamp.js';
 export {

@@ -17,15 +17,15 @@ export interface ReloadableOptions<T> {
   /** Told when `dispose` throws or rejects. */
   onError?: (err: unknown) => void;
   /**
-   * A load that takes longer fails with a `ReloadTimeoutError` and its signal aborts, so that
+   * A load that takes longer fails with a `ReloadAbortedError` and its signal aborts, so that
    * it can stop (a file that never ends, a stuck read); the reloads after it run (default: none).
    */
   timeoutMs?: number;
 }
 
 /** A reload gave up: the load took longer than `timeoutMs`, or `close()` stopped it. */
-export class ReloadTimeoutError extends Error {
-  override name = 'ReloadTimeoutError';
+export class ReloadAbortedError extends Error {
+  override name = 'ReloadAbortedError';
 }
 
 // One loaded value and the requests still using it.
@@ -116,11 +116,11 @@ export class Reloadable<T> {
    */
   close(): void {
     this.closed = true;
-    this.stop?.(new ReloadTimeoutError('stopped: the server is shutting down'));
+    this.stop?.(new ReloadAbortedError('stopped: the server is shutting down'));
   }
 
   private async swap(): Promise<ReloadOutcome<T>> {
-    if (this.closed) return { ok: false, error: new ReloadTimeoutError('stopped: the server is shutting down'), value: this.gen.value };
+    if (this.closed) return { ok: false, error: new ReloadAbortedError('stopped: the server is shutting down'), value: this.gen.value };
     let value: T;
     const control = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -132,7 +132,7 @@ export class Reloadable<T> {
           control.abort(why);
         };
         if (this.timeoutMs !== undefined) {
-          timer = setTimeout(() => this.stop!(new ReloadTimeoutError(`gave up after ${fmtMs(this.timeoutMs!)}`)), this.timeoutMs).unref();
+          timer = setTimeout(() => this.stop!(new ReloadAbortedError(`gave up after ${fmtMs(this.timeoutMs!)}`)), this.timeoutMs).unref();
         }
         this.load(control.signal).then((v) => {
           // too late: what it loaded is disposed of as soon as it comes

@@ -221,47 +221,45 @@ export function toDevanagari(s: string): string {
 
 // Latin spellings folded to one letter each, in order (after lower-casing and deaccenting).
 // C stands for the ch sound while c alone becomes k; it is lower-cased last.
-// English spellings as Nepali writes the words (Station स्टेशन, Culture कल्चर, Terrace टेरेस):
-// for Latin input only, as Devanagari read in Latin letters can spell them too (रेस्टुरेन्ट).
-const ENGLISH_RULES: [RegExp, string][] = [
-  [/tion/g, 'sn'],
-  [/ture/g, 'Cr'],
-  [/c(?=[eiy])/g, 's'],
-];
-const KEY_RULES: [RegExp, string][] = [
-  [/ksh|x/g, 'ks'],
-  [/chh|ch/g, 'C'],
-  [/ck|c|q/g, 'k'],
-  [/sh/g, 's'],
-  [/jny|gny/g, 'gy'],
-  [/ph|f/g, 'p'],
-  [/[vw]/g, 'b'],
-  [/z/g, 'j'],
-  // aspiration: the h after a consonant (kh, gh, jh, th, dh, bh, rh)
-  [/([bdgjkprtC])h+/g, '$1'],
-  [/ri/g, 'r'],
-];
+// The spellings folded, each to one letter or two, in one pass: the alternatives are tried
+// left to right at each place, longest first. English spellings as Nepali writes the words
+// (Station स्टेशन, Culture कल्चर, Terrace टेरेस) only for Latin input, as Devanagari read in Latin
+// letters can spell them too (रेस्टुरेन्ट). C stands for the ch sound while c alone becomes k.
+const SPELLINGS: Record<string, string> = {
+  ksh: 'ks', xh: 'ks', x: 'ks', chh: 'C', ch: 'C', ck: 'k', c: 'k', q: 'k', sh: 's', jny: 'gy', gny: 'gy',
+  ph: 'p', f: 'p', v: 'b', w: 'b', z: 'j',
+  tion: 'sn', ture: 'Cr', ce: 'se', ci: 'si', cy: 'sy',
+};
+const FOLD_LATIN = /ew$|tion|ture|c[eiy]|ksh|xh|x|chh|ch|ck|c|q|sh|jny|gny|ph|f|v|w|z/g;
+const FOLD_DEVA = /ksh|xh|x|chh|ch|ck|c|q|sh|jny|gny|ph|f|v|w|z/g;
+const folded = (m: string): string => (m === 'ew' ? 'u' : SPELLINGS[m]);
+// then the h of an aspirate (kh, gh, jh, th, dh, bh, rh, Ch), and ri as r
+const ASPIRATE = /([bdgjkprtC])h+|ri/g;
+const aspirate = (m: string, c: string | undefined): string => (c ?? 'r');
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * A word's phonetic key: what survives the spellings Nepalis vary between, so that the same
  * name typed in either script or spelled differently has one key. Devanagari is first read in
  * Latin letters; then, in Latin: `ksh`/`x` → ks, `ch`/`chh` → c, `c`/`q`/`ck` → k, `sh` → s,
- * `ph`/`f` → p, `v`/`w` → b, `z` → j, `tion` → sn, `ture` → chr and `c` before e, i or y → s
+ * `ph`/`f` → p, `v`/`w` → b, `z` → j, `tion` → sn, `ture` → chr, a last `ew` → u and `c` before e, i or y → s
  * (English words as Nepali spells them), the `h` of an aspirate dropped, `ri` → r, an `n` or `m` before a
  * stop of its own place dropped (`nd`, `nk`, `mb`: the anusvara is written every way), a vowel at the
  * start kept as `a`, every other vowel and `y` dropped (the inherent `a`, long vowels and the
- * glide of `क्या` are spelled every way), doubled letters once. `''` for a word with no letters.
+ * glide of `क्या` are spelled every way), a letter written twice once. `''` for a word with no letters.
  *
  * @example
  * phoneticKey('Kathmandu') === phoneticKey('काठमाडौं'); // 'ktmd'
  */
 export function phoneticKey(word: string): string {
   const deva = DEVA.test(word);
-  let s = deva ? rawLatin(word) : word;
-  s = s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z]/g, '');
+  let s = deva ? rawLatin(word) : ASCII.test(word) ? word : word.normalize('NFD');
+  s = s.toLowerCase().replace(/[^a-z]/g, '');
   if (!s) return '';
-  if (!deva) for (const [re, to] of ENGLISH_RULES) s = s.replace(re, to);
-  for (const [re, to] of KEY_RULES) s = s.replace(re, to);
+  s = s.replace(deva ? FOLD_DEVA : FOLD_LATIN, folded).replace(ASPIRATE, aspirate);
+  // a letter written twice is said once (Makkhan मखन, Dillibazar); before the vowels go, so
+  // that the two m of Momo stay two
+  s = s.replace(/(.)\1+/g, '$1');
   const first = /^[aeiou]/.test(s) ? 'a' : '';
   // a nasal before a stop of its own place (Kathmandu's n, रामचन्द्र's न्, शम्भु's म्): written as
   // anusvara, as a half letter, or not at all; other nasals are letters of their own
@@ -269,7 +267,6 @@ export function phoneticKey(word: string): string {
   // y is a vowel's glide past the first letter (क्याफे for café, Maya, Himalaya)
   s = s.charAt(0) + s.slice(1).replace(/[aeiouy]/g, '');
   if (first) s = s.slice(1);
-  s = s.replace(/(.)\1+/g, '$1');
   return first + s.toLowerCase();
 }
 

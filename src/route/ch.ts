@@ -560,8 +560,9 @@ export class Hierarchy {
       if (h >= n || h <= r) bad(`slot ${k} of rank ${r} leads to rank ${h}, not up`);
       const tail = k < mid[r] ? r : h, tip = k < mid[r] ? h : r;
       const a = ab[2 * k], b = ab[2 * k + 1];
+      if (b === NONE ? a >= arcs.from.length : a >= m || b >= m) bad(`slot ${k} refers past the arcs or slots`);
       if (b === NONE) {
-        if (a >= arcs.from.length || rank[arcs.from[a]] !== tail || rank[arcs.to[a]] !== tip || weight[k] !== arcs.weight[a]) {
+        if (rank[arcs.from[a]] !== tail || rank[arcs.to[a]] !== tip || weight[k] !== arcs.weight[a]) {
           bad(`slot ${k} is not the arc ${a} it names`);
         }
         continue;

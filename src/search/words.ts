@@ -1,6 +1,7 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import type { PlaceTable } from '../model/table.js';
 import { fold, letters } from './fold.js';
+import { matchKeys } from '../lang/glossary.js';
 
 /** The tags a row is found by, in the order a name is chosen. */
 export const NAME_FIELDS: readonly string[] = ['name', 'name:en', 'name:ne', 'alt_name', 'old_name'];
@@ -41,10 +42,12 @@ export function words(text: string): string[] {
 /** The rows whose names match a query, and how well, in parallel arrays. */
 export interface Hits {
   rows: number[];
-  /** Text relevance: BM25+ of the row's best-matching name, higher is better. */
+  /** Text relevance, higher is better: BM25+ of the row's best-matching name, in the interval of its tier (see `stack`). */
   scores: number[];
-  /** Postings scored: the query's work, at most `MAX_POSTINGS`. */
+  /** Postings of names scored: the query's work by letters, at most `MAX_POSTINGS`. */
   scored: number;
+  /** Postings of phonetic keys scored: at most what `scored` leaves of `MAX_POSTINGS`. */
+  soundScored: number;
 }
 
 // BM25+ as MiniSearch scores it (its defaults): k saturates repeats of a word, b
@@ -58,6 +61,19 @@ const PREFIX = 0.375, TYPO = 0.1;
 // A former name still finds the place, but below one that bears the name today.
 const OLD_NAME = NAME_FIELDS.indexOf('old_name');
 const OLD_BOOST = 0.5;
+
+/** What a document is, in `WordsData.docOld`: a name as tagged, or a former name (`old_name`). */
+export const NAME = 0, OLD = 1;
+// A word matched by sound or meaning (`lang/`: the same name in the other script, spelled
+// otherwise, or translated) weighs below a completion of what was typed and above a typo's
+// correction: the same name typed as tagged ranks first, but a short name matched by sound can
+// still beat a long one matched by letters.
+const SOUND = 0.6;
+// A short key matches more names by chance (`thame`, half typed, is `tm` as Tom and Time are;
+// `Mai` is `m`): a key weighs SOUND from four letters on, these shares of it below.
+const BY_KEY_LENGTH = [0, 0.1, 0.25, 0.66];
+// Keys this long or longer also complete as a prefix (`kathm` → `ktm` finds काठमाडौं, `ktmd`).
+const MIN_KEY_PREFIX = 3;
 
 /**
  * The full-text index of a table's named rows (places, localities, streets,
@@ -87,6 +103,8 @@ export class Words {
   // The radix tree finds the words one typo away. Built on the first query that needs
   // it, from `sorted`: a load, or a snapshot's, should not pay for it up front.
   private dict: SearchableMap<number> | undefined;
+  // The words by phonetic key, for matches by sound: built like `dict`, on first need.
+  private byKey: { keys: string[]; keyWord: Uint32Array; pos: Uint32Array } | undefined;
   private readonly sorted: string[];
   private readonly sortedId: Uint32Array;
   private readonly docRow: Uint32Array;
@@ -172,6 +190,18 @@ export class Words {
     const values: number[] = new Array(NAME_FIELDS.length);
     const names: string[] = [];
     let total = 0;
+    const addDoc = (r: number, kind: number, name: Name) => {
+      const d = docRow.length;
+      docRow.push(r);
+      docLen.push(Math.min(name.length, 0xffff));
+      docOld.push(kind);
+      total += name.length;
+      for (let i = 0; i < name.words.length; i++) {
+        pWord.push(name.words[i]);
+        pDoc.push(d);
+        pTf.push(Math.min(name.counts[i], 255));
+      }
+    };
     for (let r = 0; r < t.size; r++) {
       if (t.strings[t.name[r]] === '') continue;
       values.fill(-1);
@@ -184,16 +214,7 @@ export class Words {
         const name = values[f] < 0 ? null : parse(values[f]);
         if (!name || names.includes(name.key)) continue;
         names.push(name.key);
-        const d = docRow.length;
-        docRow.push(r);
-        docLen.push(Math.min(name.length, 0xffff));
-        docOld.push(f === OLD_NAME ? 1 : 0);
-        total += name.length;
-        for (let i = 0; i < name.words.length; i++) {
-          pWord.push(name.words[i]);
-          pDoc.push(d);
-          pTf.push(Math.min(name.counts[i], 255));
-        }
+        addDoc(r, f === OLD_NAME ? OLD : NAME, name);
       }
     }
     const nWords = ids.size;
@@ -228,9 +249,12 @@ export class Words {
   /**
    * The rows whose names match `q`, in no particular order: every word of the query
    * must match a word of one name of the row, whole, as a prefix, or (when it has
-   * `TYPO_LETTERS` letters or more) whole with one typo; when no name matches them
-   * all, the rows matching any word, ranked by how many they match. `accept` filters
-   * rows. A word repeated in the query counts once; words after the first
+   * `TYPO_LETTERS` letters or more) whole with one typo, or by sound: a word of the name
+   * has the same key (`lang/glossary.ts` `matchKey`: the same name in the other script,
+   * spelled otherwise, or a glossary word's translation; a phonetic key has three letters
+   * or more and completes as a prefix), weighing 0.3 (a completion 0.375, a typo 0.1). When no name matches every word, the
+   * rows matching any word by its letters come back, ranked by how many they match, below
+   * every full match. `accept` filters rows. A word repeated in the query counts once; words after the first
    * `MAX_WORDS` distinct ones are not read (`search` refuses such queries).
    *
    * A query whose words match more than `MAX_POSTINGS` postings in all is scored on
@@ -242,7 +266,7 @@ export class Words {
    */
   match(q: string, accept?: (row: number) => boolean): Hits {
     const terms = [...new Set(words(q))].slice(0, MAX_WORDS);
-    if (!terms.length || !this.names) return { rows: [], scores: [], scored: 0 };
+    if (!terms.length || !this.names) return { rows: [], scores: [], scored: 0, soundScored: 0 };
     const c = this.free.pop() ?? new Scratch(this.names);
     try {
       return this.matchWith(c, terms, accept);
@@ -260,20 +284,37 @@ export class Words {
     plans.forEach((p, i) => {
       scored += p.share >= p.postings ? this.all(c, p, i, touched) : this.some(c, p, i, touched);
     });
+    // then each word by sound, the words that share its phonetic key (ठमेल for thamel), with
+    // what the letters leave of the cap: a query's work stays within MAX_POSTINGS in all
+    const sounds = terms.map((term, i) => this.soundPlan(term, plans[i]));
+    let left = MAX_POSTINGS - scored;
+    const soundScored = sounds.reduce((n, p, i) => {
+      const got = this.sound(c, p, i, touched, left);
+      left -= got;
+      return n + got;
+    }, 0);
     const { docRow, docHead } = this;
-    const { count, score, headSeen, headAt, epoch } = c;
-    let need = terms.length;
-    if (!touched.some((d) => count[d] === need)) need = 1;
-    const hits: Hits = { rows: [], scores: [], scored };
+    const { mask, spelled, score, headSeen, headAt, epoch } = c;
+    const all = (1 << terms.length) - 1;
+    // The tier of a name's match: 0 every word, by its letters or by sound; 2 some words by
+    // their letters, which counts only when no name has every word. Some words by sound alone
+    // never count.
+    const tierOf = (d: number) => (mask[d] === all ? 0 : spelled[d] ? 2 : -1);
+    let partial = true;
+    for (const d of touched) if (mask[d] === all) { partial = false; break; }
+    const hits: Hits = { rows: [], scores: [], scored, soundScored };
+    const tiers: number[] = [];
     for (const d of touched) {
-      if (count[d] < need) continue;
+      const tier = tierOf(d);
+      if (tier < 0 || (tier === 2 && !partial)) continue;
       // as MiniSearch: a document matching more of the query's words scores that many times more
-      const s = score[d] * count[d];
+      const s = score[d] * bits(mask[d]);
       // a row's names are consecutive documents: the row is kept once, under its first, at its best
       const h = docHead[d];
       if (headSeen[h] === epoch) {
         const at = headAt[h];
-        if (at >= 0 && s > hits.scores[at]) hits.scores[at] = s;
+        if (at < 0) continue;
+        if (tier < tiers[at] || (tier === tiers[at] && s > hits.scores[at])) { tiers[at] = tier; hits.scores[at] = s; }
         continue;
       }
       headSeen[h] = epoch;
@@ -281,7 +322,9 @@ export class Words {
       headAt[h] = hits.rows.length;
       hits.rows.push(docRow[d]);
       hits.scores.push(s);
+      tiers.push(tier);
     }
+    stack(hits.scores, tiers);
     return hits;
   }
 
@@ -360,6 +403,70 @@ export class Words {
     return p.share - left;
   }
 
+  // A query word's matches by sound: the words of the index with its phonetic key (or, for a
+  // key of MIN_KEY_PREFIX letters or more, a key it starts), less those its letters matched.
+  private soundPlan(term: string, byLetters: Plan): { ids: number[]; weights: number[] } {
+    const { keys, keyWord, pos } = this.sounds();
+    const ids: number[] = [], weights: number[] = [];
+    for (const key of matchKeys(term)) {
+      // a meaning is sure; a sound the surer the longer its key
+      const weight = key.startsWith('=') ? SOUND : SOUND * (BY_KEY_LENGTH[key.length] ?? 1);
+      const lo = lowerBound(keys, key);
+      let hi = lo;
+      if (key.startsWith('=') || key.length < MIN_KEY_PREFIX) while (hi < keys.length && keys[hi] === key) hi++;
+      else {
+        let top = keys.length;
+        while (hi < top) {
+          const m = (hi + top) >> 1;
+          if (keys[m].startsWith(key)) hi = m + 1;
+          else top = m;
+        }
+      }
+      for (let k = lo; k < hi; k++) {
+        const id = keyWord[k], at = pos[id];
+        if (at >= byLetters.lo && at < byLetters.hi) continue;
+        if (ids.includes(id)) continue;
+        let typo = false;
+        for (let t = 0; t < byLetters.typos.length; t += 2) if (byLetters.typos[t] === id) typo = true;
+        if (!typo) { ids.push(id); weights.push(weight); }
+      }
+    }
+    return { ids, weights };
+  }
+
+  // Scores a word's matches by sound, rarest first when they hold more than `max` postings.
+  // Returns the postings scored.
+  private sound(c: Scratch, plan: { ids: number[]; weights: number[] }, i: number, touched: number[], max: number): number {
+    const { start } = this;
+    const size = (k: number) => start[plan.ids[k] + 1] - start[plan.ids[k]];
+    let need = 0;
+    const order = plan.ids.map((_, k) => k);
+    for (const k of order) need += size(k);
+    if (need > max) order.sort((a, b) => size(a) - size(b));
+    let left = max;
+    for (const k of order) {
+      if (left <= 0) break;
+      left -= this.add(c, plan.ids[k], plan.weights[k], i, touched, left, true);
+    }
+    return max - left;
+  }
+
+  // The index of words by phonetic key, built on the first query that needs it (from `sorted`,
+  // like the typos' tree): the keys of every word in order, each key's word, and each word's
+  // position in `sorted`.
+  private sounds(): { keys: string[]; keyWord: Uint32Array; pos: Uint32Array } {
+    if (!this.byKey) {
+      const { sorted, sortedId } = this;
+      const pairs: [string, number][] = [];
+      for (let k = 0; k < sorted.length; k++) for (const key of matchKeys(sorted[k])) pairs.push([key, sortedId[k]]);
+      pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
+      const pos = new Uint32Array(sorted.length);
+      for (let k = 0; k < sorted.length; k++) pos[sortedId[k]] = k;
+      this.byKey = { keys: pairs.map((p) => p[0]), keyWord: Uint32Array.from(pairs, (p) => p[1]), pos };
+    }
+    return this.byKey;
+  }
+
   /**
    * Builds now what the first queries would build (the per-query scratch, the radix
    * tree of typos): a server calls it at start, so that no request pays for it. At
@@ -369,6 +476,7 @@ export class Words {
   prepare(): void {
     if (!this.free.length) this.free.push(new Scratch(this.names));
     this.typos();
+    this.sounds();
   }
 
   private typos(): SearchableMap<number> {
@@ -382,9 +490,10 @@ export class Words {
 
   // Adds word `id`'s documents (the first `max` of them), at `weight`, as matches of the
   // query's word `i`. Returns how many it added.
-  private add(c: Scratch, id: number, weight: number, i: number, touched: number[], max: number): number {
+  private add(c: Scratch, id: number, weight: number, i: number, touched: number[], max: number, bySound = false): number {
     const { start, doc, tf, docLen, docOld } = this;
-    const { score, count, lastTerm, seen, epoch } = c;
+    const { score, mask, spelled, seen, epoch } = c;
+    const bit = 1 << i;
     const df = start[id + 1] - start[id];
     const idf = Math.log(1 + (this.names - df + 0.5) / (df + 0.5));
     const norm = K * (1 - B);
@@ -395,14 +504,15 @@ export class Words {
       if (seen[d] !== epoch) {
         seen[d] = epoch;
         score[d] = 0;
-        count[d] = 0;
-        lastTerm[d] = -1;
+        mask[d] = 0;
+        spelled[d] = 0;
         touched.push(d);
       }
       const f = tf[k];
       const s = weight * idf * (D + (f * (K + 1)) / (f + norm + perLen * docLen[d]));
-      score[d] += docOld[d] ? s * OLD_BOOST : s;
-      if (lastTerm[d] !== i) { lastTerm[d] = i; count[d]++; }
+      score[d] += docOld[d] === OLD ? s * OLD_BOOST : s;
+      mask[d] |= bit;
+      if (!bySound) spelled[d] |= bit;
     }
     return end - start[id];
   }
@@ -411,20 +521,38 @@ export class Words {
 /** One query's scratch, by document; `seen` and `headSeen` hold the query (epoch) that last touched it. */
 class Scratch {
   readonly score: Float64Array;
-  readonly count: Uint16Array;
-  readonly lastTerm: Int16Array;
+  /** The query's words a document matched (bit i: word i), and those by their letters. */
+  readonly mask: Uint16Array;
+  readonly spelled: Uint16Array;
   readonly seen: Uint32Array;
   readonly headSeen: Uint32Array;
   readonly headAt: Int32Array;
   epoch = 0;
   constructor(n: number) {
     this.score = new Float64Array(n);
-    this.count = new Uint16Array(n);
-    this.lastTerm = new Int16Array(n);
+    this.mask = new Uint16Array(n);
+    this.spelled = new Uint16Array(n);
     this.seen = new Uint32Array(n);
     this.headSeen = new Uint32Array(n);
     this.headAt = new Int32Array(n);
   }
+}
+
+/**
+ * Puts each tier's scores in an interval of its own, the same whatever else matched (a filter
+ * or a radius does not change a row's score): a match of every word in (2, 3), by letters of
+ * some words in (0, 1); within a tier the order is BM25+'s.
+ * The ranking by score then lists the tiers in order, and a caller reads one relevance.
+ */
+function stack(scores: number[], tiers: number[]): void {
+  for (let i = 0; i < scores.length; i++) scores[i] = [2, 1, 0][tiers[i]] + scores[i] / (1 + scores[i]);
+}
+
+// The number of bits set in a query's word mask (MAX_WORDS of them at most).
+function bits(m: number): number {
+  let n = 0;
+  for (; m; m &= m - 1) n++;
+  return n;
 }
 
 // The first index of a sorted array whose string is not below `s` (code-unit order).
@@ -449,6 +577,7 @@ export interface WordsData {
   sortedId: Uint32Array;
   docRow: Uint32Array;
   docLen: Uint16Array;
+  /** NAME or OLD: whether a document is an `old_name`. */
   docOld: Uint8Array;
   /** Mean length of a document in words (before `docLen` caps it). */
   avgLen: number;

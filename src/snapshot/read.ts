@@ -5,7 +5,7 @@ import { typeTree, type TypeTree } from '../index/type-trees.js';
 import { Streets } from '../index/streets.js';
 import { PlaceLookup } from '../index/lookup.js';
 import { Landmarks } from '../index/landmarks.js';
-import { Words } from '../search/words.js';
+import { OLD, Words } from '../search/words.js';
 import { Schedules } from '../hours/schedules.js';
 import { MULTIPOLYGON, BUILDING, POINT, LINE, POLYGON, type PlaceTable } from '../model/table.js';
 import { SnapshotError } from '../errors.js';
@@ -241,5 +241,6 @@ function checkWords(w: Words, rows: number): void {
     if (sortedId[i] >= words || start[i + 1] < start[i] || (i > 0 && !(sorted[i - 1] < sorted[i]))) throw new RangeError('the text index words are out of order');
   }
   for (let d = 0; d < docs; d++) if (docRow[d] >= rows || (d > 0 && docRow[d] < docRow[d - 1])) throw new RangeError('a text index document is out of range');
+  for (let d = 0; d < docs; d++) if (docOld[d] > OLD) throw new RangeError(`a text index document of unknown kind ${docOld[d]}`);
   for (let k = 0; k < doc.length; k++) if (doc[k] >= docs) throw new RangeError('a text index posting is out of range');
 }

@@ -84,3 +84,13 @@ export function* rawObjects(raw: RawData): Generator<RawObject & { placeId: numb
   for (const w of raw.ways) yield { kind: 1, osmId: w.id, tags: w.tags, placeId: w.id * 4 + 1 };
   for (const r of raw.relations) yield { kind: 2, osmId: r.id, tags: r.tags, placeId: r.id * 4 + 2 };
 }
+
+/**
+ * Whether the names the object bears today (not `old_name`) match every word of the query by
+ * sound: a key of each word is a key of a word of some name, or (three letters or more, not a
+ * meaning `=…`) the start of one. Keys of all the names count together.
+ */
+export function soundMatches(tags: RawTag[], q: string, keysOf: (word: string) => string[]): boolean {
+  const keys = NAME_KEYS.filter((k) => k !== 'old_name').flatMap((k) => wordsOf(tag(tags, k) ?? '')).flatMap(keysOf);
+  return wordsOf(q).every((w) => keysOf(w).some((k) => keys.some((n) => n === k || (k.length >= 3 && !k.startsWith('=') && n.startsWith(k)))));
+}

@@ -1,0 +1,101 @@
+import { phoneticKey } from './translit.js';
+
+/**
+ * The words of place names that Nepali and English name differently (a temple is a मन्दिर, a
+ * school a विद्यालय): a name tagged in one language and searched in the other shares no sound
+ * there, so these words share a key by meaning instead. Each English word is read as its Nepali
+ * counterpart; words Nepali borrows from English (बैंक, होटल, क्याफे) need no entry, their
+ * sounds already agree. Lower case; the first Nepali word is the one a key is made of.
+ */
+export const GLOSSARY: Readonly<Record<string, readonly string[]>> = {
+  temple: ['मन्दिर', 'mandir', 'mandira'],
+  monastery: ['गुम्बा', 'gumba'],
+  school: ['विद्यालय', 'vidyalaya', 'bidyalaya'],
+  library: ['पुस्तकालय', 'pustakalaya'],
+  office: ['कार्यालय', 'karyalaya'],
+  police: ['प्रहरी', 'prahari'],
+  post: ['हुलाक', 'hulak'],
+  hospital: ['अस्पताल', 'aspatal'],
+  road: ['सडक', 'sadak'],
+  street: ['मार्ग', 'marg', 'marga'],
+  square: ['चोक', 'chowk', 'chok'],
+  market: ['बजार', 'bazaar', 'bazar'],
+  kitchen: ['भान्सा', 'bhansa'],
+  tree: ['वृक्ष', 'brikshya'],
+  education: ['शिक्षा', 'shiksha'],
+  center: ['केन्द्र', 'kendra'],
+  centre: ['केन्द्र', 'kendra'],
+  valley: ['उपत्यका', 'upatyaka'],
+  institute: ['संस्थान', 'sansthan'],
+  institution: ['संस्था', 'sanstha'],
+  ministry: ['मन्त्रालय', 'mantralaya'],
+  department: ['विभाग', 'bibhag'],
+  university: ['विश्वविद्यालय', 'vishwavidyalaya'],
+  government: ['सरकार', 'sarkar'],
+  cooperative: ['सहकारी', 'sahakari'],
+  saving: ['बचत', 'bachat'],
+  savings: ['बचत', 'bachat'],
+  credit: ['ऋण', 'rin'],
+  store: ['भण्डार', 'bhandar'],
+  shop: ['पसल', 'pasal'],
+  medicine: ['औषधि', 'aushadhi'],
+  bridge: ['पुल', 'pul'],
+  river: ['नदी', 'nadi'],
+  lake: ['ताल', 'tal'],
+  pond: ['पोखरी', 'pokhari'],
+  gate: ['ढोका', 'dhoka'],
+  palace: ['दरबार', 'durbar', 'darbar'],
+  ward: ['वडा', 'wada'],
+  municipality: ['नगरपालिका', 'nagarpalika'],
+  metropolitan: ['महानगरपालिका', 'mahanagarpalika'],
+  city: ['शहर', 'sahar', 'shahar'],
+  village: ['गाउँ', 'gaun'],
+  stop: ['बिसौनी', 'bisauni'],
+  park: ['उद्यान', 'udyan'],
+  garden: ['बगैंचा', 'bagaincha'],
+  house: ['घर', 'ghar'],
+  home: ['घर', 'ghar'],
+  workshop: ['कार्यशाला', 'karyashala'],
+  health: ['स्वास्थ्य', 'swasthya'],
+  and: ['र', 'tatha', 'तथा'],
+  indian: ['भारतीय', 'bharatiya'],
+  chinese: ['चिनियाँ', 'chiniya'],
+  english: ['अंग्रेजी', 'angreji'],
+  first: ['प्रथम', 'pratham'],
+  development: ['विकास', 'bikas', 'vikas'],
+  secondary: ['माध्यमिक', 'madhyamik'],
+  higher: ['उच्च', 'uchcha'],
+  boarding: ['आवासीय', 'awasiya'],
+  lovely: ['सुन्दर', 'sundar'],
+  beautiful: ['सुन्दर', 'sundar'],
+  water: ['पानी', 'pani'],
+  hill: ['डाँडा', 'danda'],
+  statue: ['मूर्ति', 'murti'],
+  fountain: ['धारा', 'dhara'],
+  spout: ['धारा', 'dhara'],
+  rest: ['पाटी', 'pati'],
+  courtyard: ['बहाल', 'bahal'],
+};
+
+/** The Nepali word each word of the glossary stands for (itself, for the Nepali ones), folded. */
+const MEANING: ReadonlyMap<string, string> = (() => {
+  const out = new Map<string, string>();
+  for (const [english, [nepali, ...others]] of Object.entries(GLOSSARY)) {
+    const n = nepali.normalize('NFC');
+    for (const w of [english, n, ...others.map((o) => o.normalize('NFC'))]) if (!out.has(w)) out.set(w, n);
+  }
+  return out;
+})();
+
+/**
+ * The keys a folded word of a name or a query is matched by across scripts: its phonetic key
+ * (`lang/translit.ts`), and for a word of the glossary also `=` and the Nepali word it means
+ * (`temple`, `mandir` and `मन्दिर` all have `=मन्दिर`; `house` matches both घर and हाउस).
+ */
+export function matchKeys(word: string): string[] {
+  const meaning = MEANING.get(word);
+  const key = phoneticKey(word);
+  const out = key ? [key] : [];
+  if (meaning !== undefined) out.push(`=${meaning}`);
+  return out;
+}
