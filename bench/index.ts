@@ -15,8 +15,9 @@
 //                 by searching the parameter space at Nepal scale, against 50 ms
 //  10. Routing    bench/route.ts's run(): CH preprocessing, routes vs (bidirectional) Dijkstra
 //  11. Tiles      `nepal-places tiles` against tilemaker, and tile serving from the archive
-//  12. Reliability bench/reliability.ts's run(): the adversarial run (fuzz, quota race, Redis
-//                 stalled, zlib bomb) against serve as deployed
+//  12. Reliability bench/reliability.ts's run(): the adversarial run against serve as deployed
+//                 (fuzz, quota race, page key, burst, Redis stalled, PBF and tile bombs, reloads,
+//                 pipes and devices, SIGTERM under keep-alive, kill -9 of a worker)
 //
 // Every index is loaded in a child process (bench/load-child.ts) under a memory and
 // time watchdog; a big file is loaded once, and its child runs sections 2–4 on it.

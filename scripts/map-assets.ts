@@ -4,7 +4,8 @@
  *
  * - fonts/<fontstack>/<start>-<end>.pbf: SDF glyph ranges of Noto Sans (the faces the basemaps
  *   styles ask for), from the WOFF files `@fontsource/noto-sans` ships, parsed with opentype.js
- *   (which cannot read its WOFF2 files), drawn by src/map/raster.ts and src/map/sdf.ts;
+ *   (which cannot read its WOFF2 files), drawn by src/map/raster.ts and src/map/sdf.ts; and the
+ *   Nepali style's stack, whose shaped clusters the server draws per archive (src/map/shape.ts);
  * - sprites/<style>[@2x].{json,png}: every icon the styles name (see scripts/sprites.ts);
  * - kathmandu.pmtiles: the vector tiles of the bundled fixture (`nepal-places tiles`), which
  *   `npm start` serves so that a fresh clone shows a map.
@@ -18,7 +19,8 @@ import opentype from 'opentype.js';
 import { buildTiles } from '../src/build/tiles.js';
 import { DEFAULT_PBF } from '../src/data.js';
 import { ASSETS_DIR, FIXTURE_TILES } from '../src/map/assets.js';
-import { drawGlyph, encodeGlyphs, FONTS, GLYPH_SIZE, RANGE_SIZE, type FontName, type Glyph } from '../src/map/glyphs.js';
+import { DEVANAGARI_STACK, drawGlyph, encodeGlyphs, FONTS, GLYPH_SIZE, RANGE_SIZE, type FontName, type Glyph } from '../src/map/glyphs.js';
+import { Shaper } from '../src/map/shape.js';
 import type { PathCommand } from '../src/map/raster.js';
 import { writeSprites } from './sprites.js';
 
@@ -29,12 +31,20 @@ const FACES: Record<FontName, string> = {
   'Noto Sans Regular': '400-normal',
   'Noto Sans Medium': '500-normal',
   'Noto Sans Italic': '400-italic',
+  [DEVANAGARI_STACK]: '400-normal',
 };
 /**
  * The Unicode subsets drawn, first match wins: Latin (English, romanised Nepali names) and its
  * extensions (IAST transliteration's ḍ ṭ ṇ ṣ, and Vietnamese's stacked accents).
  */
-const SUBSETS = ['latin', 'latin-ext', 'vietnamese'];
+const SUBSETS = ['latin', 'latin-ext', 'vietnamese'].map((s) => `@fontsource/noto-sans/files/noto-sans-${s}`);
+/**
+ * `DEVANAGARI_STACK` has these too: the Latin and digits of mixed labels, and the Devanagari
+ * letters themselves, unshaped, for a name beyond the archive's clusters (its clusters are drawn
+ * by the server, per archive). All with the Devanagari face's ascender, as the clusters are, so
+ * that the baselines of a mixed label agree.
+ */
+const DEVANAGARI_SUBSET = '@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari';
 
 async function main(): Promise<void> {
   const out = process.argv[2] ?? ASSETS_DIR;
@@ -73,12 +83,14 @@ async function main(): Promise<void> {
 async function drawFont(font: FontName): Promise<Map<number, Glyph[]>> {
   const ranges = new Map<number, Glyph[]>();
   const seen = new Set<number>();
-  for (const subset of SUBSETS) {
-    const file = require.resolve(`@fontsource/noto-sans/files/noto-sans-${subset}-${FACES[font]}.woff`);
+  const devanagari = font === DEVANAGARI_STACK;
+  const shaper = devanagari ? await Shaper.load() : undefined;
+  for (const subset of devanagari ? [...SUBSETS, DEVANAGARI_SUBSET] : SUBSETS) {
+    const file = require.resolve(`${subset}-${FACES[font]}.woff`);
     const buf = await readFile(file);
     const face = opentype.parse(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
     const scale = GLYPH_SIZE / face.unitsPerEm;
-    const ascender = face.ascender * scale;
+    const ascender = shaper ? (shaper.ascender * GLYPH_SIZE) / shaper.upem : face.ascender * scale;
     for (const [code, index] of Object.entries(face.tables.cmap.glyphIndexMap)) {
       const id = Number(code);
       if (seen.has(id) || id > 0xffff || index === 0) continue;

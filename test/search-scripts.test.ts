@@ -83,13 +83,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function rate(index: PlaceIndex, by: 'deva' | 'latin'): { rate: number; missed: string[] } {
   const missed: string[] = [];
   for (const t of targets) {
-    // Places of the same name cannot be told apart by a search without a point: the place
-    // counts as found when it is in the top 5, or when only its namesakes rank above it.
-    // (namesakes: rows that bore the same names, in either script, before one was dropped)
-    const found = search(index, { q: t[by], limit: 100 });
-    const at = found.findIndex((s) => s.placeId === t.placeId);
-    const namesake = (id: number) => names.get(id)?.has(t.deva) || names.get(id)?.has(t.latin);
-    if (at < 0 || (at >= 5 && !found.slice(0, at).every((s) => namesake(s.placeId)))) missed.push(`${t[by]} (${by === 'latin' ? t.deva : t.latin}) at ${at}`);
+    // Places of the same name cannot be told apart by a search without a point, and a street
+    // cut into ways is listed once: the place counts as found when it or a namesake (a row that
+    // bore the same names, in either script, before one was dropped) is in the top 5.
+    const top = search(index, { q: t[by], limit: 5 });
+    const namesake = (id: number) => id === t.placeId || names.get(id)?.has(t.deva) || names.get(id)?.has(t.latin);
+    if (!top.some((s) => namesake(s.placeId))) missed.push(`${t[by]} (${by === 'latin' ? t.deva : t.latin})`);
   }
   return { rate: 1 - missed.length / targets.length, missed };
 }
@@ -101,14 +100,15 @@ describe('a place named in one script only is found by its name in the other', (
 
   it('named only in Devanagari, searched in Latin letters: in the top 5', () => {
     const r = rate(onlyDeva, 'latin');
+    if (process.env.SHOW_MISSES) console.log(r.missed.join("\n"));
     console.log(`cross-script search, Latin query for a Devanagari-only name: ${(100 * r.rate).toFixed(1)}% of ${targets.length} in the top 5`);
-    expect(r.rate).toBeGreaterThan(0.5);
+    expect(r.rate).toBeGreaterThan(0.62);
   });
 
   it('named only in Latin letters, searched in Devanagari: in the top 5', () => {
     const r = rate(onlyLatin, 'deva');
     console.log(`cross-script search, Devanagari query for a Latin-only name: ${(100 * r.rate).toFixed(1)}% of ${targets.length} in the top 5`);
-    expect(r.rate).toBeGreaterThan(0.5);
+    expect(r.rate).toBeGreaterThan(0.62);
   });
 
   it('the same name ranks higher matched by its letters than by sound', () => {

@@ -15,11 +15,12 @@ import { readHeader, scanFrames } from '../load/frames.js';
 import { cannotRead } from '../load/read.js';
 import { Osm } from '../load/osm.js';
 import { addEarth } from '../tiles/earth.js';
-import { FeatureSink, LAYERS } from '../tiles/features.js';
+import { FeatureSink, LAYERS, withProperty, type FeatureTable } from '../tiles/features.js';
 import { PmtilesWriter, type ArchiveStats } from '../tiles/pmtiles.js';
 import { LAYER_FIELDS } from '../tiles/schema.js';
 import { latOf, lonOf, MAX_ZOOM, worldX, worldY } from '../tiles/project.js';
 import { makeTiles, type ZoomReport } from '../tiles/tiler.js';
+import { hasDevanagari, Shaper, shapeLabels, SHAPED_KEY, type ShapedTable } from '../map/shape.js';
 import { MapFeatureBuilder } from './map-features.js';
 
 /** Options of `buildTiles`. */
@@ -34,6 +35,23 @@ export interface TilesOptions {
   maxZoom?: number;
   /** Attribution in the archive's metadata. */
   attribution?: string;
+  /**
+   * Write `pgf:name:ne`, the Nepali names shaped for the Nepali style (`src/map/shape.ts`), and
+   * the table of their clusters in the metadata (default true).
+   */
+  shape?: boolean;
+}
+
+/** The Nepali labels `buildTiles` shaped. */
+export interface ShapedStats {
+  /** Distinct names shaped (each written on every feature that has it). */
+  names: number;
+  /** Features given a shaped name. */
+  features: number;
+  /** Distinct clusters, each a code point of the Private Use Area. */
+  clusters: number;
+  /** Distinct names left unshaped: they needed a cluster beyond the 6,400 code points. */
+  overflow: number;
 }
 
 /** What `buildTiles` made, and how long each step took (ms). */
@@ -44,6 +62,8 @@ export interface TilesResult {
   archive: ArchiveStats;
   /** `[west, south, east, north]` of the data, degrees. */
   bounds: [number, number, number, number];
+  /** The shaped Nepali labels (absent with `shape: false`). */
+  shaped?: ShapedStats;
   timings: { read: number; features: number; tiles: number };
 }
 
@@ -128,7 +148,9 @@ export async function buildTiles(input: string, output: string, options: TilesOp
   if (lat0 > lat1) throw new PbfError(input, 'no nodes: nothing to draw');
   const box: [number, number, number, number] = [worldX(lon0 / 1e7), worldY(lat1 / 1e7), worldX(lon1 / 1e7), worldY(lat0 / 1e7)];
   addEarth(sink, box);
-  const table = sink.finish();
+  let table = sink.finish();
+  let shaped: { stats: ShapedStats; table: ShapedTable } | undefined;
+  if (options.shape !== false) ({ table, shaped } = shapeNames(table, await Shaper.load()));
   const features = lap();
   options.onProgress?.({ bytesRead: total, bytesTotal: total, objects });
 
@@ -148,6 +170,7 @@ export async function buildTiles(input: string, output: string, options: TilesOp
       attribution: options.attribution ?? ATTRIBUTION,
       description: 'Protomaps basemap layers from OpenStreetMap, made by nepal-places',
       vector_layers: LAYERS.map((id) => ({ id, fields: { ...LAYER_FIELDS[id] }, minzoom: 0, maxzoom: maxZoom })),
+      ...(shaped ? { [SHAPED_KEY]: shaped.table } : {}),
     });
     await rename(tmp, output);
   } catch (err) {
@@ -156,5 +179,39 @@ export async function buildTiles(input: string, output: string, options: TilesOp
     throw err;
   }
   const tiles = lap();
-  return { features: table.count, skipped: builder.stats.skipped, zooms, archive, bounds, timings: { read, features, tiles } };
+  return {
+    features: table.count, skipped: builder.stats.skipped, zooms, archive, bounds,
+    ...(shaped ? { shaped: shaped.stats } : {}), timings: { read, features, tiles },
+  };
+}
+
+/**
+ * The features with `pgf:name:ne`: each feature's `name:ne`, or its `name` where that is in
+ * Devanagari, shaped (each distinct name once). A name needing a cluster beyond the budget gets
+ * none, and is counted.
+ */
+export function shapeNames(t: FeatureTable, shaper: Shaper): { table: FeatureTable; shaped: { stats: ShapedStats; table: ShapedTable } } {
+  const ne = t.keys.indexOf('name:ne'), name = t.keys.indexOf('name');
+  const source = new Int32Array(t.count).fill(-1);
+  const uses = new Map<string, number>();
+  for (let f = 0; f < t.count; f++) {
+    let pick = -1;
+    for (let k = t.propStart[f]; k < t.propStart[f + 1]; k++) {
+      const key = t.props[2 * k], value = t.props[2 * k + 1];
+      if (key === ne) pick = value;
+      else if (key === name && pick < 0 && hasDevanagari(String(t.values[value]))) pick = value;
+    }
+    if (pick < 0) continue;
+    source[f] = pick;
+    const text = String(t.values[pick]);
+    uses.set(text, (uses.get(text) ?? 0) + 1);
+  }
+  const { labels, table, overflow } = shapeLabels(uses.keys(), shaper, { weight: (text) => uses.get(text)! });
+  let features = 0;
+  const out = withProperty(t, 'pgf:name:ne', (f) => {
+    const label = source[f]! < 0 ? undefined : labels.get(String(t.values[source[f]!]));
+    if (label !== undefined) features++;
+    return label;
+  });
+  return { table: out, shaped: { stats: { names: labels.size - overflow, features, clusters: table.clusters.length, overflow }, table } };
 }

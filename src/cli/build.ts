@@ -13,7 +13,7 @@
  * peak memory (1.7 and 2.2 GB at Nepal's scale) where one after the other peaks at the larger.
  */
 import { unlinkSync } from 'node:fs';
-import { access, constants, open, rename, stat, unlink } from 'node:fs/promises';
+import { open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DistrictTableError } from '../address/districts.js';
 import { PbfError } from '../errors.js';
@@ -26,6 +26,7 @@ import { formatBytes, formatCount, formatDuration, Progress } from './progress.j
 import { EXIT, Failure, guard, parseCommand, UsageError, warn } from './args.js';
 import { checkSkipped } from './data.js';
 import { zoomLine } from './tiles.js';
+import { outputProblem } from './output.js';
 
 const USAGE = 'usage: nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--workers N] [--license TEXT] [--strict] [--quiet] [--json]';
 
@@ -269,25 +270,6 @@ async function isSnapshotFile(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * Why the output cannot be written, or undefined: its folder must be writable and it
- * must not be a folder itself.
- */
-export async function outputProblem(output: string): Promise<string | undefined> {
-  try {
-    if ((await stat(output)).isDirectory()) return 'is a directory';
-  } catch {
-    // not there yet: fine
-  }
-  try {
-    await access(dirname(output), constants.W_OK);
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    return e.code === 'ENOENT' ? `no such directory ${dirname(output)}` : `cannot write in ${dirname(output)} (${e.code ?? e.message})`;
-  }
-  return undefined;
 }
 
 /**

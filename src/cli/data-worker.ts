@@ -10,7 +10,7 @@ import { PbfError, SnapshotError } from '../errors.js';
 import { loadPbf } from '../build/load.js';
 import { cannotRead, openRegular, readAt } from '../load/read.js';
 import { HEADER_SIZE, isSnapshot, SNAPSHOT_VERSION } from '../snapshot/format.js';
-import { fromSnapshot } from '../snapshot/read.js';
+import { allSteps, snapshotSteps, type Handover } from '../snapshot/read.js';
 import { buildSnapshot } from '../snapshot/build.js';
 
 /** What the thread is asked: the file and the PBF loader's options. */
@@ -20,11 +20,20 @@ export interface DataJob {
   contract: boolean;
 }
 
-/** What it answers: the snapshot's bytes, or the error's fields (an Error loses its class in between). */
-export type DataDone = { bytes: Uint8Array } | { error: { name: string; message: string; code?: string; problem?: string; file?: string } };
+/**
+ * What it answers: the snapshot's bytes and what reading them made that the serving thread would
+ * make again (`Handover`), or the error's fields (an Error loses its class in between).
+ */
+export type DataDone = Proven | { error: { name: string; message: string; code?: string; problem?: string; file?: string } };
+
+/** A snapshot's bytes, read whole by `fromSnapshot`'s steps without an error, and what that reading kept. */
+export interface Proven {
+  bytes: Uint8Array;
+  handover: Handover;
+}
 
 /** Reads `job.file` and resolves with a checked snapshot of it. @throws {PbfError | SnapshotError} */
-export async function snapshotOf(job: DataJob): Promise<Uint8Array> {
+export async function snapshotOf(job: DataJob): Promise<Proven> {
   const { file } = job;
   let opened;
   try {
@@ -54,17 +63,28 @@ export async function snapshotOf(job: DataJob): Promise<Uint8Array> {
   } finally {
     await handle.close();
   }
-  if (!bytes) {
-    // the PBF loader reads the file again (a regular file only), each blob capped at what the format allows
-    return buildSnapshot(await loadPbf(file, { strict: job.strict, contract: job.contract }));
+  // the PBF loader reads the file again (a regular file only), each blob capped at what the format allows
+  bytes ??= buildSnapshot(await loadPbf(file, { strict: job.strict, contract: job.contract }));
+  // every check a load makes, here rather than on the serving thread (a PBF's snapshot too: what
+  // the serving thread is handed is what was read here); its arrays and graphs go along
+  const handover: Handover = { arrays: new Map() };
+  allSteps(snapshotSteps(bytes, file, { keep: handover }));
+  return { bytes, handover };
+}
+
+/** The buffers of the snapshot and of everything handed over with it, once each: moved to the serving thread, not copied. */
+export function buffers({ bytes, handover }: Proven): ArrayBuffer[] {
+  const all = new Set<ArrayBuffer>([bytes.buffer as ArrayBuffer]);
+  for (const a of handover.arrays.values()) all.add(a.buffer as ArrayBuffer);
+  for (const m of handover.modes ?? []) {
+    for (const a of [m.arcs.from, m.arcs.to, m.arcs.weight, m.key, m.copyOf, m.head, m.keyStart, m.keyArcs]) all.add(a.buffer as ArrayBuffer);
   }
-  fromSnapshot(bytes, file); // every check a load makes, here rather than on the serving thread
-  return bytes;
+  return [...all];
 }
 
 parentPort?.once('message', (job: DataJob) => {
   snapshotOf(job).then(
-    (bytes) => parentPort!.postMessage({ bytes } satisfies DataDone, [bytes.buffer as ArrayBuffer]),
+    (done) => parentPort!.postMessage(done satisfies DataDone, buffers(done)),
     (err: unknown) => {
       const e = err as Error & { code?: string; problem?: string; file?: string };
       parentPort!.postMessage({ error: { name: e.name ?? 'Error', message: e.message ?? String(err), code: e.code, problem: e.problem, file: e.file } } satisfies DataDone);

@@ -6,11 +6,10 @@ import { loadFile } from '../build/file.js';
 import { PbfError, SnapshotError, type SnapshotProblem } from '../errors.js';
 import { cannotRead, NOT_REGULAR, openRegular } from '../load/read.js';
 import { startThread } from '../load/thread.js';
-import { fromSnapshot } from '../snapshot/read.js';
-import { prepareSearch } from '../query/search.js';
+import { snapshotSteps } from '../snapshot/read.js';
 import type { LoadStats } from '../types.js';
 import { Failure, UsageError, warn, type Options } from './args.js';
-import type { DataDone, DataJob } from './data-worker.js';
+import type { DataDone, DataJob, Proven } from './data-worker.js';
 
 /** The options that choose the data, for a command's `parseCommand`. */
 export const DATA_OPTIONS = {
@@ -79,27 +78,46 @@ export interface OffThreadOptions {
 
 /**
  * `openData` for a running server: the file is read, checked and (a PBF) built into a snapshot on
- * a thread of its own, which hands the snapshot's bytes over (transferred, not copied); this thread
- * then only reads the snapshot into an index and warms its search (`prepareSearch`), each step a
- * turn of the event loop of its own, so that requests waiting meanwhile are answered in between.
+ * a thread of its own, which reads that snapshot whole as `fromSnapshot` does and hands its bytes
+ * over with the arrays it decoded and the router's graphs it made (transferred, not copied). This
+ * thread then only wraps them into an index, decoding and checking nothing again, and warms its
+ * search (`prepareSearch`), in steps of a few ms with a turn of the event loop between, so that a
+ * request meanwhile waits at most a step more than it would otherwise.
  * The thread never keeps the process alive, and is terminated when `signal` aborts.
  * @throws {PbfError | SnapshotError | Failure}
  */
 export async function loadOffThread(command: string, file: string, options: OffThreadOptions): Promise<PlaceIndex> {
   const { strict, contract = false, signal } = options;
-  const bytes = await inThread({ file, strict, contract }, signal);
-  await turn();
-  signal?.throwIfAborted();
-  const index = fromSnapshot(bytes, file);
+  const { bytes, handover } = await inThread({ file, strict, contract }, signal);
+  // the thread read these bytes whole: its arrays and graphs are taken, nothing decoded or checked again
+  const index = await stepwise(snapshotSteps(bytes, file, { proven: handover }), signal);
   checkSkipped(command, file, index.stats, strict);
-  await turn();
-  signal?.throwIfAborted();
-  prepareSearch(index);
+  await stepwise(index.words.preparing(), signal); // prepareSearch, in steps
   return index;
 }
 
+/**
+ * How long the serving thread works at a reload's steps before it lets the requests waiting meanwhile
+ * in: a few ms (each step is shorter), so that a request waits about that much more than it would
+ * otherwise, and a reload takes a few turns of the event loop more than it needs.
+ */
+const SLICE_MS = 8;
+
+// Runs steps in slices of SLICE_MS, with a turn of the event loop between (setImmediate: after
+// the I/O that waits), so that no request waits for more than a slice and a step.
+async function stepwise<T>(steps: Generator<string, T>, signal?: AbortSignal): Promise<T> {
+  for (;;) {
+    await turn();
+    signal?.throwIfAborted();
+    for (const end = performance.now() + SLICE_MS; performance.now() < end;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+}
+
 // The snapshot of `job.file`, made on a thread of its own.
-function inThread(job: DataJob, signal?: AbortSignal): Promise<Uint8Array> {
+function inThread(job: DataJob, signal?: AbortSignal): Promise<Proven> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
@@ -117,7 +135,7 @@ function inThread(job: DataJob, signal?: AbortSignal): Promise<Uint8Array> {
     };
     const abort = () => finish(() => reject(signal!.reason));
     signal?.addEventListener('abort', abort, { once: true });
-    thread.once('message', (msg: DataDone) => finish(() => ('bytes' in msg ? resolve(msg.bytes) : reject(rebuild(job.file, msg.error)))));
+    thread.once('message', (msg: DataDone) => finish(() => ('bytes' in msg ? resolve(msg) : reject(rebuild(job.file, msg.error)))));
     thread.once('error', (err) => finish(() => reject(new Failure(`${job.file}: the loading thread failed: ${err.message}`))));
     thread.once('exit', (code) => finish(() => reject(new Failure(`${job.file}: the loading thread stopped (exit code ${code}) before it was done`))));
     thread.postMessage(job);

@@ -14,7 +14,7 @@ import { buildTiles, temporaryPath, type TilesResult } from '../build/tiles.js';
 import { PbfError } from '../errors.js';
 import { MAX_ZOOM } from '../tiles/project.js';
 import type { ZoomReport } from '../tiles/tiler.js';
-import { outputProblem } from './build.js';
+import { outputProblem } from './output.js';
 import { formatBytes, formatCount, formatDuration, Progress } from './progress.js';
 
 const USAGE = 'usage: nepal-places tiles IN.osm.pbf -o OUT.pmtiles [--workers N] [--max-zoom Z] [--quiet]';

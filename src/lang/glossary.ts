@@ -75,7 +75,34 @@ export const GLOSSARY: Readonly<Record<string, readonly string[]>> = {
   spout: ['धारा', 'dhara'],
   rest: ['पाटी', 'pati'],
   courtyard: ['बहाल', 'bahal'],
+  pvt: ['प्रा', 'pra'],
+  private: ['प्रा', 'prai'],
+  ltd: ['लि', 'li'],
+  exhibition: ['प्रदर्शनी', 'pradarshani'],
+  international: ['अन्तर्राष्ट्रिय', 'antarrashtriya', 'अन्तराष्ट्रिय'],
+  language: ['भाषा', 'bhasa'],
+  dance: ['नृत्य', 'nritya'],
+  training: ['प्रशिक्षण', 'prashikshan'],
+  natural: ['प्राकृतिक', 'prakritik'],
+  vegetarian: ['शाकाहारी', 'shakahari'],
+  veg: ['शाकाहारी', 'shakahari'],
+  local: ['स्थानीय', 'sthaniya'],
+  barber: ['नाई', 'nai'],
+  multipurpose: ['बहुउद्देश्यीय', 'bahuuddeshiya'],
+  consultancy: ['परामर्श', 'paramarsha'],
+  educational: ['शैक्षिक', 'shaikshik'],
+  japanese: ['जापानी', 'japani'],
+  empire: ['साम्राज्य', 'samrajya'],
+  clock: ['घण्टा', 'ghanta'],
+  tower: ['घर', 'ghar'],
+  biology: ['जीवविज्ञान', 'jeevavigyan'],
 };
+
+/**
+ * Words a name in one language has and its other-language name often lacks (`The Bakery Cafe`
+ * is बेकरी क्याफे): a query word among them need not match a name by sound or meaning.
+ */
+export const OPTIONAL_WORDS: ReadonlySet<string> = new Set(['the', 'of', 'and', 'a', 'an', 'at', 'in', 'co', 'inc', 'pvt', 'ltd', 'p']);
 
 /** The Nepali word each word of the glossary stands for (itself, for the Nepali ones), folded. */
 const MEANING: ReadonlyMap<string, string> = (() => {

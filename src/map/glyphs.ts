@@ -16,8 +16,14 @@ export const RANGE_SIZE = 256;
 /** Highest code point a range may start at: MapLibre asks for the Basic Multilingual Plane only. */
 export const LAST_RANGE = 0xff00;
 
-/** The fonts served, by fontstack name: the Noto Sans faces the basemaps styles ask for. */
-export const FONTS = ['Noto Sans Regular', 'Noto Sans Medium', 'Noto Sans Italic'] as const;
+/**
+ * The fontstack of the Nepali style's labels: the clusters of shaped Devanagari in the Private
+ * Use Area (drawn per archive, see `src/map/shape.ts`), Noto Sans Regular's Latin besides.
+ */
+export const DEVANAGARI_STACK = 'Noto Sans Devanagari Regular';
+
+/** The fonts served, by fontstack name: the Noto Sans faces the basemaps styles ask for, and `DEVANAGARI_STACK`. */
+export const FONTS = ['Noto Sans Regular', 'Noto Sans Medium', 'Noto Sans Italic', DEVANAGARI_STACK] as const;
 /** One of `FONTS`. */
 export type FontName = (typeof FONTS)[number];
 

@@ -41,12 +41,19 @@ export class Router {
   plainLimit = PLAIN_SETTLED;
   private readonly metres: (Float64Array | undefined)[] = [];
 
-  /** A router over `graph`; `tree` and `hierarchies` are what a snapshot stored of them. */
-  constructor(graph: RoadGraph, tree?: Flatbush, hierarchies?: (HierarchyData | undefined)[]) {
+  /**
+   * A router over `graph`; `tree` and `hierarchies` are what a snapshot stored of them (data is
+   * checked by `Hierarchy.from`, a `Hierarchy` taken as it is). `modes`: the graph's per-mode graphs,
+   * made already (by a thread that read the same snapshot), instead of making them again.
+   */
+  constructor(graph: RoadGraph, tree?: Flatbush, hierarchies?: (HierarchyData | Hierarchy | undefined)[], options: { modes?: ModeGraph[] } = {}) {
     this.graph = graph;
     this.snapper = new Snapper(graph, tree);
-    this.modes = [0, 1, 2].map((m) => modeGraph(graph, m));
-    this.hierarchies = this.modes.map((mg, m) => (hierarchies?.[m] ? Hierarchy.from(mg.arcs, hierarchies[m]!) : undefined));
+    this.modes = options.modes ?? [0, 1, 2].map((m) => modeGraph(graph, m));
+    this.hierarchies = this.modes.map((mg, m) => {
+      const h = hierarchies?.[m];
+      return h instanceof Hierarchy ? h : h ? Hierarchy.from(mg.arcs, h) : undefined;
+    });
     const degree = new Uint8Array(graph.nodeLon.length);
     for (let e = 0; e < graph.edgeFrom.length; e++) {
       const a = graph.edgeFrom[e], b = graph.edgeTo[e];

@@ -1,7 +1,7 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import type { PlaceTable } from '../model/table.js';
 import { fold, letters } from './fold.js';
-import { matchKeys } from '../lang/glossary.js';
+import { matchKeys, OPTIONAL_WORDS } from '../lang/glossary.js';
 
 /** The tags a row is found by, in the order a name is chosen. */
 export const NAME_FIELDS: readonly string[] = ['name', 'name:en', 'name:ne', 'alt_name', 'old_name'];
@@ -296,12 +296,17 @@ export class Words {
     const { docRow, docHead } = this;
     const { mask, spelled, score, headSeen, headAt, epoch } = c;
     const all = (1 << terms.length) - 1;
+    // the words a name in the other language may lack (`the`, `of`, `pvt`): not needed by sound
+    let optional = 0;
+    terms.forEach((t, i) => { if (OPTIONAL_WORDS.has(t)) optional |= 1 << i; });
+    // every word matched; or, some by sound, every word but optional ones
+    const full = (d: number) => mask[d] === all || (mask[d] !== spelled[d] && (mask[d] | optional) === all);
     // The tier of a name's match: 0 every word, by its letters or by sound; 2 some words by
     // their letters, which counts only when no name has every word. Some words by sound alone
     // never count.
-    const tierOf = (d: number) => (mask[d] === all ? 0 : spelled[d] ? 2 : -1);
+    const tierOf = (d: number) => (full(d) ? 0 : spelled[d] ? 2 : -1);
     let partial = true;
-    for (const d of touched) if (mask[d] === all) { partial = false; break; }
+    for (const d of touched) if (full(d)) { partial = false; break; }
     const hits: Hits = { rows: [], scores: [], scored, soundScored };
     const tiers: number[] = [];
     for (const d of touched) {
@@ -408,12 +413,18 @@ export class Words {
   private soundPlan(term: string, byLetters: Plan): { ids: number[]; weights: number[] } {
     const { keys, keyWord, pos } = this.sounds();
     const ids: number[] = [], weights: number[] = [];
-    for (const key of matchKeys(term)) {
+    const keysOf = matchKeys(term);
+    // a key one letter past a name's (Himalayan for हिमालय, Citizens for सिटिजन): that one too, whole
+    const first = keysOf[0];
+    if (first !== undefined && !first.startsWith('=') && first.length >= 4) keysOf.push(`${first.slice(0, -1)}!`);
+    for (let key of keysOf) {
+      const whole = key.endsWith('!');
+      if (whole) key = key.slice(0, -1);
       // a meaning is sure; a sound the surer the longer its key
       const weight = key.startsWith('=') ? SOUND : SOUND * (BY_KEY_LENGTH[key.length] ?? 1);
       const lo = lowerBound(keys, key);
       let hi = lo;
-      if (key.startsWith('=') || key.length < MIN_KEY_PREFIX) while (hi < keys.length && keys[hi] === key) hi++;
+      if (whole || key.startsWith('=') || key.length < MIN_KEY_PREFIX) while (hi < keys.length && keys[hi] === key) hi++;
       else {
         let top = keys.length;
         while (hi < top) {
@@ -455,37 +466,66 @@ export class Words {
   // like the typos' tree): the keys of every word in order, each key's word, and each word's
   // position in `sorted`.
   private sounds(): { keys: string[]; keyWord: Uint32Array; pos: Uint32Array } {
-    if (!this.byKey) {
-      const { sorted, sortedId } = this;
-      const pairs: [string, number][] = [];
-      for (let k = 0; k < sorted.length; k++) for (const key of matchKeys(sorted[k])) pairs.push([key, sortedId[k]]);
-      pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-      const pos = new Uint32Array(sorted.length);
-      for (let k = 0; k < sorted.length; k++) pos[sortedId[k]] = k;
-      this.byKey = { keys: pairs.map((p) => p[0]), keyWord: Uint32Array.from(pairs, (p) => p[1]), pos };
+    if (!this.byKey) run(this.makeSounds());
+    return this.byKey!;
+  }
+
+  // sounds() in steps of PREPARE_WORDS words: each run of keys sorted in its step, then merged a
+  // pair of runs a step (the order of one sort of all pairs, which are distinct: key, then word)
+  private *makeSounds(): Generator<string, void> {
+    const { sorted, sortedId } = this;
+    let runs: [string, number][][] = [];
+    for (let k0 = 0; k0 < sorted.length; k0 += PREPARE_WORDS) {
+      const run: [string, number][] = [];
+      for (let k = k0; k < Math.min(k0 + PREPARE_WORDS, sorted.length); k++) for (const key of matchKeys(sorted[k])) run.push([key, sortedId[k]]);
+      runs.push(run.sort(byKeyThenWord));
+      yield 'phonetic keys';
     }
-    return this.byKey;
+    while (runs.length > 1) {
+      const next: [string, number][][] = [];
+      for (let i = 0; i < runs.length; i += 2) next.push(i + 1 < runs.length ? yield* merge(runs[i], runs[i + 1]) : runs[i]);
+      runs = next;
+    }
+    const pairs = runs[0] ?? [];
+    const pos = new Uint32Array(sorted.length);
+    for (let k = 0; k < sorted.length; k++) pos[sortedId[k]] = k;
+    this.byKey = { keys: pairs.map((p) => p[0]), keyWord: Uint32Array.from(pairs, (p) => p[1]), pos };
   }
 
   /**
    * Builds now what the first queries would build (the per-query scratch, the radix
-   * tree of typos): a server calls it at start, so that no request pays for it. At
-   * Nepal scale the tree of 5,663 words takes about 60 ms; a real country's 150,000
-   * words about half a second.
+   * tree of typos, the phonetic keys): a server calls it at start, so that no request
+   * pays for it. At Nepal scale the tree of 5,663 words takes about 60 ms; a real
+   * country's 150,000 words about half a second.
    */
   prepare(): void {
+    run(this.preparing());
+  }
+
+  /**
+   * `prepare()` in steps, for a server that warms a new index while it answers requests: each
+   * `next()` builds a part (the scratch, some thousands of words of the tree or of the keys) and
+   * yields what. The index answers the same whether it was prepared, in steps or at once.
+   */
+  *preparing(): Generator<string, void> {
     if (!this.free.length) this.free.push(new Scratch(this.names));
-    this.typos();
-    this.sounds();
+    yield 'scratch';
+    if (!this.dict) yield* this.makeTypos();
+    if (!this.byKey) yield* this.makeSounds();
   }
 
   private typos(): SearchableMap<number> {
-    if (!this.dict) {
-      const dict = new SearchableMap<number>();
-      this.sorted.forEach((w, k) => dict.set(w, this.sortedId[k]));
-      this.dict = dict;
+    if (!this.dict) run(this.makeTypos());
+    return this.dict!;
+  }
+
+  private *makeTypos(): Generator<string, void> {
+    const dict = new SearchableMap<number>();
+    for (let k = 0; k < this.sorted.length; k++) {
+      dict.set(this.sorted[k], this.sortedId[k]);
+      if (k % PREPARE_WORDS === PREPARE_WORDS - 1) yield 'typos';
     }
-    return this.dict;
+    this.dict = dict;
   }
 
   // Adds word `id`'s documents (the first `max` of them), at `weight`, as matches of the
@@ -516,6 +556,27 @@ export class Words {
     }
     return end - start[id];
   }
+}
+
+/** Words per step of `Words.preparing()`: about a millisecond of phonetic keys. */
+const PREPARE_WORDS = 256;
+
+// Takes steps to their end, at once.
+function run(steps: Iterator<unknown>): void {
+  while (!steps.next().done);
+}
+
+const byKeyThenWord = (a: [string, number], b: [string, number]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]);
+
+// Two runs sorted by byKeyThenWord, as one, in steps of PREPARE_WORDS * 16 pairs.
+function* merge(a: [string, number][], b: [string, number][]): Generator<string, [string, number][]> {
+  const out: [string, number][] = new Array(a.length + b.length);
+  let i = 0, j = 0;
+  for (let k = 0; k < out.length; k++) {
+    out[k] = j >= b.length || (i < a.length && byKeyThenWord(a[i], b[j]) <= 0) ? a[i++] : b[j++];
+    if (k % (PREPARE_WORDS * 16) === PREPARE_WORDS * 16 - 1) yield 'phonetic keys merged';
+  }
+  return out;
 }
 
 /** One query's scratch, by document; `seen` and `headSeen` hold the query (epoch) that last touched it. */

@@ -9,7 +9,8 @@ import { OLD, Words } from '../search/words.js';
 import { Schedules } from '../hours/schedules.js';
 import { MULTIPOLYGON, BUILDING, POINT, LINE, POLYGON, type PlaceTable } from '../model/table.js';
 import { SnapshotError } from '../errors.js';
-import { SectionReader } from './sections.js';
+import { SectionReader, type Decoded } from './sections.js';
+import type { ModeGraph } from '../route/modes.js';
 import type { Meta } from './build.js';
 import { readRoads } from './roads.js';
 import type { LoadStats } from '../types.js';
@@ -26,14 +27,49 @@ import type { LoadStats } from '../types.js';
  * const index = fromSnapshot(await res.arrayBuffer());
  */
 export function fromSnapshot(bytes: Uint8Array | ArrayBuffer, file = '<buffer>'): PlaceIndex {
+  return allSteps(snapshotSteps(bytes, file));
+}
+
+/** Runs steps (`snapshotSteps`) to their end, at once; what the last returns. */
+export function allSteps<T>(steps: Generator<string, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Internal options of `snapshotSteps` (the library's `fromSnapshot` passes none: it checks everything).
+ * `keep` and `proven` are `SectionReader`'s: a thread reading the bytes keeps its arrays and its
+ * router's graphs, and the serving thread, handed both with the bytes, takes them as proven.
+ */
+export interface StepOptions {
+  keep?: Handover;
+  proven?: Handover;
+}
+
+/** What a thread that read a snapshot whole hands over with its bytes, transferred: its decoded arrays and its router's per-mode graphs. */
+export interface Handover {
+  arrays: Decoded;
+  modes?: ModeGraph[];
+}
+
+/**
+ * `fromSnapshot` as steps: each `next()` does a part of the reading (a few sections, one spatial
+ * index, one mode's hierarchy) and yields what it did, the last returns the index. A server
+ * drives them a turn of its event loop each (`loadOffThread`), so that requests are answered in
+ * between. Throws `SnapshotError` as `fromSnapshot` does.
+ */
+export function* snapshotSteps(bytes: Uint8Array | ArrayBuffer, file: string, options: StepOptions = {}): Generator<string, PlaceIndex> {
   const t0 = performance.now();
   if (!(bytes instanceof Uint8Array) && !(bytes instanceof ArrayBuffer)) {
     throw new SnapshotError('foreign', 'bytes must be a Uint8Array or an ArrayBuffer', file);
   }
-  const r = new SectionReader(bytes, file);
+  const r = new SectionReader(bytes, file, { keep: options.keep?.arrays, proven: options.proven?.arrays });
+  yield 'header';
   let index: PlaceIndex;
   try {
-    index = read(r);
+    index = yield* read(r, options);
   } catch (err) {
     // the checksum matched, so this is a file written wrong, not one damaged since
     if (err instanceof SnapshotError) throw err;
@@ -43,15 +79,20 @@ export function fromSnapshot(bytes: Uint8Array | ArrayBuffer, file = '<buffer>')
   return index;
 }
 
-function read(r: SectionReader): PlaceIndex {
+function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceIndex> {
   const meta = r.meta as Meta;
   if (typeof meta !== 'object' || meta === null || !Number.isSafeInteger(meta.rows) || !Array.isArray(meta.types)
     || !Array.isArray(meta.schedules) || typeof meta.license !== 'string' || typeof meta.stats !== 'object') {
     throw new RangeError('the directory lacks the index fields');
   }
-  const hours = r.ints('hours', Int32Array);
-  for (let i = 0; i < hours.length; i++) hours[i]--;
+  // stored plus one, so that no schedule (-1) is 0
+  const hours = r.decoded('hours', Int32Array, () => {
+    const h = r.ints('hours', Int32Array);
+    for (let i = 0; i < h.length; i++) h[i]--;
+    return h;
+  });
   const strings = r.strings('strings');
+  yield 'strings';
   const t: PlaceTable = {
     size: meta.rows,
     osmId: r.raw('osmId', Float64Array),
@@ -76,37 +117,48 @@ function read(r: SectionReader): PlaceIndex {
     strings,
     schedules: Schedules.of(meta.schedules.map(String), Number(meta.badSchedules) || 0),
   };
-  checkTable(t);
+  yield 'table';
+  if (!r.proven) {
+    checkTable(t);
+    yield 'table checked';
+  }
 
   const places = r.ints('typePlace', Uint32Array);
   const matched = r.ints('typeMatched', Uint32Array, strings.length);
   const types = new Map<string, TypeTree>();
   let at = 0;
-  meta.types.forEach(({ name, items, at: treeAt, bytes }, i) => {
+  for (const [i, { name, items, at: treeAt, bytes }] of meta.types.entries()) {
     if (typeof name !== 'string' || !Number.isSafeInteger(items) || items < 0 || at + items > places.length) {
       throw new RangeError(`type ${i} does not fit its places`);
     }
-    const tree = checkKDBush(KDBush.from(r.buffer('types', treeAt, bytes)), `type ${name}`);
+    const tree = checkKDBush(r, KDBush.from(r.buffer('types', treeAt, bytes)), `type ${name}`);
     const rows = places.subarray(at, at + items);
     types.set(name, typeTree(t, tree, rows, matched.subarray(at, at + items)));
-    checkPoints(t, tree, rows, `type ${name}`);
+    if (!r.proven) checkPoints(t, tree, rows, `type ${name}`);
     at += items;
-  });
+    // types are many and mostly small: a step every few hundred thousand items
+    if (items > 50_000 || i % 16 === 15) yield `types to ${name}`;
+  }
   if (at !== places.length) throw new RangeError(`${places.length - at} type items belong to no type`);
+  yield 'types';
 
   const flatbush = (name: string): Flatbush => {
     const { buffer, byteOffset } = r.place(name);
-    return checkFlatbush(Flatbush.from(buffer, byteOffset), name);
+    return checkFlatbush(r, Flatbush.from(buffer, byteOffset), name);
   };
   const landmarks = new Landmarks(t, {
-    tree: checkKDBush(KDBush.from(r.buffer('landmarks')), 'landmarks'),
+    tree: checkKDBush(r, KDBush.from(r.buffer('landmarks')), 'landmarks'),
     boxes: r.has('landmarkBoxes') ? flatbush('landmarkBoxes') : undefined,
     areaM2: r.raw('landmarkAreas', Float64Array),
   });
-  checkPoints(t, landmarks.tree, landmarks.rows, 'landmarks');
+  if (!r.proven) checkPoints(t, landmarks.tree, landmarks.rows, 'landmarks');
+  yield 'landmarks';
   const streets = new Streets(t, r.has('streets') ? flatbush('streets') : undefined);
+  yield 'streets';
+  const sorted = r.strings('words');
+  yield 'words';
   const words = new Words({
-    sorted: r.strings('words'),
+    sorted,
     sortedId: r.ints('wordId', Uint32Array),
     docRow: r.ints('docRow', Uint32Array),
     docLen: r.ints('docLen', Uint16Array),
@@ -116,10 +168,12 @@ function read(r: SectionReader): PlaceIndex {
     doc: r.ints('postingDoc', Uint32Array),
     tf: r.raw('postingTf', Uint8Array),
   });
-  checkWords(words, t.size);
+  if (!r.proven) checkWords(words, t.size);
+  yield 'text index';
   const lookup = new PlaceLookup(t, r.ints('lookup', Uint32Array));
   const index = new PlaceIndex(t, types, streets, meta.license, checkStats(meta.stats), { lookup, words, landmarks });
-  if (meta.roads) index.router = readRoads(r, meta.roads);
+  yield 'index';
+  if (meta.roads) index.router = yield* readRoads(r, meta.roads, options);
   return index;
 }
 
@@ -169,7 +223,8 @@ const MAX_OSM_ID = 2 ** 51;
 // A spatial index's item ids are what its searches return and the index maps to rows:
 // each must be an item (below numItems), and each item once (a permutation), or a
 // search would return a row twice or one that does not exist.
-function checkKDBush(tree: KDBush, what: string): KDBush {
+function checkKDBush(r: SectionReader, tree: KDBush, what: string): KDBush {
+  if (r.proven) return tree;
   if (tree.ids.length !== tree.numItems || !isPermutation(tree.ids, tree.numItems)) throw new RangeError(`the ${what} tree's item ids are not its items`);
   return tree;
 }
@@ -187,7 +242,8 @@ function checkPoints(t: PlaceTable, tree: KDBush, rows: Uint32Array, what: strin
 // Flatbush keeps, beside its leaves' item ids, each inner node's first child's position:
 // the same numbers whatever the data (see its finish()), and a wrong one would send a
 // search out of the tree or round in a loop.
-function checkFlatbush(tree: Flatbush, what: string): Flatbush {
+function checkFlatbush(r: SectionReader, tree: Flatbush, what: string): Flatbush {
+  if (r.proven) return tree;
   const { numItems, nodeSize, _indices: ids, _levelBounds: bounds } = tree;
   if (!isPermutation(ids.subarray(0, numItems), numItems)) throw new RangeError(`the ${what} tree's item ids are not its items`);
   let node = numItems;

@@ -1,8 +1,9 @@
 import Flatbush from 'flatbush';
 import type { RoadGraph } from '../model/roads.js';
 import { Router } from '../route/router.js';
-import type { HierarchyData } from '../route/ch.js';
+import { Hierarchy, type HierarchyData } from '../route/ch.js';
 import type { SectionWriter, SectionReader } from './sections.js';
+import type { Handover } from './read.js';
 import { flatbushData } from './flatbush.js';
 import { timeOf } from '../route/modes.js';
 import { CAR_FWD, CAR_BWD, MODES, forwardBit } from '../road/profile.js';
@@ -56,8 +57,12 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
   return meta;
 }
 
-/** Reads what `writeRoads` wrote back into a router (throws RangeError where the arrays do not fit together). */
-export function readRoads(r: SectionReader, meta: RoadMeta): Router {
+/**
+ * Reads what `writeRoads` wrote back into a router, in steps (see `snapshotSteps`); throws RangeError
+ * where the arrays do not fit together. Given the per-mode graphs a thread made of these very bytes
+ * (`options.proven`), it takes them and their hierarchies as they are, unchecked.
+ */
+export function* readRoads(r: SectionReader, meta: RoadMeta, options: { keep?: Handover; proven?: Handover } = {}): Generator<string, Router> {
   const strings = r.strings('roadStrings');
   const g: RoadGraph = {
     nodeLon: r.ints('roadNodeLon', Int32Array),
@@ -77,22 +82,35 @@ export function readRoads(r: SectionReader, meta: RoadMeta): Router {
     strings,
     restrictions: r.ints('restrictions', Uint32Array),
   };
-  checkGraph(g);
+  yield 'road graph';
+  if (!r.proven) {
+    checkGraph(g);
+    yield 'road graph checked';
+  }
   const tree = r.has('roadTree') ? (() => { const { buffer, byteOffset } = r.place('roadTree'); return Flatbush.from(buffer, byteOffset); })() : undefined;
   if (!Array.isArray(meta?.hierarchies)) throw new RangeError('the directory lacks the roads');
-  const hierarchies = meta.hierarchies.map((h, m): HierarchyData | undefined => {
-    if (!h) return undefined;
+  const hierarchies: HierarchyData[] = [];
+  for (const [m, h] of meta.hierarchies.entries()) {
+    if (!h) continue;
     if (!Array.isArray(h.parts)) throw new RangeError(`the hierarchy of mode ${m} lists no arrays`);
     const data: Record<string, Uint32Array | Float64Array> = {};
     for (const p of h.parts) {
-      const a = r.ints(`ch${m}${p}`, Uint32Array);
-      for (let i = 0; i < a.length; i++) a[i] = (a[i] - 1) >>> 0;
-      data[p] = a;
+      // stored plus one (see writeRoads)
+      data[p] = r.decoded(`ch${m}${p}`, Uint32Array, () => {
+        const a = r.ints(`ch${m}${p}`, Uint32Array);
+        for (let i = 0; i < a.length; i++) a[i] = (a[i] - 1) >>> 0;
+        return a;
+      });
     }
     data.weight = h.weight === 'f64' ? r.raw(`ch${m}weight`, Float64Array) : r.ints(`ch${m}weight`, Uint32Array);
-    return data as unknown as HierarchyData;
-  });
-  return new Router(g, tree, hierarchies);
+    hierarchies[m] = data as unknown as HierarchyData;
+    yield `hierarchy ${m}`;
+  }
+  const modes = r.proven ? options.proven?.modes : undefined;
+  // a proven reader's graphs are those of this graph, and its hierarchies were checked against them
+  const router = new Router(g, tree, modes ? hierarchies.map((d, m) => d && new Hierarchy(modes[m].arcs, d)) : hierarchies, { modes });
+  if (options.keep) options.keep.modes = router.modes;
+  return router;
 }
 
 // A file written wrong must not index out of range: every node, edge, way and string

@@ -132,6 +132,24 @@ export class SectionWriter {
 }
 
 /**
+ * The arrays one reader decoded from a snapshot (each in a buffer of its own), by section, for
+ * another reader of the same bytes: a thread that has read and checked them whole hands them over
+ * (transferred, not copied) with the bytes, so that the serving thread decodes and checks nothing again.
+ */
+export type Decoded = Map<string, IntArray>;
+
+/** Options of `SectionReader` (internal: the library's `fromSnapshot` passes none, and checks everything). */
+export interface ReaderOptions {
+  /** Collect every array decoded into this map, to hand over with the bytes. */
+  keep?: Decoded;
+  /**
+   * What a reader that read these very bytes whole, without an error, kept: its arrays are taken
+   * instead of decoding the sections again, and the checksum and the values' checks are skipped.
+   */
+  proven?: Decoded;
+}
+
+/**
  * Reads the sections of a snapshot, after checking what it is, in this order:
  * not a snapshot (foreign), another version, cut short (truncated), damaged (corrupted).
  * Every inconsistency found later is `corrupted` too.
@@ -139,11 +157,18 @@ export class SectionWriter {
 export class SectionReader {
   /** The index's small fields, as written. */
   readonly meta: unknown;
+  /** Whether another reader proved these bytes whole (`ReaderOptions.proven`): what it checked need not be checked again. */
+  readonly proven: boolean;
   private readonly bytes: Uint8Array;
   private readonly start: number;
   private readonly entries = new Map<string, Entry>();
+  private readonly keep?: Decoded;
+  private readonly given?: Decoded;
 
-  constructor(input: Uint8Array | ArrayBuffer, private readonly file: string) {
+  constructor(input: Uint8Array | ArrayBuffer, private readonly file: string, options: ReaderOptions = {}) {
+    this.keep = options.keep;
+    this.given = options.proven;
+    this.proven = this.given !== undefined;
     let bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
     if (bytes.length < MAGIC.length && MAGIC.subarray(0, bytes.length).every((b, i) => bytes[i] === b)) {
       throw this.fail('truncated', `${bytes.length} bytes hold no whole header`);
@@ -162,7 +187,7 @@ export class SectionReader {
     const length = view.getUint32(12, true);
     if (bytes.length < HEADER_SIZE + length) throw this.fail('truncated', `${bytes.length} bytes of ${HEADER_SIZE + length}`);
     if (bytes.length > HEADER_SIZE + length) throw this.fail('corrupted', `${bytes.length - HEADER_SIZE - length} bytes past its end`);
-    if (xxhash32(bytes.subarray(HEADER_SIZE)) !== view.getUint32(16, true)) throw this.fail('corrupted', 'checksum mismatch');
+    if (!this.proven && xxhash32(bytes.subarray(HEADER_SIZE)) !== view.getUint32(16, true)) throw this.fail('corrupted', 'checksum mismatch');
     // typed arrays view the bytes where they lie: they must lie at multiples of 8
     if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
     this.bytes = bytes;
@@ -224,6 +249,26 @@ export class SectionReader {
    * is corrupted.
    */
   ints<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(name: string, type: ArrayType<T>, below = 2 ** 32): T {
+    return this.decoded(name, type, () => this.decode(name, type, below));
+  }
+
+  /**
+   * The array `make` decodes (and perhaps adjusts in place) from section `name`, or the one a
+   * proven reader handed over for it; kept for a handover when asked to.
+   */
+  decoded<T extends IntArray>(name: string, type: ArrayType<T>, make: () => T): T {
+    const given = this.given?.get(name);
+    if (given) {
+      if (!(given instanceof type)) throw this.fail('corrupted', `the ${name} handed over is a ${given.constructor.name}, not a ${type.name}`);
+      return given;
+    }
+    const out = make();
+    // views of the bytes are views again on the other side: only arrays of their own are handed over
+    if (out.buffer !== this.bytes.buffer) this.keep?.set(name, out);
+    return out;
+  }
+
+  private decode<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(name: string, type: ArrayType<T>, below: number): T {
     const found = this.entries.get(name);
     if (found?.enc === 'fixed') return this.fixed(found, type, below);
     const enc = found?.enc === 'delta' || found?.enc === 'delta2' ? found.enc : 'varint';
@@ -282,7 +327,7 @@ export class SectionReader {
         for (let i = 0, p = 0; i < n; i++, p += 3) out[i] = b[p] | (b[p + 1] << 8) | (b[p + 2] << 16);
       }
     }
-    if (below < 2 ** (8 * w)) {
+    if (below < 2 ** (8 * w) && !this.proven) {
       // a Uint32 column reads as unsigned; an Int32 one holds no values of 2^31 or more here
       for (let i = 0; i < n; i++) if (!(out[i] >= 0 && out[i] < below)) throw this.fail('corrupted', `section ${e.name} holds ${out[i]}, not below ${below}`);
     }

@@ -53,7 +53,7 @@ export interface FeatureInfo {
   props: [string, Value | undefined][];
 }
 
-const NAME_KEYS = new Set(['name', 'name:en', 'name:ne', 'script']);
+const NAME_KEYS = new Set(['name', 'name:en', 'name:ne', 'script', 'pgf:name:ne']);
 
 // a typed array that grows by doubling (src/load/list.ts is out of this folder's reach:
 // dependencies point from the loader to the tiles, never back)
@@ -179,4 +179,29 @@ export class FeatureSink {
     t.propStart[n] = q / 2;
     return t;
   }
+}
+
+/**
+ * `t` with one more property on some features: `valueOf(f)` for feature f, left out where it is
+ * undefined (a name key, such as `pgf:name:ne`, is left out below `nameZoom` like the others).
+ */
+export function withProperty(t: FeatureTable, key: string, valueOf: (f: number) => Value | undefined): FeatureTable {
+  const keys = t.keys.includes(key) ? t.keys : [...t.keys, key];
+  const ki = keys.indexOf(key);
+  const values = [...t.values];
+  const valueIds = new Map<Value, number>(values.map((v, i) => [v, i]));
+  const props = new Grow(u32(t.props.length + 2 * t.count), u32);
+  const propStart = new Uint32Array(t.count + 1);
+  for (let f = 0; f < t.count; f++) {
+    propStart[f] = props.length / 2;
+    for (let k = 2 * t.propStart[f]; k < 2 * t.propStart[f + 1]; k++) props.push(t.props[k]);
+    const v = valueOf(f);
+    if (v === undefined || v === '') continue;
+    let vi = valueIds.get(v);
+    if (vi === undefined) { vi = values.length; values.push(v); valueIds.set(v, vi); }
+    props.push(ki);
+    props.push(vi);
+  }
+  propStart[t.count] = props.length / 2;
+  return { ...t, props: props.done(), propStart, keys, values, nameKeys: Uint8Array.from(keys, (k) => (NAME_KEYS.has(k) ? 1 : 0)) };
 }

@@ -14,7 +14,8 @@ export type Tags = Map<string, string>;
 /** A property's type, as TileJSON's `fields` name them. */
 export type FieldType = 'String' | 'Number' | 'Boolean';
 
-const NAME_FIELDS = { name: 'String', 'name:en': 'String', 'name:ne': 'String', script: 'String' } as const;
+// `pgf:name:ne`: `name:ne` (or a Devanagari `name`) shaped, as `src/map/shape.ts` writes it and the Nepali style reads it
+const NAME_FIELDS = { name: 'String', 'name:en': 'String', 'name:ne': 'String', script: 'String', 'pgf:name:ne': 'String' } as const;
 
 /**
  * The properties each layer's features may carry, and their types: what the functions below

@@ -87,10 +87,11 @@ export function* rawObjects(raw: RawData): Generator<RawObject & { placeId: numb
 
 /**
  * Whether the names the object bears today (not `old_name`) match every word of the query by
- * sound: a key of each word is a key of a word of some name, or (three letters or more, not a
- * meaning `=…`) the start of one. Keys of all the names count together.
+ * sound: a key of each word is a key of a word of some name, or (not a meaning `=…`) the start
+ * of one (three letters or more), or one letter longer than one (four letters or more). Keys of all the names count together.
  */
 export function soundMatches(tags: RawTag[], q: string, keysOf: (word: string) => string[]): boolean {
   const keys = NAME_KEYS.filter((k) => k !== 'old_name').flatMap((k) => wordsOf(tag(tags, k) ?? '')).flatMap(keysOf);
-  return wordsOf(q).every((w) => keysOf(w).some((k) => keys.some((n) => n === k || (k.length >= 3 && !k.startsWith('=') && n.startsWith(k)))));
+  const sound = (k: string, n: string) => !k.startsWith('=') && ((k.length >= 3 && n.startsWith(k)) || (k.length >= 4 && n === k.slice(0, -1)));
+  return wordsOf(q).every((w) => keysOf(w).some((k) => keys.some((n) => n === k || sound(k, n))));
 }
