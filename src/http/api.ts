@@ -16,7 +16,7 @@ export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] 
 
 /**
  * What the app keeps per request: its id, the hint of its key (for the log), its key's grant,
- * its parsed query, the index it answers from, the headers its middleware said before the answer
+ * its parsed query, the headers its middleware said before the answer
  * and not yet written into it (`say` in respond.ts), and whether some were said through Hono's
  * context instead (`hono`: its CORS middleware).
  */
@@ -26,7 +26,6 @@ export type AppEnv = {
     keyHint: string;
     grant: Grant;
     search: Search;
-    index: PlaceIndex;
     said: Record<string, string> | undefined;
     hono: boolean;
   };

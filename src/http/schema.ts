@@ -193,6 +193,8 @@ function unwrap(schema: z.ZodType): { inner: z.ZodType; optional: boolean; fallb
 /** A parameter as `readParam` reads it: its schema without wrappers, and what it says of it. */
 interface Field {
   inner: z.ZodType;
+  /** How its text is read (zod's own `instanceof` checks its traits: once per schema, not per request). */
+  kind: 'number' | 'boolean' | 'enum' | 'string' | 'other';
   optional: boolean;
   info: ParamInfo;
   /** A number's bounds, read from its checks. */
@@ -227,7 +229,8 @@ function compiled(schema: z.ZodObject): { names: string[]; byName: Map<string, F
     for (const [name, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
       const { inner, optional } = unwrap(field);
       const bounds = inner instanceof z.ZodNumber ? boundsOf(inner) : undefined;
-      byName.set(name, { inner, optional, info: paramInfo.get(field) ?? { description: '' }, bounds });
+      const kind = bounds ? 'number' : inner instanceof z.ZodBoolean ? 'boolean' : inner instanceof z.ZodEnum ? 'enum' : inner instanceof z.ZodString ? 'string' : 'other';
+      byName.set(name, { inner, kind, optional, info: paramInfo.get(field) ?? { description: '' }, bounds });
     }
     fields.set(schema, (c = { names: [...byName.keys()], byName }));
   }
@@ -252,24 +255,24 @@ export function defaultOf(schema: z.ZodType): unknown {
  */
 export function readParam<S extends z.ZodObject, K extends keyof S['shape'] & string>(search: Search, schema: S, name: K): z.output<S['shape'][K]> | undefined;
 export function readParam(search: Search, schema: z.ZodObject, name: string): unknown {
-  const { inner, optional, info, bounds } = fieldOf(schema, name);
+  const { inner, kind, optional, info, bounds } = fieldOf(schema, name);
   const s = search.get(name);
   if (s === null) {
     if (optional) return undefined;
     throw bad(name, info.missing ? `missing ${info.missing}` : 'missing');
   }
   if (bounds) return number(name, s, bounds, info);
-  if (inner instanceof z.ZodBoolean) {
+  if (kind === 'boolean') {
     if (!BOOLEAN.test(s)) throw bad(name, `must be true or false, got ${quote(s)}`);
     return s.toLowerCase() === 'true';
   }
-  if (inner instanceof z.ZodEnum) {
-    const values = inner.options as string[];
+  if (kind === 'enum') {
+    const values = (inner as z.ZodEnum).options as string[];
     if (!values.includes(s)) throw bad(name, `must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)}, got ${quote(s)}`);
     return s;
   }
-  if (inner instanceof z.ZodString) {
-    const { minLength, maxLength } = inner;
+  if (kind === 'string') {
+    const { minLength, maxLength } = inner as z.ZodString;
     if (minLength && s.trim() === '') throw bad(name, `must not be ${info.blank ?? 'empty'}`);
     if (maxLength !== null && s.length > maxLength) throw bad(name, `must be at most ${maxLength} characters, got ${s.length}`);
     return s;

@@ -4,7 +4,6 @@ import type { GeoRecord } from '../../query/geojson.js';
 import type { Answer, Api, AppEnv, KeyedOptions, NearbyFn } from '../api.js';
 import type { Keyring } from '../keys.js';
 import { keyedCors, keyedPreflight, openCors, openPreflight } from '../middleware/cors.js';
-import { indexLease } from '../middleware/index-lease.js';
 import { keys } from '../middleware/keys.js';
 import { quota } from '../middleware/quota.js';
 import { envelope } from '../envelope.js';
@@ -39,13 +38,12 @@ export interface KitOptions {
  * then its handler; a public one its CORS and handler; each with its preflight and a 405.
  */
 export function routeKit(options: KitOptions): () => Api {
-  const { keyring, limits, now, nearby, about, methodNotAllowed } = options;
+  const { data, keyring, limits, now, nearby, about, methodNotAllowed } = options;
   // one of each middleware for every keyed route (the quota's outage is the app's, not a route's);
   // CORS on every method of a path (its 405s are readable too), the checks on GET
   const cors = keyedCors(keyring);
   const keyCheck = keys(keyring);
   const counted = quota(options);
-  const lease = indexLease(options.data);
   const keyedOptions = keyedPreflight(keyring, { now });
   const openOptions = openPreflight({ now });
   const open = openCors();
@@ -54,12 +52,18 @@ export function routeKit(options: KitOptions): () => Api {
   // The answer of a keyed route, in an envelope or as GeoJSON. The format is read first: a bad
   // one is a 400 before any 404 of the answer.
   const answerWith = (answer: Answer, geojson: boolean) => async (c: Context<AppEnv>) => {
-    const search = searchOf(c);
-    const out = geojson ? parseFormat(search) : undefined;
-    const answered = await answer(search, c, c.get('index'));
-    if (out?.format !== 'geojson') return answered instanceof NearbyAnswer ? bytesAnswer(c, answered.envelope(now())) : reply(c, 200, undefined, answered);
-    const records = answered instanceof NearbyAnswer ? answered.records() : answered;
-    return geoJsonAnswer(c, now(), records as GeoRecord[], out.geometry);
+    // the index of this request, whatever a reload swaps in before it is done
+    const lease = data.acquire();
+    try {
+      const search = searchOf(c);
+      const out = geojson ? parseFormat(search) : undefined;
+      const answered = await answer(search, c, lease.value);
+      if (out?.format !== 'geojson') return answered instanceof NearbyAnswer ? bytesAnswer(c, answered.envelope(now())) : reply(c, 200, undefined, answered);
+      const records = answered instanceof NearbyAnswer ? answered.records() : answered;
+      return geoJsonAnswer(c, now(), records as GeoRecord[], out.geometry);
+    } finally {
+      lease.release();
+    }
   };
 
   return () => {
@@ -74,7 +78,7 @@ export function routeKit(options: KitOptions): () => Api {
       about,
       keyed(path: string, answer: Answer, options: KeyedOptions = {}) {
         app.use(path, cors);
-        app.get(path, keyCheck, counted, lease, answerWith(answer, options.geojson ?? false));
+        app.get(path, keyCheck, counted, answerWith(answer, options.geojson ?? false));
         app.options(path, keyedOptions);
         app.all(path, methodNotAllowed);
       },
