@@ -31,8 +31,9 @@
  *
  * The 900 crafted snapshots of the run are test/snapshot-fuzz.test.ts, in every `npm test`.
  *
- * Run alone: `npm run build && node --import tsx bench/reliability.ts` (about a minute on 2 cores;
- * BENCH_FUZZ=2000 for a quicker look). Needs `redis-server` and `mkfifo`.
+ * Run alone: `npm run build && node --import tsx bench/reliability.ts` (needs `redis-server` and
+ * `mkfifo`). Most of its time is the fuzz: BENCH_FUZZ=2000 for a quicker look; BENCH_TP_CLI=…/cli.js
+ * runs another build's servers (e.g. one of a clean checkout).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -218,7 +219,17 @@ export async function run(): Promise<Record<string, unknown>> {
   const began = performance.now();
   const dir = await mkdtemp(join(tmpdir(), 'np-reliability-'));
   const children: (Child | ServeRun)[] = [];
-  const keep = <T extends Child | ServeRun>(c: T) => (children.push(c), c);
+  /** Awaits all of `starting`, keeping every child that started to stop it at the end, whichever failed. */
+  const started = async <T extends readonly unknown[]>(starting: [...{ [K in keyof T]: Promise<T[K]> }]): Promise<T> => {
+    const settled = await Promise.allSettled(starting);
+    for (const s of settled) {
+      const value: unknown = s.status === 'fulfilled' ? s.value : undefined;
+      if (typeof (value as Child | undefined)?.stop === 'function') children.push(value as Child);
+    }
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
+  };
   try {
     const tokens = join(dir, 'tokens.json');
     await writeFile(tokens, JSON.stringify([
@@ -231,18 +242,18 @@ export async function run(): Promise<Record<string, unknown>> {
     const live = join(dir, 'live.data');
     const bombTiles = join(dir, 'bomb.pmtiles');
     const tile = tileBombArchive(bombTiles, 1024 * MiB);
-    const [redis] = await Promise.all([redisServer().then(keep), cli(['build', FIXTURE, '-o', snapshot, '--quiet'])]);
+    const [redis] = await started([redisServer(), cli(['build', FIXTURE, '-o', snapshot, '--quiet'])]);
     await symlink(snapshot, live);
     const tiles = join(ROOT, 'dist/assets/kathmandu.pmtiles');
     const shared = ['--data', snapshot, '--tokens', tokens, '--redis', redis.origin];
-    const [a, b, c, d] = await Promise.all([
-      serveRun([...shared, ...(existsSync(tiles) ? ['--tiles', tiles] : [])]).then(keep),
-      serveRun([...shared, ...(existsSync(tiles) ? ['--tiles', tiles] : [])]).then(keep),
-      serveRun(['--data', live, '--tokens', tokens, '--tiles', bombTiles, '--no-app']).then(keep),
-      serveRun([...shared, '--workers', '2', '--no-app']).then(keep),
+    const [a, b, c, d] = await started([
+      serveRun([...shared, ...(existsSync(tiles) ? ['--tiles', tiles] : [])]),
+      serveRun([...shared, ...(existsSync(tiles) ? ['--tiles', tiles] : [])]),
+      serveRun(['--data', live, '--tokens', tokens, '--tiles', bombTiles, '--no-app']),
+      serveRun([...shared, '--workers', '2', '--no-app']),
     ]);
     const outages = (s: ServeRun) => s.lines.stdout.filter((l) => /quota store/.test(l)).length;
-    const started = ms(began) / 1000;
+    const ready = ms(began) / 1000;
 
     // fuzz
     let t0 = performance.now();
@@ -433,7 +444,7 @@ export async function run(): Promise<Record<string, unknown>> {
     };
     const verdict = (p: boolean) => (p ? 'PASS' : 'FAIL');
     const f0 = (x: number) => x.toFixed(0);
-    console.log(`servers: the fixture's snapshot built, 2 instances, 1 process reloading, 2 workers, 1 Redis: ready in ${started.toFixed(1)} s`);
+    console.log(`servers: the fixture's snapshot built, 2 instances, 1 process reloading, 2 workers, 1 Redis: ready in ${ready.toFixed(1)} s`);
     console.log(`fuzz: ${fuzzRow.requests} requests over 2 instances in ${fuzzRow.seconds.toFixed(1)} s (${fuzzRow.statuses}); 5xx/errors/hangs ${fuzzRow.bad}; error answers without an envelope ${fuzzRow.errorsWithoutEnvelope}; p50 ${fuzzRow.p50Ms.toFixed(1)} ms, p99 ${fuzzRow.p99Ms.toFixed(1)} ms, max ${f0(fuzzRow.maxMs)} ms: ${verdict(pass.fuzz)}`);
     console.log(`race: ${RACE} requests at once, quota ${RACE_QUOTA}, 2 instances, one Redis: ${raceRow.ok} answered, ${raceRow.refused} refused (429)${raceRow.other ? `, other ${raceRow.other}` : ''}: ${verdict(pass.race)}`);
     console.log(`page key: ${PAGE_REQUESTS} requests from one address, 10 keep-alive connections to 2 instances, ${pageRow.seconds.toFixed(1)} s: ${pageRow.statuses}; a new connection of it: ${pageRow.newConnection} "${pageRow.message}"; another address: ${pageRow.otherClient.join(', ')}: ${verdict(pass['page key'])}`);

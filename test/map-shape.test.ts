@@ -8,7 +8,8 @@ import * as hb from 'harfbuzzjs';
 import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import { layers, namedFlavor } from '@protomaps/basemaps';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { shapeNames } from '../src/build/tiles.js';
+import { shapeNames, type TilesResult } from '../src/build/tiles.js';
+import { summary } from '../src/cli/tiles.js';
 import { withShapedGlyphs } from '../src/map/assets.js';
 import { DEVANAGARI_STACK } from '../src/map/glyphs.js';
 import {
@@ -31,7 +32,7 @@ let font: hb.Font;
 
 beforeAll(async () => {
   const bytes = await devanagariFontBytes();
-  shaper = new Shaper(bytes);
+  shaper = await Shaper.load(bytes);
   font = new hb.Font(new hb.Face(new hb.Blob(bytes)));
 });
 
@@ -121,6 +122,17 @@ describe('a shaped label stands for HarfBuzz\'s shaping of the name', () => {
   });
 });
 
+describe('the build summary counts the names shaped and those left unshaped', () => {
+  const result = (overflow: number): TilesResult => ({
+    features: 10, skipped: 0, zooms: [], archive: { addressed: 1, contents: 1, entries: 1, leaves: 0, bytes: 100 } as TilesResult['archive'],
+    bounds: [85, 27, 86, 28], shaped: { names: 704, features: 894, clusters: 472, overflow }, timings: { read: 1, features: 1, tiles: 1 },
+  });
+  it('says how many, and how many were left unshaped', () => {
+    expect(summary(result(0), 'x.pmtiles', 1000, 5)).toContain('  nepali    704 names shaped on 894 features, 472 clusters; none left unshaped');
+    expect(summary(result(3), 'x.pmtiles', 1000, 5).join('\n')).toMatch(/nepali .* 3 left unshaped \(their clusters beyond the 6,400 code points\)/);
+  });
+});
+
 describe('the table of clusters', () => {
   it('is the same whatever the order the names come in (by use, then by glyphs)', () => {
     const a = shapeLabels(KATHMANDU, shaper).table;
@@ -165,6 +177,8 @@ describe('the font', () => {
     // cut short: the table directory points past the end
     const woff = new Uint8Array(await (await import('node:fs/promises')).readFile(new URL('../node_modules/@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff', import.meta.url)));
     expect(() => woffToSfnt(woff.subarray(0, 2000))).toThrow(FontError);
+    // and bytes HarfBuzz finds no font in
+    await expect(Shaper.load(new Uint8Array(64))).rejects.toThrow(FontError);
   });
 });
 

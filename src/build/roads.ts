@@ -2,8 +2,10 @@ import type { Block } from '../load/block.js';
 import type { Osm } from '../load/osm.js';
 import { List } from '../model/list.js';
 import { StringTable } from '../model/strings.js';
-import { ROUNDABOUT, NO_TURN, ONLY_TURN, type RoadGraph } from '../model/roads.js';
-import { roadRules } from '../road/profile.js';
+import { ROUNDABOUT, NO_TURN, ONLY_TURN, destinationFlag, type RoadGraph } from '../model/roads.js';
+import { MODES, forwardBit, roadRules } from '../road/profile.js';
+import { nodePasses } from '../osm/barrier.js';
+import { isRoundabout } from '../osm/road.js';
 import { kmTo } from '../geom/haversine.js';
 
 /** What the road builder kept and dropped. */
@@ -30,7 +32,10 @@ export function buildRoads(osm: Osm): { graph: RoadGraph; stats: RoadStats } {
  * `RoadGraph`, block by block as they arrive: a block's ways need the nodes
  * indexed (`osm.indexNodes`). Ways are split where they meet other roads; the
  * plain nodes between become their edge's geometry. Parts of a way whose nodes
- * the extract lacks are dropped, the parts that exist kept.
+ * the extract lacks are dropped, the parts that exist kept. A node a mode may not
+ * pass (a barrier, access tags: src/osm/barrier.ts) splits its ways, and every
+ * segment that meets it loses that mode's access: the mode cannot pass the node, and
+ * the graph's format and searches stay as they are.
  */
 export class RoadBuilder {
   private readonly osm: Osm;
@@ -54,6 +59,8 @@ export class RoadBuilder {
   private readonly rawRestrictions: number[] = [];
   private skipped = 0;
   private readonly strings = new StringTable();
+  // per node ordinal with a barrier or access tags that close it to some mode: the access bits it takes away
+  private readonly closed = new Map<number, number>();
 
   constructor(osm: Osm) {
     this.osm = osm;
@@ -86,7 +93,9 @@ export class RoadBuilder {
       this.wayId.push(blk.wayId[w]);
       this.wayName.push(this.strings.intern(get('name:en') || get('name') || get('ref') || ''));
       this.wayClass.push(this.strings.intern(get('highway')!));
-      this.wayFlags.push(get('junction') === 'roundabout' || get('junction') === 'circular' ? ROUNDABOUT : 0);
+      let flags = isRoundabout(get) ? ROUNDABOUT : 0;
+      for (let m = 0; m < MODES.length; m++) if (rules.destination & (1 << m)) flags |= destinationFlag(m);
+      this.wayFlags.push(flags);
       this.wayAccess.push(rules.access);
       this.wayKmh.push(rules.carKmh);
       this.refs(blk, w);
@@ -140,6 +149,8 @@ export class RoadBuilder {
     const edgeFrom = new List(Uint32Array), edgeTo = new List(Uint32Array), edgeWay = new List(Uint32Array);
     const edgeMeters = new List(Float64Array), coordStart = new List(Uint32Array), coords = new List(Int32Array, 8192);
     coordStart.push(0);
+    const cut = this.cutAtBarriers();
+    const edgeCut = new List(Uint8Array);
     for (let w = 0; w < ways; w++) {
       // each run of nodes present in the file is a piece of road of its own
       let k = starts[w];
@@ -150,6 +161,7 @@ export class RoadBuilder {
         while (last + 1 < end && ord[last + 1] >= 0) last++;
         if (last > k) {
           let from = vertex(k);
+          let start = k;
           let meters = 0;
           coords.push(lon[k]);
           coords.push(lat[k]);
@@ -162,10 +174,12 @@ export class RoadBuilder {
             edgeFrom.push(from);
             edgeTo.push(to);
             edgeWay.push(w);
+            edgeCut.push((cut.get(ord[start]) ?? 0) | (cut.get(ord[i]) ?? 0));
             edgeMeters.push(meters);
             coordStart.push(coords.length / 2);
             if (i < last) { coords.push(lon[i]); coords.push(lat[i]); }
             from = to;
+            start = i;
             meters = 0;
           }
         }
@@ -176,7 +190,7 @@ export class RoadBuilder {
     const edgeAccess = new Uint8Array(edges), edgeKmh = new Float32Array(edges);
     const ew = edgeWay.data;
     for (let e = 0; e < edges; e++) {
-      edgeAccess[e] = this.wayAccess.data[ew[e]];
+      edgeAccess[e] = this.wayAccess.data[ew[e]] & ~edgeCut.data[e];
       edgeKmh[e] = this.wayKmh.data[ew[e]];
     }
     const restrictions = this.restrictions(vertexOf);
@@ -191,6 +205,34 @@ export class RoadBuilder {
       graph,
       stats: { roadNodes: graph.nodeLon.length, roadEdges: edges, restrictions: restrictions.length / 4, skippedRestrictions: this.skipped },
     };
+  }
+
+  // The barrier nodes with a passage to block (two or more road segments meet there), by
+  // ordinal, with the bits they take away. Each becomes a junction, and so do its
+  // neighbours along its ways: every segment that meets it is then an edge of its own.
+  private cutAtBarriers(): Map<number, number> {
+    const cut = new Map<number, number>();
+    if (this.closed.size === 0) return cut;
+    const ord = this.refOrd.data, starts = this.wayRefStart.data, uses = this.uses;
+    const segments = new Map<number, number>();
+    const each = (fn: (o: number, prev: number, next: number) => void) => {
+      for (let w = 0; w < this.wayId.length; w++) {
+        for (let k = starts[w]; k < starts[w + 1]; k++) {
+          const o = ord[k];
+          if (o < 0 || !this.closed.has(o)) continue;
+          fn(o, k > starts[w] ? ord[k - 1] : -1, k + 1 < starts[w + 1] ? ord[k + 1] : -1);
+        }
+      }
+    };
+    each((o, prev, next) => segments.set(o, (segments.get(o) ?? 0) + (prev >= 0 ? 1 : 0) + (next >= 0 ? 1 : 0)));
+    each((o, prev, next) => {
+      if (segments.get(o)! < 2) return;
+      cut.set(o, this.closed.get(o)!);
+      uses[o] = 2;
+      if (prev >= 0) uses[prev] = 2;
+      if (next >= 0) uses[next] = 2;
+    });
+    return cut;
   }
 
   // Resolves the restrictions' OSM ids to road ways and junctions; those whose
@@ -219,6 +261,26 @@ export class RoadBuilder {
     this.first = new Float64Array(blocks.length + 1);
     for (let b = 0; b < blocks.length; b++) this.first[b + 1] = this.first[b] + blocks[b].nodeId.length;
     this.uses = new Uint8Array(this.first[blocks.length]);
+    for (let b = 0; b < blocks.length; b++) this.barriers(blocks[b], this.first[b]);
+  }
+
+  // Records the nodes of a block that some mode may not pass (by ordinal).
+  private barriers(blk: Block, first: number): void {
+    const runs = blk.nodeTags;
+    if (runs.owner.length === 0) return;
+    const s = blk.strings, { kv, start } = runs;
+    let from = 0, to = 0;
+    const get = (key: string): string | undefined => {
+      for (let j = from; j < to; j++) if (s[kv[2 * j]] === key) return s[kv[2 * j + 1]];
+      return undefined;
+    };
+    for (let i = 0; i < runs.owner.length; i++) {
+      from = start[i];
+      to = start[i + 1];
+      let bits = 0;
+      MODES.forEach((mode, m) => { if (!nodePasses(get, mode)) bits |= forwardBit(m) * 3; });
+      if (bits) this.closed.set(first + runs.owner[i], bits);
+    }
   }
 
   // Appends way w's nodes: ordinal and coordinates, -1 for a node the file lacks.

@@ -10,7 +10,7 @@ import { stat, unlink } from 'node:fs/promises';
 import { unlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildTiles, temporaryPath, type TilesResult } from '../build/tiles.js';
+import { buildTiles, temporaryPath, type ShapedStats, type TilesResult } from '../build/tiles.js';
 import { PbfError } from '../errors.js';
 import { MAX_ZOOM } from '../tiles/project.js';
 import type { ZoomReport } from '../tiles/tiler.js';
@@ -115,8 +115,15 @@ export function summary(r: TilesResult, output: string, pbfSize: number, ms: num
     `  features  ${formatCount(r.features)} (${formatCount(r.skipped)} ways and relations without enough nodes in the extract skipped), bounds ${w},${s} to ${e},${n}`,
     `  tiles     ${formatCount(a.addressed)} tiles, ${formatCount(a.contents)} distinct, ${formatCount(a.entries)} directory entries, ${a.leaves} leaf directories`,
     `  archive   ${formatCount(a.bytes)} bytes (${formatBytes(a.bytes)}), ${(a.bytes / pbfSize).toFixed(2)}x the PBF's ${formatBytes(pbfSize)}`,
+    ...(r.shaped ? [shapedLine(r.shaped)] : []),
     `  time      read ${formatDuration(r.timings.read)}, decode and features ${formatDuration(r.timings.features)}, tiles ${formatDuration(r.timings.tiles)}, total ${formatDuration(ms)}`,
   ];
+}
+
+// The Nepali names shaped for the Nepali style, and those left unshaped beyond the Private Use Area.
+function shapedLine(s: ShapedStats): string {
+  const left = s.overflow === 0 ? 'none left unshaped' : `${formatCount(s.overflow)} left unshaped (their clusters beyond the 6,400 code points): drawn as MapLibre can`;
+  return `  nepali    ${formatCount(s.names)} names shaped on ${formatCount(s.features)} features, ${formatCount(s.clusters)} clusters; ${left}`;
 }
 
 function parse(argv: string[]): Args | 'help' {

@@ -14,7 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { inflateSync } from 'node:zlib';
-import * as hb from 'harfbuzzjs';
+import type * as Harfbuzz from 'harfbuzzjs';
 import { DEVANAGARI_STACK, drawGlyph, GLYPH_SIZE, type Glyph } from './glyphs.js';
 import type { PathCommand } from './raster.js';
 
@@ -128,10 +128,15 @@ export class Shaper {
   readonly upem: number;
   /** Family, style and version of the face, as `ShapedTable.font` names it. */
   readonly name: string;
-  private readonly font: hb.Font;
+  private readonly hb: typeof Harfbuzz;
+  private readonly font: Harfbuzz.Font;
   private readonly space: number;
+  // One buffer for every call (shaping is synchronous): a new one each time costs more than the shaping.
+  private readonly buffer: Harfbuzz.Buffer;
 
-  constructor(sfnt: Uint8Array) {
+  private constructor(hb: typeof Harfbuzz, sfnt: Uint8Array) {
+    this.hb = hb;
+    this.buffer = new hb.Buffer();
     const face = new hb.Face(new hb.Blob(sfnt));
     if (!face.upem || face.collectUnicodes().length === 0) throw new FontError('HarfBuzz finds no glyphs in this font');
     this.upem = face.upem;
@@ -140,18 +145,28 @@ export class Shaper {
     this.space = this.font.nominalGlyph(0x20) ?? 0;
   }
 
-  /** The shaper of Noto Sans Devanagari Regular, from `@fontsource/noto-sans-devanagari`. */
-  static async load(): Promise<Shaper> {
-    return new Shaper(await devanagariFontBytes());
+  /**
+   * The shaper of `sfnt` (raw OpenType bytes), by default Noto Sans Devanagari Regular from
+   * `@fontsource/noto-sans-devanagari`. HarfBuzz is imported here, not with this module: its
+   * WebAssembly takes a noticeable part of a second to compile, which only a build that shapes should pay.
+   * @throws {FontError} for bytes HarfBuzz finds no glyphs in
+   */
+  static async load(sfnt?: Uint8Array): Promise<Shaper> {
+    const [hb, bytes] = await Promise.all([import('harfbuzzjs'), sfnt ?? devanagariFontBytes()]);
+    return new Shaper(hb, bytes);
   }
 
   /** HarfBuzz's glyphs and positions of `text`, as it shapes it alone (script and direction guessed from it). */
   shape(text: string): { id: number; cluster: number; advance: number; dx: number; dy: number }[] {
-    const buf = new hb.Buffer();
+    const buf = this.buffer;
+    buf.reset();
     buf.addText(text);
     buf.guessSegmentProperties();
-    hb.shape(this.font, buf);
-    return buf.getGlyphInfosAndPositions().map((g) => ({ id: g.codepoint, cluster: g.cluster, advance: g.xAdvance ?? 0, dx: g.xOffset ?? 0, dy: g.yOffset ?? 0 }));
+    this.hb.shape(this.font, buf);
+    // (not getGlyphInfosAndPositions, which defines properties on every glyph: several times slower)
+    const infos = buf.getGlyphInfos();
+    const positions = buf.getGlyphPositions();
+    return infos.map((g, i) => ({ id: g.codepoint, cluster: g.cluster, advance: positions[i]!.xAdvance, dx: positions[i]!.xOffset, dy: positions[i]!.yOffset }));
   }
 
   /**
@@ -235,18 +250,19 @@ export interface ShapeOptions {
 export function shapeLabels(texts: Iterable<string>, shaper: Shaper, options: ShapeOptions = {}): ShapedLabels {
   const budget = Math.min(options.budget ?? PUA_LAST - PUA_FIRST + 1, PUA_LAST - PUA_FIRST + 1);
   const weight = options.weight ?? (() => 1);
-  const shaped = new Map<string, (Cluster | string)[]>();
+  // each text as its parts: a cluster's key, or text kept as it is (marked by a leading '=')
+  const shaped = new Map<string, string[]>();
   const uses = new Map<string, { cluster: Cluster; uses: number }>();
   for (const text of texts) {
     if (shaped.has(text)) continue;
-    const parts: (Cluster | string)[] = [];
+    const parts: string[] = [];
     for (const c of shaper.clusters(text)) {
       if (c.glyphs.some((g) => g.id === 0) || (c.glyphs.length === 1 && c.glyphs[0]!.id === shaper.spaceGlyph && c.text === ' ')) {
-        parts.push(c.text);
+        parts.push(`=${c.text}`);
         continue;
       }
-      parts.push(c);
       const key = clusterKey(c);
+      parts.push(key);
       const u = uses.get(key);
       if (u) u.uses += weight(text);
       else uses.set(key, { cluster: c, uses: weight(text) });
@@ -265,8 +281,8 @@ export function shapeLabels(texts: Iterable<string>, shaper: Shaper, options: Sh
   for (const [text, parts] of shaped) {
     let label: string | undefined = '';
     for (const p of parts) {
-      const code = typeof p === 'string' ? undefined : codes.get(clusterKey(p));
-      if (typeof p === 'string') label += p;
+      const code = p.startsWith('=') ? undefined : codes.get(p);
+      if (p.startsWith('=')) label += p.slice(1);
       else if (code === undefined) { label = undefined; break; }
       else label += String.fromCharCode(code);
     }

@@ -22,7 +22,7 @@ export interface RoadGraph {
   /** `coordStart[e]..coordStart[e+1]` are edge e's points (lon, lat pairs, both ends included) in `coords`, in points. */
   coordStart: Uint32Array;
   coords: Int32Array;
-  /** Per road way: OSM id, name (`name:en`, else `name`, else `ref`; string index, 0 = none), highway class (string index), flags (`ROUNDABOUT`). */
+  /** Per road way: OSM id, name (`name:en`, else `name`, else `ref`; string index, 0 = none), highway class (string index), flags (`ROUNDABOUT`, `destinationFlag(m)`). */
   wayId: Float64Array;
   wayName: Uint32Array;
   wayClass: Uint32Array;
@@ -35,6 +35,11 @@ export interface RoadGraph {
 
 /** `RoadGraph.wayFlags`: the way is part of a roundabout. */
 export const ROUNDABOUT = 1;
+
+/** `RoadGraph.wayFlags`: mode `m` (0 foot, 1 bike, 2 car) may use the way only to reach or leave a place on it (`access=destination`…). */
+export function destinationFlag(m: number): number {
+  return 2 << m;
+}
 
 /** Kinds of a turn restriction in `RoadGraph.restrictions`. */
 export const NO_TURN = 0, ONLY_TURN = 1;

@@ -41,6 +41,8 @@ export const NAME = 8;
 export const BUILDING_KEY = 16;
 /** Key flag: a house number or street address. */
 export const ADDRESS = 32;
+/** Key flag: a barrier or access key, which routing reads on a road's nodes (src/osm/barrier.ts). */
+export const ROUTE_NODE = 64;
 
 const flagOf = new Map<string, number>();
 for (const k of FEATURE_KEYS) flagOf.set(k, FEATURE);
@@ -49,14 +51,16 @@ flagOf.set('place', PLACE_KEY);
 for (const k of ['name', 'name:en', 'name:ne']) flagOf.set(k, NAME);
 flagOf.set('building', BUILDING_KEY);
 for (const k of ['addr:housenumber', 'addr:housename']) flagOf.set(k, ADDRESS);
+for (const k of ['barrier', 'access', 'vehicle', 'motor_vehicle', 'motorcar', 'bicycle', 'foot']) flagOf.set(k, ROUTE_NODE);
 
 /**
- * Whether the decoder keeps a node's tags, from its keys' flags: places, and the
+ * Whether the decoder keeps a node's tags, from its keys' flags: places, the
  * rows kept for search, reverse geocoding and addresses (localities, addresses,
- * named buildings). Everything else (most nodes) is only a coordinate.
+ * named buildings), and barriers and access tags (routing). Everything else (most
+ * nodes) is only a coordinate.
  */
 export function keepNode(f: number): boolean {
-  return (f & (FEATURE | NODE_FEATURE | PLACE_KEY | ADDRESS)) !== 0 || (f & (NAME | BUILDING_KEY)) === (NAME | BUILDING_KEY);
+  return (f & (FEATURE | NODE_FEATURE | PLACE_KEY | ADDRESS | ROUTE_NODE)) !== 0 || (f & (NAME | BUILDING_KEY)) === (NAME | BUILDING_KEY);
 }
 
 /** Whether the decoder keeps a way's tags: places, localities, addresses, every road (`highway`: routing), named buildings. */

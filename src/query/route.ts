@@ -47,7 +47,7 @@ export interface Route {
   distanceInMeters: number;
   /** Travel time, milliseconds. */
   timeInMs: number;
-  /** What the search minimised: the travel time in seconds. */
+  /** What the search minimised, in seconds: the travel time, plus a day for each entry into a destination-only road (`DESTINATION_PENALTY_MS`). */
   routeWeight: number;
   /** The turn-by-turn steps with `instructions: true`, else null. */
   instructionList: Instruction[] | null;
@@ -170,29 +170,30 @@ function junctionAt(g: Router['graph'], s: Snap): number {
   return -1;
 }
 
-// Where a search may start from s: the heads of its edge the mode may go to, and s's
-// junction itself when s is one (so a car there may leave by any of its roads).
+// Where a search may start from s: the heads of its edge the mode may go to; or, when s is
+// a junction, that junction alone (a car there may leave by any of its roads, and leaving by
+// the snapped edge is that edge's arc, with what entering a destination-only road costs).
 function starts(router: Router, m: number, s: Snap): End[] {
   const g = router.graph, mg = router.modes[m], e = s.edge;
+  const j = junctionAt(g, s);
+  if (j >= 0) return [{ node: j, cost: 0, how: 'at' }];
   const out: End[] = [];
   if (mg.head[2 * e] !== NO_NODE) out.push({ node: mg.head[2 * e], cost: timeOf(g, m, e, g.edgeMeters[e] - s.offset), how: 'fwd' });
   if (mg.head[2 * e + 1] !== NO_NODE) out.push({ node: mg.head[2 * e + 1], cost: timeOf(g, m, e, s.offset), how: 'bwd' });
-  const j = junctionAt(g, s);
-  if (j >= 0) out.push({ node: j, cost: 0, how: 'at' });
   return out;
 }
 
-// Where a search may end at t: the tails of the arcs along its edge, and t's junction
-// with its copies (a car arriving by a restricted turn arrives at a copy) when t is one.
+// Where a search may end at t: the tails of the arcs along its edge; or, when t is a junction,
+// that junction with its copies (a car arriving by a restricted turn arrives at a copy).
 function ends(router: Router, m: number, t: Snap): End[] {
   const g = router.graph, mg = router.modes[m], f = t.edge;
   const out: End[] = [];
-  for (let dir = 0; dir < 2; dir++) {
+  const j = junctionAt(g, t);
+  for (let dir = 0; dir < 2 && j < 0; dir++) {
     const k = 2 * f + dir;
     const cost = timeOf(g, m, f, dir === 0 ? t.offset : g.edgeMeters[f] - t.offset);
     for (let a = mg.keyStart[k]; a < mg.keyStart[k + 1]; a++) out.push({ node: mg.arcs.from[mg.keyArcs[a]], cost, how: dir === 0 ? 'fwd' : 'bwd' });
   }
-  const j = junctionAt(g, t);
   if (j >= 0) {
     out.push({ node: j, cost: 0, how: 'at' });
     const junctions = g.nodeLon.length;
@@ -216,10 +217,10 @@ function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boo
   const g = router.graph;
   const from = starts(router, m, s), to = ends(router, m, t);
   const flat = (list: End[]) => list.flatMap((x) => [x.node, x.cost]);
-  // along the edge both lie on, if the mode may go that way
+  // along the edge both lie on, if the mode may go that way (a junction is no point of one edge: the search goes from or to it)
   let direct: Leg | undefined;
   const e = s.edge;
-  if (e === t.edge) {
+  if (e === t.edge && junctionAt(g, s) < 0 && junctionAt(g, t) < 0) {
     const dir = t.offset >= s.offset ? 0 : 1;
     if (g.edgeAccess[e] & (forwardBit(m) << dir)) {
       direct = { s, t, cost: timeOf(g, m, e, Math.abs(t.offset - s.offset)), path: undefined, from: undefined, to: undefined };
@@ -251,7 +252,8 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
   const g = router.graph, mg = router.modes[m];
   const track = new Track(withSteps);
   const vias: number[] = [];
-  let cost = 0;
+  // cost: what the search minimised (with the penalty of entering destination-only roads); ms: the travel time
+  let cost = 0, ms = 0;
   for (const leg of legs) {
     if (track.length) vias.push(track.length - 1);
     const { s, t } = leg;
@@ -259,13 +261,17 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
     cost += leg.cost;
     if (!leg.path) {
       track.walk(g, s.edge, s, t, leg.cost);
+      ms += leg.cost;
       continue;
     }
     const { path, from, to } = leg;
     if (from!.how !== 'at') track.walk(g, s.edge, s, from!.how === 'fwd' ? 'to' : 'from', from!.cost);
+    ms += from!.cost + to!.cost;
     for (const a of path.arcs) {
       const k = mg.key[a];
-      track.walk(g, k >> 1, k & 1 ? 'to' : 'from', k & 1 ? 'from' : 'to', mg.arcs.weight[a]);
+      const time = timeOf(g, m, k >> 1, g.edgeMeters[k >> 1]);
+      ms += time;
+      track.walk(g, k >> 1, k & 1 ? 'to' : 'from', k & 1 ? 'from' : 'to', time);
     }
     if (to!.how !== 'at') track.walk(g, t.edge, to!.how === 'fwd' ? 'from' : 'to', t, to!.cost);
   }
@@ -276,7 +282,7 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
   return {
     encodedPolyline: encoded,
     distanceInMeters: distance,
-    timeInMs: cost,
+    timeInMs: ms,
     routeWeight: cost / 1000,
     instructionList: withSteps ? instructions(g, router.degree, (v) => router.isExit(m, v), track, metres, vias) : null,
   };

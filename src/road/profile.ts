@@ -1,7 +1,12 @@
 /**
  * Which roads each travel mode may use, in which direction, and how fast: the
- * tag rules of routing, read once per way at load.
+ * tag rules of routing, read once per way at load. The tag rules themselves (what a
+ * road, access, a one-way and a barrier are) live in `src/osm/`; this composes them.
  */
+import { isRoad } from '../osm/road.js';
+import { accessOf, type Access, type Direction } from '../osm/access.js';
+import { onewayOf } from '../osm/oneway.js';
+import type { Get } from '../osm/tags.js';
 
 /** Travel modes, in the order of their bits in `ACCESS`. */
 export const MODES = ['foot', 'bike', 'car'] as const;
@@ -36,87 +41,76 @@ export const CAR_KMH: Readonly<Record<string, number>> = {
   service: 15, living_street: 10, track: 10,
 };
 
-// no mode goes here
-const NOT_ROADS = new Set(['construction', 'proposed', 'planned', 'abandoned', 'razed', 'disused', 'bus_stop',
-  'elevator', 'emergency_bay', 'rest_area', 'services', 'street_lamp', 'traffic_signals', 'crossing']);
-// foot may use any other highway but these
+// foot may use any road but these, unless `foot` itself opens them
 const NO_FOOT = new Set(['motorway', 'motorway_link']);
-// bikes may use these only where `bicycle` allows it
+// bikes may use these only where `bicycle` opens them
 const BIKE_IF_ALLOWED = new Set(['footway', 'pedestrian', 'steps', 'path']);
+// the key of each mode's own access tag: the one key that may open a class the mode may not use by default
+const OWN_KEY: Readonly<Record<Mode, string>> = { foot: 'foot', bike: 'bicycle', car: 'motorcar' };
 
-const YES = new Set(['yes', 'designated', 'permissive']);
-const NO = new Set(['no', 'private']);
-// values of motorcar / motor_vehicle that shut ordinary cars out too
-const NO_CAR = new Set(['no', 'private', 'agricultural', 'forestry']);
-
-/** What a way's tags give routing: access bits (0: not routable) and the car speed. */
+/** What a way's tags give routing. */
 export interface RoadRules {
+  /** Access bits (0: not routable). */
   access: number;
   /** km/h by car (0 where cars may not go). */
   carKmh: number;
+  /** Per mode (bit `1 << m`): the mode may use the way only to reach or leave a place on it (`destination`, `customers`). */
+  destination: number;
 }
 
 /**
- * The access bits and car speed of a way from its tags (`get(key)` → value or
- * undefined). Rules (the README's table):
- * - foot: every highway but motorways (and non-roads); not `foot=no`, nor
- *   `access=no|private` unless `foot=yes|designated|permissive`; both directions.
- * - bike: as foot, minus footway/pedestrian/steps/path unless `bicycle` allows;
- *   not `bicycle=no`; one-ways obeyed unless `oneway:bicycle=no` or `cycleway=opposite*`.
- * - car: the classes of `CAR_KMH`; not where `access`, `motor_vehicle` or
- *   `motorcar` is `no`/`private`, unless a more specific key says `yes`/`destination`;
- *   one-ways from `oneway`, `junction=roundabout` and `highway=motorway`.
+ * The access bits, car speed and destination-only modes of a way from its tags (`get(key)` →
+ * value or undefined). Rules (the README's profile tables):
+ * - a road: a `highway` value not in `NOT_ROADS` (src/osm/road.ts);
+ * - each mode's default by class: foot every road but motorways; bike as foot minus
+ *   footway/pedestrian/steps/path; car the classes of `CAR_KMH`;
+ * - then the access tags, per direction (src/osm/access.ts): the most specific key with a
+ *   known value decides; a closing value shuts the mode out, an opening one lets it in (on a
+ *   class closed to it by default only the mode's own key, `foot` or `bicycle`, opens it);
+ *   `destination`/`customers` let it in, marked destination-only;
+ * - one-ways per mode (src/osm/oneway.ts); `oneway=reversible|alternating` closes the way to vehicles.
  */
-export function roadRules(get: (key: string) => string | undefined): RoadRules {
+export function roadRules(get: Get): RoadRules {
   const hw = get('highway');
-  if (!hw || NOT_ROADS.has(hw)) return { access: 0, carKmh: 0 };
-  const access = get('access');
-  const closed = access !== undefined && NO.has(access);
-  const foot = get('foot');
-  const bicycle = get('bicycle');
-  let bits = 0;
-
-  const footOk = !NO_FOOT.has(hw) && foot !== 'no' && (!closed || (foot !== undefined && YES.has(foot)));
-  if (footOk) bits |= FOOT_FWD | FOOT_BWD;
-
-  const bikeClass = !NO_FOOT.has(hw) && (!BIKE_IF_ALLOWED.has(hw) || (bicycle !== undefined && YES.has(bicycle)));
-  const bikeOk = bikeClass && bicycle !== 'no' && (!closed || (bicycle !== undefined && YES.has(bicycle)));
-  const dir = oneway(get, hw);
-  if (bikeOk) {
-    const cycleway = get('cycleway') ?? '';
-    const contra = get('oneway:bicycle') === 'no' || cycleway.startsWith('opposite');
-    bits |= dir === 0 || contra ? BIKE_FWD | BIKE_BWD : dir > 0 ? BIKE_FWD : BIKE_BWD;
-  }
-
-  let carKmh = 0;
+  if (!isRoad(hw)) return { access: 0, carKmh: 0, destination: 0 };
   const base = CAR_KMH[hw];
-  if (base !== undefined && carAllowed(get, closed)) {
-    bits |= dir === 0 ? CAR_FWD | CAR_BWD : dir > 0 ? CAR_FWD : CAR_BWD;
+  const byClass: Record<Mode, boolean> = {
+    foot: !NO_FOOT.has(hw),
+    bike: !NO_FOOT.has(hw) && !BIKE_IF_ALLOWED.has(hw),
+    car: base !== undefined,
+  };
+  let bits = 0, destination = 0;
+  MODES.forEach((mode, m) => {
+    // cars need a speed: no tag opens a class without one
+    if (mode === 'car' && base === undefined) return;
+    const dir = onewayOf(get, mode);
+    if (dir === null) return;
+    const fwd = forwardBit(m);
+    if (dir >= 0) {
+      const a = modeAccess(get, mode, byClass[mode], 'forward');
+      if (a !== 'closed') bits |= fwd;
+      if (a === 'destination') destination |= 1 << m;
+    }
+    if (dir <= 0) {
+      const a = modeAccess(get, mode, byClass[mode], 'backward');
+      if (a !== 'closed') bits |= fwd << 1;
+      if (a === 'destination') destination |= 1 << m;
+    }
+  });
+  let carKmh = 0;
+  if (bits & (CAR_FWD | CAR_BWD)) {
     const cap = maxspeed(get('maxspeed'));
     carKmh = cap !== undefined && cap > 0 && cap < base ? cap : base;
   }
-  return { access: bits, carKmh };
+  return { access: bits, carKmh, destination };
 }
 
-// The most specific of motorcar, motor_vehicle, access that is set decides.
-function carAllowed(get: (key: string) => string | undefined, closed: boolean): boolean {
-  for (const key of ['motorcar', 'motor_vehicle']) {
-    const v = get(key);
-    if (v === undefined) continue;
-    if (NO_CAR.has(v)) return false;
-    if (v === 'destination' || YES.has(v)) return true;
-  }
-  return !closed;
-}
-
-/** 1: one-way along the node order, -1: against it, 0: both ways. */
-export function oneway(get: (key: string) => string | undefined, hw: string): number {
-  const v = get('oneway');
-  if (v === 'yes' || v === '1' || v === 'true') return 1;
-  if (v === '-1' || v === 'reverse') return -1;
-  if (v === 'no' || v === '0' || v === 'false') return 0;
-  if (get('junction') === 'roundabout' || hw === 'motorway') return 1;
-  return 0;
+// A mode's access one way along a way: its class default, then what the access tags say.
+function modeAccess(get: Get, mode: Mode, byClass: boolean, dir: Direction): Access {
+  const a = accessOf(get, mode, dir);
+  if (!a) return byClass ? 'open' : 'closed';
+  if (a.access === 'closed' || byClass) return a.access;
+  return a.key === OWN_KEY[mode] ? a.access : 'closed';
 }
 
 /** A `maxspeed` value in km/h (`50`, `50 km/h`, `30 mph`), or undefined when it is no number (`signals`, `none`). */

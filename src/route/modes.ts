@@ -1,4 +1,4 @@
-import { ONLY_TURN, type RoadGraph } from '../model/roads.js';
+import { ONLY_TURN, destinationFlag, type RoadGraph } from '../model/roads.js';
 import { FOOT_KMH, BIKE_KMH, forwardBit } from '../road/profile.js';
 import type { Arcs } from './csr.js';
 
@@ -30,6 +30,15 @@ export interface ModeGraph {
 /** `ModeGraph.head` of a key the mode cannot use. */
 export const NO_NODE = 0xffffffff;
 
+/**
+ * What entering a destination-only road (`access=destination`, `customers`) from the rest of the
+ * network adds to a route's weight, ms: a day, so that no route passes through such a road while
+ * any other way exists, and a route to a place on it enters it once, at the entrance nearest
+ * its end. Leaving one costs nothing, and a route that starts or ends on its first edge pays for
+ * the part it uses only. Not travel time: `route()` reports the time without it.
+ */
+export const DESTINATION_PENALTY_MS = 86_400_000;
+
 /** Milliseconds a metre takes in `mode` on edge `e`. */
 function msPerMetre(g: RoadGraph, mode: number, e: number): number {
   return 3600 / (mode === FOOT ? FOOT_KMH : mode === BIKE ? BIKE_KMH : g.edgeKmh[e]);
@@ -47,12 +56,16 @@ export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
   const fwd = forwardBit(mode), bwd = fwd << 1;
   const from: number[] = [], to: number[] = [], weight: number[] = [], key: number[] = [];
   const baseHead = new Uint32Array(edges * 2).fill(NO_NODE);
+  const open = openJunctions(g, mode);
+  const dest = destinationFlag(mode);
   for (let e = 0; e < edges; e++) {
     const a = g.edgeAccess[e];
     if (!(a & (fwd | bwd))) continue;
     const w = timeOf(g, mode, e, g.edgeMeters[e]);
-    if (a & fwd) { from.push(g.edgeFrom[e]); to.push(g.edgeTo[e]); weight.push(w); key.push(2 * e); baseHead[2 * e] = g.edgeTo[e]; }
-    if (a & bwd) { from.push(g.edgeTo[e]); to.push(g.edgeFrom[e]); weight.push(w); key.push(2 * e + 1); baseHead[2 * e + 1] = g.edgeFrom[e]; }
+    // a destination-only road is entered from a junction the open network reaches
+    const enter = (v: number) => (open && g.wayFlags[g.edgeWay[e]] & dest && open[v] ? Math.min(w + DESTINATION_PENALTY_MS, 0xffffffff) : w);
+    if (a & fwd) { from.push(g.edgeFrom[e]); to.push(g.edgeTo[e]); weight.push(enter(g.edgeFrom[e])); key.push(2 * e); baseHead[2 * e] = g.edgeTo[e]; }
+    if (a & bwd) { from.push(g.edgeTo[e]); to.push(g.edgeFrom[e]); weight.push(enter(g.edgeTo[e])); key.push(2 * e + 1); baseHead[2 * e + 1] = g.edgeFrom[e]; }
   }
   const head = baseHead.slice();
   const copyOf: number[] = [];
@@ -75,6 +88,22 @@ export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
     keyStart,
     keyArcs,
   };
+}
+
+// Per junction, whether a road `mode` may use without being destination-only meets it (the
+// entrances of destination-only roads); undefined where the mode has no destination-only road.
+function openJunctions(g: RoadGraph, mode: number): Uint8Array | undefined {
+  const dest = destinationFlag(mode), bits = forwardBit(mode) * 3;
+  let any = false;
+  for (let w = 0; w < g.wayFlags.length && !any; w++) any = (g.wayFlags[w] & dest) !== 0;
+  if (!any) return undefined;
+  const open = new Uint8Array(g.nodeLon.length);
+  for (let e = 0; e < g.edgeFrom.length; e++) {
+    if (!(g.edgeAccess[e] & bits) || g.wayFlags[g.edgeWay[e]] & dest) continue;
+    open[g.edgeFrom[e]] = 1;
+    open[g.edgeTo[e]] = 1;
+  }
+  return open;
 }
 
 // Splits the via node of each restriction: for each key arriving at a via node

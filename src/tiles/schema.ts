@@ -7,6 +7,8 @@
 import { isPlace, placeTypes } from '../place/feature.js';
 import { LINE, POINT, POLYGON, type FeatureInfo, type LayerName, type Value } from './features.js';
 import { MAX_ZOOM } from './project.js';
+import { isRoad } from '../osm/road.js';
+import { vehicleOneway } from '../osm/oneway.js';
 
 /** An object's tags. */
 export type Tags = Map<string, string>;
@@ -77,11 +79,10 @@ const ROAD_ZOOM: Record<string, [number, number]> = {
   secondary: [9, 12], secondary_link: [9, 14], tertiary: [9, 13], tertiary_link: [9, 14],
 };
 
-const NOT_ROADS = new Set(['proposed', 'abandoned', 'razed', 'demolished', 'removed', 'construction', 'elevator', 'platform', 'bus_stop', 'services', 'rest_area']);
-
 function road(tags: Tags): FeatureInfo | undefined {
   const highway = tags.get('highway')!;
-  if (NOT_ROADS.has(highway)) return undefined;
+  // a platform is drawn by its own layer, not as a road
+  if (!isRoad(highway) || highway === 'platform') return undefined;
   const kind = ROAD_KIND[highway] ?? 'other';
   let detail = highway;
   let [minZoom, nameZoom] = ROAD_ZOOM[highway] ?? [14, 14];
@@ -108,19 +109,17 @@ function road(tags: Tags): FeatureInfo | undefined {
 }
 
 /**
- * Whether a way is one-way in its drawn direction (`oneway=yes|true|1`, a roundabout,
- * a motorway); `-1` ways are reversed by the caller (`reversed`) and are one-way too.
+ * Whether a way is one-way for vehicles (src/osm/oneway.ts: `oneway=yes|1|true|-1|reverse`, a
+ * roundabout, a motorway); `-1` ways are reversed by the caller (`reversed`).
  */
 export function oneway(tags: Tags): boolean {
-  const o = tags.get('oneway');
-  if (o === 'no' || o === 'false' || o === '0') return false;
-  if (o === 'yes' || o === 'true' || o === '1' || o === '-1') return true;
-  return tags.get('junction') === 'roundabout' || tags.get('highway') === 'motorway';
+  const o = vehicleOneway((k) => tags.get(k));
+  return o === 1 || o === -1;
 }
 
-/** Whether a one-way road is drawn against its direction (`oneway=-1`). */
+/** Whether a one-way road is drawn against its direction (`oneway=-1|reverse`). */
 export function reversed(tags: Tags): boolean {
-  return tags.get('oneway') === '-1';
+  return vehicleOneway((k) => tags.get(k)) === -1;
 }
 
 function yes(v: string | undefined): boolean {

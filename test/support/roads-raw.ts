@@ -23,45 +23,149 @@ export const CAR_CLASSES = new Set([
   'unclassified', 'residential', 'living_street', 'service', 'road', 'track',
 ]);
 
-const YES = new Set(['yes', 'designated', 'permissive']);
-const CLOSED = new Set(['no', 'private']);
+/** Highway values that are no road: no mode uses them (README, "What a road is"). */
+export const NOT_A_ROAD = [
+  'construction', 'proposed', 'planned', 'abandoned', 'razed', 'demolished', 'removed', 'disused',
+  'bus_stop', 'elevator', 'emergency_bay', 'rest_area', 'services', 'street_lamp', 'traffic_signals', 'crossing',
+];
 
-/** Foot: every highway but motorway(_link), construction, proposed; not foot=no; access=no|private only with foot=yes|designated|permissive. */
-export function footOk(tags: RawTag[]): boolean {
-  const hw = tag(tags, 'highway');
-  if (!hw || ['motorway', 'motorway_link', 'construction', 'proposed'].includes(hw)) return false;
-  const foot = tag(tags, 'foot');
-  if (foot === 'no') return false;
-  const access = tag(tags, 'access');
-  return !(access !== undefined && CLOSED.has(access)) || (foot !== undefined && YES.has(foot));
+/** Access values, as the README lists them: these open… */
+const OPENS = ['yes', 'permissive', 'designated', 'official'];
+/** …these open to reach a place only (a through route avoids them) … */
+export const TO_REACH = ['destination', 'customers'];
+/** …and these close. Any other value is read as if the key were not there. */
+const CLOSES = ['no', 'private', 'agricultural', 'forestry', 'psv', 'bus', 'military', 'emergency', 'delivery', 'use_sidepath'];
+
+export type RawMode = 'foot' | 'bike' | 'car';
+type Dir = 'forward' | 'backward';
+
+/** Access keys, most specific first. */
+const KEYS: Record<RawMode, string[]> = {
+  foot: ['foot', 'access'],
+  bike: ['bicycle', 'vehicle', 'access'],
+  car: ['motorcar', 'motor_vehicle', 'vehicle', 'access'],
+};
+
+/** The value and key that decide a mode's access one way along a way: the most specific key (its :forward/:backward form first) with a known value. */
+function says(tags: RawTag[], mode: RawMode, dir?: Dir): { value: string; key: string } | undefined {
+  for (const key of KEYS[mode]) {
+    for (const k of dir ? [`${key}:${dir}`, key] : [key]) {
+      const v = tag(tags, k);
+      if (v !== undefined && (OPENS.includes(v) || TO_REACH.includes(v) || CLOSES.includes(v))) return { value: v, key };
+    }
+  }
+  return undefined;
+}
+
+/** Whether the class lets the mode in with no access tags: foot all roads but motorway(_link); bike also not footway, pedestrian, steps, path; car the car classes. */
+function byClass(hw: string, mode: RawMode): boolean {
+  if (mode === 'car') return CAR_CLASSES.has(hw);
+  if (hw === 'motorway' || hw === 'motorway_link') return false;
+  return mode === 'foot' || !['footway', 'pedestrian', 'steps', 'path'].includes(hw);
+}
+
+/** A one-way value: 1, -1, 0, null (reversible, alternating: vehicles may not use the way), undefined (not a one-way value). */
+function owValue(v: string | undefined): 1 | -1 | 0 | null | undefined {
+  if (v === 'yes' || v === '1' || v === 'true') return 1;
+  if (v === '-1' || v === 'reverse') return -1;
+  if (v === 'no' || v === '0' || v === 'false') return 0;
+  if (v === 'reversible' || v === 'alternating') return null;
+  return undefined;
+}
+
+/** A mode's one-way: 1 along the node order, -1 against it, 0 both ways, null not at all. */
+export function onewayFor(tags: RawTag[], mode: RawMode): 1 | -1 | 0 | null {
+  if (mode === 'foot') return owValue(tag(tags, 'oneway:foot')) ?? 0;
+  const contraflow = mode === 'bike' && (tag(tags, 'cycleway') ?? '').startsWith('opposite');
+  const specific = mode === 'bike' ? ['oneway:bicycle', 'oneway:vehicle'] : ['oneway:motorcar', 'oneway:motor_vehicle', 'oneway:vehicle'];
+  for (const k of specific) {
+    const v = owValue(tag(tags, k));
+    if (v !== undefined) return v;
+  }
+  const plain = owValue(tag(tags, 'oneway'));
+  if (plain === null) return null;
+  if (contraflow) return 0;
+  if (plain !== undefined) return plain;
+  const j = tag(tags, 'junction');
+  return j === 'roundabout' || j === 'circular' || tag(tags, 'highway') === 'motorway' ? 1 : 0;
 }
 
 /**
- * Car access: the class is a car class, and none of access, motor_vehicle, motorcar (least to most
- * specific) is no/private unless a more specific one of them says yes/destination.
+ * Whether `mode` may travel the way in direction `dir` (forward: its node order): a road, its
+ * one-way, then the access keys (a closing value shuts it; an opening one opens it, where the
+ * class is closed to the mode only by the mode's own key: foot, bicycle).
  */
-export function carOk(tags: RawTag[]): boolean {
+export function allowed(tags: RawTag[], mode: RawMode, dir: Dir): boolean {
   const hw = tag(tags, 'highway');
-  if (!hw || !CAR_CLASSES.has(hw)) return false;
-  const keys = ['access', 'motor_vehicle', 'motorcar'];
-  const vals = keys.map((k) => tag(tags, k));
-  for (let i = 0; i < keys.length; i++) {
-    const v = vals[i];
-    if (v === undefined || !CLOSED.has(v)) continue;
-    const overridden = vals.slice(i + 1).some((u) => u === 'yes' || u === 'destination');
-    if (!overridden) return false;
-  }
+  if (!hw || NOT_A_ROAD.includes(hw)) return false;
+  if (mode === 'car' && !CAR_CLASSES.has(hw)) return false;
+  const ow = onewayFor(tags, mode);
+  if (ow === null || (ow === 1 && dir === 'backward') || (ow === -1 && dir === 'forward')) return false;
+  const s = says(tags, mode, dir);
+  if (!s) return byClass(hw, mode);
+  if (CLOSES.includes(s.value)) return false;
+  return byClass(hw, mode) || s.key === (mode === 'foot' ? 'foot' : 'bicycle');
+}
+
+/** Whether the mode may use the way only to reach a place on it (`destination`, `customers` deciding either way it may go). */
+export function toReachOnly(tags: RawTag[], mode: RawMode): boolean {
+  return (['forward', 'backward'] as const).some((d) => allowed(tags, mode, d) && TO_REACH.includes(says(tags, mode, d)?.value ?? ''));
+}
+
+/** Foot may use the way (either way). */
+export function footOk(tags: RawTag[]): boolean {
+  return allowed(tags, 'foot', 'forward') || allowed(tags, 'foot', 'backward');
+}
+
+/** Cars may use the way (either way). */
+export function carOk(tags: RawTag[]): boolean {
+  return allowed(tags, 'car', 'forward') || allowed(tags, 'car', 'backward');
+}
+
+/** Bikes may use the way (either way). */
+export function bikeOk(tags: RawTag[]): boolean {
+  return allowed(tags, 'bike', 'forward') || allowed(tags, 'bike', 'backward');
+}
+
+/** Car direction: 1 along the node order, -1 against it, 0 both ways (of a way cars may use). */
+export function carOneway(tags: RawTag[]): number {
+  return dirOf(tags, 'car');
+}
+
+/** Bike direction, as `carOneway`. */
+export function bikeOneway(tags: RawTag[]): number {
+  return dirOf(tags, 'bike');
+}
+
+function dirOf(tags: RawTag[], mode: RawMode): number {
+  const f = allowed(tags, mode, 'forward'), b = allowed(tags, mode, 'backward');
+  return f && !b ? 1 : b && !f ? -1 : 0;
+}
+
+/** Barriers, as the README lists them: every mode passes these unless the node's access tags close them… */
+const GATES = ['gate', 'lift_gate', 'swing_gate', 'sliding_gate', 'hampshire_gate', 'entrance', 'toll_booth', 'border_control', 'cattle_grid', 'height_restrictor', 'kerb', 'sally_port', 'no'];
+/** …walkers and bikes pass these, cars do not… */
+const NOT_CARS = ['bollard', 'block', 'cycle_barrier', 'chain', 'motorcycle_barrier', 'jersey_barrier', 'log'];
+/** …walkers only pass these… */
+const WALKERS = ['kissing_gate', 'stile', 'turnstile', 'full-height_turnstile', 'step_over'];
+/** …no one passes these; any other value passes. */
+const NO_ONE = ['wall', 'fence', 'hedge', 'retaining_wall', 'city_wall', 'guard_rail', 'ditch'];
+
+/** Whether `mode` may pass a node: its access keys (as on ways, no direction) where one says something, else its barrier. */
+export function passes(tags: RawTag[], mode: RawMode): boolean {
+  const s = says(tags, mode);
+  if (s) return !CLOSES.includes(s.value);
+  const b = tag(tags, 'barrier');
+  if (b === undefined || GATES.includes(b)) return true;
+  if (NO_ONE.includes(b)) return false;
+  if (WALKERS.includes(b)) return mode === 'foot';
+  if (NOT_CARS.includes(b)) return mode !== 'car';
   return true;
 }
 
-/** Car direction: 1 along the node order, -1 against it, 0 both (oneway=yes|1|true, -1, roundabout and motorway unless oneway=no). */
-export function carOneway(tags: RawTag[]): number {
-  const v = tag(tags, 'oneway');
-  if (v === 'yes' || v === '1' || v === 'true') return 1;
-  if (v === '-1') return -1;
-  if (v === 'no') return 0;
-  if (tag(tags, 'junction') === 'roundabout' || tag(tags, 'highway') === 'motorway') return 1;
-  return 0;
+/** The ids of the nodes `mode` may not pass: a route may end there, never go on. */
+export function blockedNodes(raw: RawData, mode: RawMode): Set<number> {
+  return new Set(raw.nodes.filter((n) => n.tags.length && !passes(n.tags, mode)).map((n) => n.id));
 }
 
 /** Car km/h: the class speed, capped by a parseable maxspeed (`50`, `50 km/h`, `30 mph`). */
@@ -72,28 +176,6 @@ export function carKmh(tags: RawTag[]): number {
   if (!m) return base;
   const cap = Number(m[1]) * (m[2] === 'mph' ? 1.609344 : 1);
   return cap > 0 ? Math.min(base, cap) : base;
-}
-
-/**
- * Bike: as foot's classes and access, with `bicycle` in the place of `foot` (a `foot=no` does not
- * shut bikes out); footway, pedestrian, steps and path only with bicycle=yes|designated|permissive;
- * never bicycle=no.
- */
-export function bikeOk(tags: RawTag[]): boolean {
-  const hw = tag(tags, 'highway');
-  if (!hw || ['motorway', 'motorway_link', 'construction', 'proposed'].includes(hw)) return false;
-  const bicycle = tag(tags, 'bicycle');
-  const allowed = bicycle !== undefined && YES.has(bicycle);
-  if (bicycle === 'no') return false;
-  if (['footway', 'pedestrian', 'steps', 'path'].includes(hw) && !allowed) return false;
-  const access = tag(tags, 'access');
-  return !(access !== undefined && CLOSED.has(access)) || allowed;
-}
-
-/** Bike direction: the car one-ways, unless oneway:bicycle=no or cycleway=opposite*. */
-export function bikeOneway(tags: RawTag[]): number {
-  if (tag(tags, 'oneway:bicycle') === 'no' || (tag(tags, 'cycleway') ?? '').startsWith('opposite')) return 0;
-  return carOneway(tags);
 }
 
 /** Metres between two raw nodes (haversine, R = 6371.0088 km, by @turf/distance). */
@@ -114,6 +196,8 @@ export class RawGraph {
   readonly cost: number[] = [];
   /** Metres of each arc. */
   readonly len: number[] = [];
+  /** The part of each arc's cost that is a penalty, not travel. */
+  readonly penalty: number[] = [];
   private out: Int32Array[] = [];
 
   node(id: number): number {
@@ -126,11 +210,13 @@ export class RawGraph {
     return i;
   }
 
-  arc(a: number, b: number, way: number, cost: number, len: number): void {
+  /** Adds an arc: its cost is `cost + penalty` (`penalty`: what is no travel, kept apart too). */
+  arc(a: number, b: number, way: number, cost: number, len: number, penalty = 0): void {
     this.from.push(a);
     this.to.push(b);
     this.way.push(way);
-    this.cost.push(cost);
+    this.cost.push(cost + penalty);
+    this.penalty.push(penalty);
     this.len.push(len);
   }
 
@@ -180,49 +266,48 @@ function segments(raw: RawData, w: RawWay, each: (a: number, b: number, m: numbe
   }
 }
 
-/** The foot graph: both directions of every foot way's segments, cost in metres. */
+/** A day, ms: what entering a road open only to reach a place on it (destination, customers) costs a route on top of its time. */
+export const TO_REACH_PENALTY_MS = 24 * 3600 * 1000;
+
+/**
+ * The graph of `mode`: its ways' segments in the directions it may go, no arc out of a node it
+ * may not pass, each arc costing `msPerM(way)` per metre (divided by `unit`: 1 for ms), and the
+ * day's penalty (in the same unit) on an arc that enters a road open to the mode only to reach a
+ * place from a node some other road open to it touches.
+ */
+function modeGraph(raw: RawData, mode: RawMode, msPerM: (tags: RawTag[]) => number, unit: number): RawGraph {
+  const g = new RawGraph();
+  const blocked = blockedNodes(raw, mode);
+  const ways = raw.ways.filter((w) => allowed(w.tags, mode, 'forward') || allowed(w.tags, mode, 'backward'));
+  const reach = new Set(ways.filter((w) => toReachOnly(w.tags, mode)).map((w) => w.id));
+  const open = new Set<number>();
+  for (const w of ways) if (!reach.has(w.id)) segments(raw, w, (a, b) => { open.add(a); open.add(b); });
+  for (const w of ways) {
+    const dir = dirOf(w.tags, mode);
+    const perM = msPerM(w.tags) / unit;
+    const pen = (from: number) => (reach.has(w.id) && open.has(from) ? TO_REACH_PENALTY_MS / unit : 0);
+    segments(raw, w, (a, b, m) => {
+      const i = g.node(a), j = g.node(b);
+      if (dir >= 0 && !blocked.has(a)) g.arc(i, j, w.id, m * perM, m, pen(a));
+      if (dir <= 0 && !blocked.has(b)) g.arc(j, i, w.id, m * perM, m, pen(b));
+    });
+  }
+  return g.finish();
+}
+
+/** The foot graph (`modeGraph`), cost in metres (one speed, 5 km/h: the shortest walk is the fastest). */
 export function footGraph(raw: RawData): RawGraph {
-  const g = new RawGraph();
-  for (const w of raw.ways) {
-    if (!footOk(w.tags)) continue;
-    segments(raw, w, (a, b, m) => {
-      const i = g.node(a), j = g.node(b);
-      g.arc(i, j, w.id, m, m);
-      g.arc(j, i, w.id, m, m);
-    });
-  }
-  return g.finish();
+  return modeGraph(raw, 'foot', () => 720, 720);
 }
 
-/** The bike graph: bike ways' segments in their allowed directions, cost in metres (one speed: the shortest ride is the fastest). */
+/** The bike graph (`modeGraph`), cost in metres (one speed, 15 km/h: the shortest ride is the fastest). */
 export function bikeGraph(raw: RawData): RawGraph {
-  const g = new RawGraph();
-  for (const w of raw.ways) {
-    if (!bikeOk(w.tags)) continue;
-    const dir = bikeOneway(w.tags);
-    segments(raw, w, (a, b, m) => {
-      const i = g.node(a), j = g.node(b);
-      if (dir >= 0) g.arc(i, j, w.id, m, m);
-      if (dir <= 0) g.arc(j, i, w.id, m, m);
-    });
-  }
-  return g.finish();
+  return modeGraph(raw, 'bike', () => 240, 240);
 }
 
-/** The car graph: car ways' segments in their allowed directions, cost in ms (metres × 3600 / km/h). */
+/** The car graph (`modeGraph`), cost in ms (metres × 3600 / km/h). */
 export function carGraph(raw: RawData): RawGraph {
-  const g = new RawGraph();
-  for (const w of raw.ways) {
-    if (!carOk(w.tags)) continue;
-    const dir = carOneway(w.tags);
-    const msPerM = 3600 / carKmh(w.tags);
-    segments(raw, w, (a, b, m) => {
-      const i = g.node(a), j = g.node(b);
-      if (dir >= 0) g.arc(i, j, w.id, m * msPerM, m);
-      if (dir <= 0) g.arc(j, i, w.id, m * msPerM, m);
-    });
-  }
-  return g.finish();
+  return modeGraph(raw, 'car', (tags) => 3600 / carKmh(tags), 1);
 }
 
 /** Junctions: nodes of the graph on two or more distinct ways, whose position no other node of the graph shares. */
@@ -252,6 +337,8 @@ export function junctions(raw: RawData, g: RawGraph): number[] {
 /** A shortest path: its cost, metres, and its nodes (OSM ids) from source to target; cost Infinity when none. */
 export interface RawPath {
   cost: number;
+  /** Travel time or metres: the cost without penalties. */
+  travel: number;
   metres: number;
   nodes: number[];
   arcs: number[];
@@ -281,7 +368,7 @@ export function dijkstra(g: RawGraph, s: number): (t: number) => RawPath {
   }
   return (t: number) => {
     const v = g.idx.get(t)!;
-    if (dist[v] === Infinity) return { cost: Infinity, metres: Infinity, nodes: [], arcs: [] };
+    if (dist[v] === Infinity) return { cost: Infinity, travel: Infinity, metres: Infinity, nodes: [], arcs: [] };
     const arcs: number[] = [];
     for (let x = v; parent[x] >= 0; x = g.from[parent[x]]) arcs.push(parent[x]);
     arcs.reverse();
@@ -291,12 +378,13 @@ export function dijkstra(g: RawGraph, s: number): (t: number) => RawPath {
 
 function pathOf(g: RawGraph, src: number, arcs: number[], cost: number): RawPath {
   const nodes = [g.ids[src]];
-  let m = 0;
+  let m = 0, pen = 0;
   for (const a of arcs) {
     nodes.push(g.ids[g.to[a]]);
     m += g.len[a];
+    pen += g.penalty[a];
   }
-  return { cost, metres: m, nodes, arcs };
+  return { cost, travel: cost - pen, metres: m, nodes, arcs };
 }
 
 /**
@@ -364,8 +452,8 @@ export function restrictedPath(g: RawGraph, rules: RawRestriction[], turnable: S
     return !list.some((r) => !r.only && r.to === toWay);
   };
   const src = g.idx.get(s), dst = g.idx.get(t);
-  if (src === undefined || dst === undefined) return { cost: Infinity, metres: Infinity, nodes: [], arcs: [] };
-  if (src === dst) return { cost: 0, metres: 0, nodes: [s], arcs: [] };
+  if (src === undefined || dst === undefined) return { cost: Infinity, travel: Infinity, metres: Infinity, nodes: [], arcs: [] };
+  if (src === dst) return { cost: 0, travel: 0, metres: 0, nodes: [s], arcs: [] };
   const m = g.from.length;
   const dist = new Float64Array(m).fill(Infinity);
   const parent = new Int32Array(m).fill(-1);
@@ -393,7 +481,7 @@ export function restrictedPath(g: RawGraph, rules: RawRestriction[], turnable: S
       }
     }
   }
-  return { cost: Infinity, metres: Infinity, nodes: [], arcs: [] };
+  return { cost: Infinity, travel: Infinity, metres: Infinity, nodes: [], arcs: [] };
 }
 
 /**
