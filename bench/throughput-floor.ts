@@ -65,7 +65,7 @@ const server = createServer(async (req, res) => {
       'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
     });
     res.end(body.bytes);
-    log(accessLine(Date.now(), rid, 'GET', `http://127.0.0.1${req.url}`, 200, performance.now() - start, grant.hint));
+    log(accessLine({ time: Date.now(), id: rid, method: 'GET', url: `http://127.0.0.1${req.url}`, status: 200, ms: performance.now() - start, keyHint: grant.hint }));
   } catch (err) {
     res.writeHead(400).end(String(err));
   }

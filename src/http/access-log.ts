@@ -92,10 +92,24 @@ export function isoTime(time: number): string {
   return `${isoLead}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
 }
 
-/**
- * One access-log line: `<ISO time> <request id> <method> <path> <status> <ms>ms key=<hint>`;
- * `status` is `cut` for a request whose connection closed before its answer was sent.
- */
-export function accessLine(time: number, id: string, method: string, url: string, status: number | 'cut', ms: number, keyHint = '-'): string {
-  return `${isoTime(time)} ${id} ${method} ${logPath(url)} ${status} ${ms.toFixed(1)}ms key=${keyHint}`;
+/** What one access-log line says of a request. */
+export interface Access {
+  /** When, in milliseconds since the epoch. */
+  time: number;
+  /** The request id. */
+  id: string;
+  method: string;
+  /** The request URL (or target): its `key` parameters are not written. */
+  url: string;
+  /** The status answered, or `cut` for a request whose connection closed before its answer was sent. */
+  status: number | 'cut';
+  /** How long the answer took. */
+  ms: number;
+  /** The hint of the request's key (default `-`, none). */
+  keyHint?: string;
+}
+
+/** One access-log line: `<ISO time> <request id> <method> <path> <status> <ms>ms key=<hint>`. */
+export function accessLine(a: Access): string {
+  return `${isoTime(a.time)} ${a.id} ${a.method} ${logPath(a.url)} ${a.status} ${a.ms.toFixed(1)}ms key=${a.keyHint ?? '-'}`;
 }

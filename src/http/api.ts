@@ -6,16 +6,30 @@ import { HttpError } from './http-error.js';
 import type { NearbyAnswer } from './nearby-json.js';
 import type { QueryLimits } from './params.js';
 import type { Search } from './query.js';
-
-/** The search the app runs: `nearby()` of the core, or a stand-in (e.g. in tests). */
-export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] | Promise<NearbyPlace[]>;
+import type { Grant } from './keys.js';
 
 /**
- * What the app keeps per request: its id, the hint of its key (for the log), the headers its
- * middleware said before the answer and not yet written into it (see `say` in app.ts), and
- * whether some were said through Hono's context instead (`hono`: its CORS middleware).
+ * The search the app runs: by default the core's, answering a `NearbyAnswer` (which writes its
+ * envelope's JSON from kept parts); a stand-in (e.g. in tests) answers records.
  */
-export type AppEnv = { Variables: { requestId: string; keyHint: string; said: Record<string, string> | undefined; hono: boolean } };
+export type NearbyFn = (index: PlaceIndex, query: NearbyQuery) => NearbyPlace[] | NearbyAnswer | Promise<NearbyPlace[] | NearbyAnswer>;
+
+/**
+ * What the app keeps per request: its id, the hint of its key (for the log), its key's grant,
+ * its parsed query, the headers its middleware said before the answer
+ * and not yet written into it (`say` in respond.ts), and whether some were said through Hono's
+ * context instead (`hono`: its CORS middleware).
+ */
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    keyHint: string;
+    grant: Grant;
+    search: Search;
+    said: Record<string, string> | undefined;
+    hono: boolean;
+  };
+};
 
 /**
  * The records of a keyed route's 200 envelope, from the request's parsed query and the index the
@@ -35,7 +49,7 @@ export interface KeyedOptions {
  * Paths are relative to the API's base path, e.g. `/search/nearby`.
  */
 export interface Api {
-  /** The Hono app of the API (its routes are under the base path): for routes of other shapes. */
+  /** The Hono app of the group, mounted at the API's base path: for routes of other shapes. */
   app: Hono<AppEnv>;
   limits: QueryLimits;
   /** The app's clock in milliseconds. */
@@ -64,12 +78,20 @@ export interface Api {
   about: { map: boolean; dataDate?: () => Date | undefined };
 }
 
-/** Runs a core query: its `InvalidQueryError` is a bad request (400); anything else a fault. */
+/**
+ * Runs a core query: its `InvalidQueryError` (thrown, or the rejection of a promise it returns)
+ * is a bad request (400); anything else a fault.
+ */
 export function core<T>(run: () => T): T {
   try {
-    return run();
+    const out = run();
+    return (out instanceof Promise ? out.catch(badRequest) : out) as T;
   } catch (err) {
-    if (err instanceof InvalidQueryError) throw new HttpError(400, err.message);
-    throw err;
+    return badRequest(err);
   }
+}
+
+function badRequest(err: unknown): never {
+  if (err instanceof InvalidQueryError) throw new HttpError(400, err.message);
+  throw err;
 }

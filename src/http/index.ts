@@ -19,7 +19,7 @@ export { socketClient, clientBucket, foreignPage, ConnectionCounts, type Client,
 export { normalizeOrigin, originAllowed, type AllowedOrigins } from './origins.js';
 export { MemoryQuotaStore, QuotaUnavailableError, quotaResult, type QuotaStore, type QuotaResult } from './quota.js';
 export { openApiDocument, API_VERSION, TIMESTAMP_PATTERN, type OpenApiOptions } from './openapi.js';
-export { accessLine, logPath, logTarget } from './access-log.js';
+export { accessLine, logPath, logTarget, type Access } from './access-log.js';
 export { queryOf, type Search } from './query.js';
 export { mapRoutes, type MapOptions, type MapTiles, type MapAssets } from './routes/map.js';
 export { TileDataError, MAX_TILE_BYTES } from '../map/zxy.js';

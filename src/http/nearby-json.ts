@@ -1,5 +1,6 @@
 import type { PlaceIndex } from '../index/place-index.js';
-import { nearbyRecord, placeFields, type NearbyHit } from '../query/nearby.js';
+import type { NearbyQuery } from '../types.js';
+import { nearbyHits, nearbyRecord, placeFields, type NearbyHit } from '../query/nearby.js';
 import { envelope, toWire, type WirePlace } from './envelope.js';
 
 /** Most place records whose JSON one `NearbyJson` keeps (about 1 KB each); past it, it starts over. */
@@ -74,6 +75,15 @@ export class NearbyJson {
     }
     return head;
   }
+}
+
+/**
+ * The app's default search: the core's `nearby()`, answering a `NearbyAnswer` whose envelope is
+ * written from the parts kept by one `NearbyJson` for the app.
+ */
+export function nearbyJson(): (index: PlaceIndex, query: NearbyQuery) => NearbyAnswer {
+  const json = new NearbyJson();
+  return (index, query) => json.answer(index, nearbyHits(index, query));
 }
 
 /** The places of one nearby search: written as an envelope's JSON, or made records. */

@@ -1,8 +1,6 @@
-import { MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from '../query/search.js';
-import { MAX_SCANNED } from '../query/nearby.js';
-import { REVERSE_RADIUS } from '../query/reverse.js';
+import { MAX_LIMIT, MAX_RADIUS } from '../query/limits.js';
+import { directionsSchema, nearbySchema, parameterObject, placeSchema, reverseSchema, searchSchema } from './schema.js';
 import { mapPaths } from './openapi-map.js';
-import { SEARCH_LIMIT, REVERSE_LIMIT } from './params.js';
 
 /** What the OpenAPI document describes: the same settings the app runs with. */
 export interface OpenApiOptions {
@@ -157,11 +155,136 @@ function keyedPath(r: KeyedRoute) {
 }
 
 /**
- * The OpenAPI 3.1 description of API v1 as served at `<basePath>/openapi.json`: every route,
- * parameter, status and response schema, with the limits the app was built with.
+ * The parameters of the routes, generated from their schemas (`schema.ts`): under
+ * `components/parameters`, by the names the paths refer to them with.
  */
-export function openApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
-  const { basePath = '/api/v1', maxLimit = 100, maxRadius = 100 } = options;
+function parameters(maxLimit: number, maxRadius: number): Record<string, object> {
+  const limits = { maxLimit, maxRadius };
+  const nearby = nearbySchema(limits);
+  const search = searchSchema(limits);
+  const reverse = reverseSchema(limits);
+  const place = placeSchema();
+  const directions = directionsSchema();
+  const names: [string, Parameters<typeof parameterObject>[0], string][] = [
+    ...(['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'at', 'format', 'geometry', 'key'] as const).map((n) => [n, nearby, n] as [string, typeof nearby, string]),
+    ['points', directions, 'points[]'], ['pointsPlain', directions, 'points'], ['mode', directions, 'mode'],
+    ['instructions', directions, 'instructions'], ['alternatives', directions, 'alternatives'],
+    ['placeId', place, 'placeId'],
+    ['q', search, 'q'], ['searchLimit', search, 'limit'], ['searchLat', search, 'lat'], ['searchLon', search, 'lon'],
+    ['searchRadius', search, 'radius'], ['searchType', search, 'type'],
+    ['reverseRadius', reverse, 'radius'], ['reverseLimit', reverse, 'limit'],
+  ];
+  return Object.fromEntries(names.map(([component, schema, name]) => [component, parameterObject(schema, name)]));
+}
+
+/** The `paths` of the document: every route, keyed or public. */
+function paths(): Record<string, object> {
+  return {
+    '/search/nearby': keyedPath({
+      operationId: 'searchNearby',
+      summary: 'Places of a type near a point',
+      description:
+        'Places of `type` whose centroid lies within `radius` km of (`lat`, `lon`), best score first ' +
+        '(or nearest first with `sortBy=true`).',
+      parameters: ['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'at', 'format', 'geometry', 'key'],
+      ok: ['The places, at most `limit` of them (possibly none).', 'NearbyEnvelope'],
+      geojson: 'NearbyFeatures',
+    }),
+    '/places': keyedPath({
+      operationId: 'place',
+      summary: 'One place by its placeId',
+      description: 'The place, locality, street or building with this `placeId` (as a search or nearby record gave it), in a one-element `data`.',
+      parameters: ['placeId', 'format', 'geometry', 'key'],
+      ok: ['The place.', 'PlaceEnvelope'],
+      geojson: 'PlaceFeatures',
+      notFound: 'No place has this placeId.',
+    }),
+    '/search': keyedPath({
+      operationId: 'search',
+      summary: 'Keyword search, as a search box suggests',
+      description:
+        'Places, localities, streets and buildings whose names (`name`, `name:en`, `name:ne`, `alt_name`, `old_name`) match ' +
+        'every word of `q`, each word as a prefix, case- and accent-insensitively, with one typo allowed in words of five ' +
+        'letters or more. Ranked by text relevance, then prominence, then (with `lat`/`lon`) nearness; `radius` filters ' +
+        'by distance, `type` by type.',
+      parameters: ['q', 'searchLimit', 'searchLat', 'searchLon', 'searchRadius', 'searchType', 'key'],
+      ok: ['The suggestions, at most `limit` of them (possibly none).', 'SuggestionEnvelope'],
+    }),
+    '/reverse': keyedPath({
+      operationId: 'reverse',
+      summary: 'What is at a point',
+      description:
+        'The named places, localities and addressed buildings nearest to (`lat`, `lon`) within `radius` km, one that ' +
+        'contains the point first; a named street only when none is within reach.',
+      parameters: ['lat', 'lon', 'reverseRadius', 'reverseLimit', 'format', 'geometry', 'key'],
+      ok: ['The places, nearest first, at most `limit` of them.', 'ReverseEnvelope'],
+      geojson: 'ReverseFeatures',
+      notFound: 'Nothing within `radius` km of the point.',
+    }),
+    '/directions': keyedPath({
+      operationId: 'directions',
+      summary: 'Routes through two or more points',
+      description:
+        'The best route through `points` in order for `mode` (foot: the shortest walk; bike; car: the fastest legal drive, ' +
+        'obeying one-ways, access and turn restrictions), then with `alternatives=true` (two points only) up to two more that ' +
+        'share at most about 70% of its length and cost at most 1.4 times it. Each point snaps to the nearest road the mode ' +
+        'may use within 1 km; the route starts and ends at the snapped points.',
+      parameters: ['points', 'pointsPlain', 'mode', 'instructions', 'alternatives', 'key'],
+      ok: ['The routes, best first.', 'RouteEnvelope'],
+      notFound: 'A point lies farther than 1 km from every road the mode may use, or no road of the mode joins two points.',
+    }),
+    ...mapPaths(),
+    '/health': {
+      get: {
+        operationId: 'health',
+        tags: ['meta'],
+        summary: 'Health check (public, no key, not counted)',
+        description: 'For load balancers: a 200 envelope while the instance serves; no key, no quota. Its one record says what it serves: the version, the places, the data\'s extent and date, whether a map.',
+        responses: {
+          200: {
+            description: 'Up.',
+            content: json({
+              allOf: [ref('schemas', 'Envelope')],
+              properties: {
+                status: { const: 200 },
+                data: {
+                  minItems: 1, maxItems: 1,
+                  items: {
+                    type: 'object', additionalProperties: false, required: ['version', 'places', 'bounds', 'dataDate', 'map'],
+                    properties: {
+                      version: { type: 'string', description: 'The package\'s version.' },
+                      places: { type: 'integer', minimum: 0, description: 'The places of /search/nearby in the data.' },
+                      bounds: { type: ['array', 'null'], items: { type: 'number' }, minItems: 4, maxItems: 4, description: '[west, south, east, north] around the data, degrees; null for empty data.' },
+                      dataDate: { type: ['string', 'null'], format: 'date-time', description: 'The data file\'s modification time, where the server knows it.' },
+                      map: { type: 'boolean', description: 'Whether map tiles (and the styles) are served.' },
+                    },
+                  },
+                },
+              },
+            }),
+          },
+          405: ref('responses', 'MethodNotAllowed'),
+          500: ref('responses', 'InternalError'),
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'openapi',
+        tags: ['meta'],
+        summary: 'This document (public, no key)',
+        responses: {
+          200: { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object', required: ['openapi'] }) },
+          405: ref('responses', 'MethodNotAllowed'),
+          500: ref('responses', 'InternalError'),
+        },
+      },
+    },
+  };
+}
+
+/** The `components/schemas` of the document: envelopes and records, `maxLimit` records at most. */
+function schemas(maxLimit: number): Record<string, object> {
   const position = {
     type: 'array',
     description: '`[lon, lat]` in degrees (GeoJSON order).',
@@ -193,23 +316,17 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     open: { type: 'boolean', description: 'Open now by `opening_hours`, in Nepal Time.' },
   };
 
+  // A nearby record: a place's fields, with the type that matched, its score and its distance.
   const nearbyPlaceSchema = {
     type: 'object',
     required: ['placeId', 'osmId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'radialDistanceInKm', 'open'],
     additionalProperties: false,
     properties: {
-      placeId: { type: 'integer', minimum: 0, description: '`osmId * 4 + kind` (kind 0 node, 1 way, 2 relation).' },
+      ...placeProperties,
       osmId: { type: 'integer', minimum: 1 },
-      license: { type: 'string', minLength: 1 },
-      name: { type: 'string', description: '`name`, else `name:en`, else `name:ne`, else empty.' },
-      address: { type: 'string', description: 'The `addr:*` parts joined with `", "`, or empty.' },
       type: { type: 'string', minLength: 1, description: 'The type that matched (for a merged type, the member type).' },
-      centroid: ref('schemas', 'Centroid'),
-      tags: { type: 'array', items: { type: 'string', pattern: '\\|' }, description: 'Every tag as `key|value`.' },
-      geometry: ref('schemas', 'Geometry'),
       score: { anyOf: [{ type: 'number' }, nonFinite], description: 'Higher is better; a score that is not a number is the string `"NaN"`.' },
       radialDistanceInKm: { anyOf: [{ type: 'number', minimum: 0 }, nonFinite] },
-      open: { type: 'boolean', description: 'Open now by `opening_hours`, in Nepal Time.' },
     },
   };
   const placeSchema = {
@@ -234,6 +351,148 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
   };
 
   return {
+    Timestamp: {
+      type: 'string',
+      description: 'Server time in Nepal Time (UTC+05:45), written like Java\'s `Date.toString()`.',
+      pattern: TIMESTAMP_PATTERN,
+      examples: ['Sat Nov 21 21:50:03 NPT 2026'],
+    },
+    Envelope: {
+      type: 'object',
+      required: ['timestamp', 'status', 'message', 'data'],
+      additionalProperties: false,
+      properties: {
+        timestamp: ref('schemas', 'Timestamp'),
+        status: { type: 'integer', minimum: 100, maximum: 599, description: 'Equals the HTTP status.' },
+        message: { type: 'string', minLength: 1, description: '`Success` on 2xx, else what went wrong.' },
+        data: { type: 'array' },
+      },
+    },
+    NearbyEnvelope: {
+      allOf: [ref('schemas', 'Envelope')],
+      properties: {
+        status: { const: 200 },
+        message: { const: 'Success' },
+        data: { type: 'array', items: ref('schemas', 'NearbyPlace'), maxItems: maxLimit },
+      },
+    },
+    PlaceEnvelope: {
+      allOf: [ref('schemas', 'Envelope')],
+      properties: {
+        status: { const: 200 },
+        message: { const: 'Success' },
+        data: { type: 'array', items: ref('schemas', 'Place'), minItems: 1, maxItems: 1 },
+      },
+    },
+    SuggestionEnvelope: {
+      allOf: [ref('schemas', 'Envelope')],
+      properties: {
+        status: { const: 200 },
+        message: { const: 'Success' },
+        data: { type: 'array', items: ref('schemas', 'Suggestion'), maxItems: maxLimit },
+      },
+    },
+    ReverseEnvelope: {
+      allOf: [ref('schemas', 'Envelope')],
+      properties: {
+        status: { const: 200 },
+        message: { const: 'Success' },
+        data: { type: 'array', items: ref('schemas', 'ReversePlace'), minItems: 1, maxItems: maxLimit },
+      },
+    },
+    RouteEnvelope: {
+      allOf: [ref('schemas', 'Envelope')],
+      properties: {
+        status: { const: 200 },
+        message: { const: 'Success' },
+        data: { type: 'array', items: ref('schemas', 'Route'), minItems: 1, maxItems: 3 },
+      },
+    },
+    Route: {
+      type: 'object',
+      required: ['encodedPolyline', 'distanceInMeters', 'timeInMs', 'routeWeight', 'instructionList'],
+      additionalProperties: false,
+      properties: {
+        encodedPolyline: { type: 'string', description: 'Google encoded polyline, precision 5, `lat,lon`, every vertex from the first snapped point to the last.' },
+        distanceInMeters: { type: 'number', minimum: 0, description: 'Length of the polyline (haversine, R = 6371.0088 km).' },
+        timeInMs: { type: 'number', minimum: 0, description: 'Travel time in milliseconds.' },
+        routeWeight: { type: 'number', minimum: 0, description: 'What the search minimised: the travel time in seconds.' },
+        instructionList: { anyOf: [{ type: 'null' }, { type: 'array', items: ref('schemas', 'Instruction'), minItems: 2 }] },
+      },
+    },
+    Instruction: {
+      type: 'object',
+      required: ['sign', 'text', 'name', 'distance', 'time', 'interval'],
+      additionalProperties: false,
+      properties: {
+        sign: { type: 'integer', description: "GraphHopper's sign: -3 sharp left, -2 left, -1 slight left, 0 continue, 1 slight right, 2 right, 3 sharp right, 4 finish, 5 via point, 6 roundabout, -98 U-turn." },
+        text: { type: 'string', minLength: 1, examples: ['Turn left onto Tridevi Marg'] },
+        name: { type: 'string', description: 'The street, in English where OSM has `name:en`.' },
+        distance: { type: 'number', minimum: 0, description: 'Metres of this step.' },
+        time: { type: 'integer', minimum: 0, description: 'Milliseconds of this step.' },
+        interval: { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2, description: 'First and last polyline point of the step.' },
+        exitNumber: { type: 'integer', minimum: 1, description: 'Roundabouts: the exit to take.' },
+      },
+    },
+    EmptyEnvelope: {
+      allOf: [ref('schemas', 'Envelope')],
+      properties: { status: { const: 200 }, message: { const: 'Success' }, data: { maxItems: 0 } },
+    },
+    ErrorEnvelope: {
+      allOf: [ref('schemas', 'Envelope')],
+      properties: {
+        status: { minimum: 400 },
+        message: { not: { const: 'Success' } },
+        data: { maxItems: 0 },
+      },
+    },
+    NearbyPlace: nearbyPlaceSchema,
+    Place: placeSchema,
+    ReversePlace: reversePlaceSchema,
+    Suggestion: {
+      type: 'object',
+      description: 'What a search box lists: no coordinates, geometry or tags (ask `/places` for those).',
+      required: ['placeId', 'name', 'address', 'type', 'score'],
+      additionalProperties: false,
+      properties: {
+        placeId: { type: 'integer', minimum: 0 },
+        name: { type: 'string' },
+        address: { type: 'string' },
+        type: { type: 'string', description: "The row's own type, or with `type` the type that matched (a member, for a merged type)." },
+        score: { type: 'number', exclusiveMinimum: 0, description: 'Text relevance (BM25+ over the names), higher is better.' },
+      },
+    },
+    NearbyFeatures: featureCollection(nearbyPlaceSchema, maxLimit),
+    PlaceFeatures: featureCollection(placeSchema, 1, 1),
+    ReverseFeatures: featureCollection(reversePlaceSchema, maxLimit, 1),
+    Centroid: {
+      type: 'object',
+      required: ['lat', 'lon'],
+      additionalProperties: false,
+      properties: {
+        lat: { type: 'number', minimum: -90, maximum: 90 },
+        lon: { type: 'number', minimum: -180, maximum: 180 },
+      },
+    },
+    Position: position,
+    Geometry: {
+      oneOf: [
+        geometry('Point', ref('schemas', 'Position')),
+        geometry('LineString', { type: 'array', items: ref('schemas', 'Position'), minItems: 2 }),
+        geometry('Polygon', { type: 'array', items: ring, minItems: 1 }),
+        geometry('MultiPolygon', { type: 'array', items: { type: 'array', items: ring, minItems: 1 }, minItems: 1 }),
+      ],
+    },
+  };
+}
+
+/**
+ * The OpenAPI 3.1 description of API v1 as served at `<basePath>/openapi.json`: every route,
+ * parameter, status and response schema, with the limits the app was built with.
+ */
+export function openApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
+  const { basePath = '/api/v1', maxLimit = MAX_LIMIT, maxRadius = MAX_RADIUS } = options;
+  return {
     openapi: '3.1.0',
     info: {
       title: 'nepal-places API',
@@ -246,232 +505,14 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     },
     servers: [{ url: basePath }],
     tags: [{ name: 'search' }, { name: 'map' }, { name: 'meta' }],
-    paths: {
-      '/search/nearby': keyedPath({
-        operationId: 'searchNearby',
-        summary: 'Places of a type near a point',
-        description:
-          'Places of `type` whose centroid lies within `radius` km of (`lat`, `lon`), best score first ' +
-          '(or nearest first with `sortBy=true`).',
-        parameters: ['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'at', 'format', 'geometry', 'key'],
-        ok: ['The places, at most `limit` of them (possibly none).', 'NearbyEnvelope'],
-        geojson: 'NearbyFeatures',
-      }),
-      '/places': keyedPath({
-        operationId: 'place',
-        summary: 'One place by its placeId',
-        description: 'The place, locality, street or building with this `placeId` (as a search or nearby record gave it), in a one-element `data`.',
-        parameters: ['placeId', 'format', 'geometry', 'key'],
-        ok: ['The place.', 'PlaceEnvelope'],
-        geojson: 'PlaceFeatures',
-        notFound: 'No place has this placeId.',
-      }),
-      '/search': keyedPath({
-        operationId: 'search',
-        summary: 'Keyword search, as a search box suggests',
-        description:
-          'Places, localities, streets and buildings whose names (`name`, `name:en`, `name:ne`, `alt_name`, `old_name`) match ' +
-          'every word of `q`, each word as a prefix, case- and accent-insensitively, with one typo allowed in words of five ' +
-          'letters or more. Ranked by text relevance, then prominence, then (with `lat`/`lon`) nearness; `radius` filters ' +
-          'by distance, `type` by type.',
-        parameters: ['q', 'searchLimit', 'searchLat', 'searchLon', 'searchRadius', 'searchType', 'key'],
-        ok: ['The suggestions, at most `limit` of them (possibly none).', 'SuggestionEnvelope'],
-      }),
-      '/reverse': keyedPath({
-        operationId: 'reverse',
-        summary: 'What is at a point',
-        description:
-          'The named places, localities and addressed buildings nearest to (`lat`, `lon`) within `radius` km, one that ' +
-          'contains the point first; a named street only when none is within reach.',
-        parameters: ['lat', 'lon', 'reverseRadius', 'reverseLimit', 'format', 'geometry', 'key'],
-        ok: ['The places, nearest first, at most `limit` of them.', 'ReverseEnvelope'],
-        geojson: 'ReverseFeatures',
-        notFound: 'Nothing within `radius` km of the point.',
-      }),
-      '/directions': keyedPath({
-        operationId: 'directions',
-        summary: 'Routes through two or more points',
-        description:
-          'The best route through `points` in order for `mode` (foot: the shortest walk; bike; car: the fastest legal drive, ' +
-          'obeying one-ways, access and turn restrictions), then with `alternatives=true` (two points only) up to two more that ' +
-          'share at most about 70% of its length and cost at most 1.4 times it. Each point snaps to the nearest road the mode ' +
-          'may use within 1 km; the route starts and ends at the snapped points.',
-        parameters: ['points', 'pointsPlain', 'mode', 'instructions', 'alternatives', 'key'],
-        ok: ['The routes, best first.', 'RouteEnvelope'],
-        notFound: 'A point lies farther than 1 km from every road the mode may use, or no road of the mode joins two points.',
-      }),
-      ...mapPaths(),
-      '/health': {
-        get: {
-          operationId: 'health',
-          tags: ['meta'],
-          summary: 'Health check (public, no key, not counted)',
-          description: 'For load balancers: a 200 envelope while the instance serves; no key, no quota. Its one record says what it serves: the version, the places, the data\'s extent and date, whether a map.',
-          responses: {
-            200: {
-              description: 'Up.',
-              content: json({
-                allOf: [ref('schemas', 'Envelope')],
-                properties: {
-                  status: { const: 200 },
-                  data: {
-                    minItems: 1, maxItems: 1,
-                    items: {
-                      type: 'object', additionalProperties: false, required: ['version', 'places', 'bounds', 'dataDate', 'map'],
-                      properties: {
-                        version: { type: 'string', description: 'The package\'s version.' },
-                        places: { type: 'integer', minimum: 0, description: 'The places of /search/nearby in the data.' },
-                        bounds: { type: ['array', 'null'], items: { type: 'number' }, minItems: 4, maxItems: 4, description: '[west, south, east, north] around the data, degrees; null for empty data.' },
-                        dataDate: { type: ['string', 'null'], format: 'date-time', description: 'The data file\'s modification time, where the server knows it.' },
-                        map: { type: 'boolean', description: 'Whether map tiles (and the styles) are served.' },
-                      },
-                    },
-                  },
-                },
-              }),
-            },
-            405: ref('responses', 'MethodNotAllowed'),
-            500: ref('responses', 'InternalError'),
-          },
-        },
-      },
-      '/openapi.json': {
-        get: {
-          operationId: 'openapi',
-          tags: ['meta'],
-          summary: 'This document (public, no key)',
-          responses: {
-            200: { description: 'The OpenAPI 3.1 document.', content: json({ type: 'object', required: ['openapi'] }) },
-            405: ref('responses', 'MethodNotAllowed'),
-            500: ref('responses', 'InternalError'),
-          },
-        },
-      },
-    },
+    paths: paths(),
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'query', name: 'key', description: 'Your API key (the contract of API v1; it wins over a header).' },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key, as a header.' },
         bearer: { type: 'http', scheme: 'bearer', description: 'Your API key as `Authorization: Bearer <key>`.' },
       },
-      parameters: {
-        type: {
-          name: 'type', in: 'query', required: true,
-          description: 'A place type (`cafe`, `school`, …; an OSM feature value) or a merged type (`eat`, …). Case-insensitive; an unknown type finds nothing.',
-          schema: { type: 'string', minLength: 1 },
-        },
-        lat: {
-          name: 'lat', in: 'query', required: true, description: 'Latitude in degrees (plain decimal).',
-          schema: { type: 'number', minimum: -90, maximum: 90 },
-        },
-        lon: {
-          name: 'lon', in: 'query', required: true, description: 'Longitude in degrees (plain decimal).',
-          schema: { type: 'number', minimum: -180, maximum: 180 },
-        },
-        radius: {
-          name: 'radius', in: 'query', description: 'Search radius in whole kilometres.',
-          schema: { type: 'integer', minimum: 1, maximum: maxRadius, default: 10 },
-        },
-        limit: {
-          name: 'limit', in: 'query', description: 'How many places at most.',
-          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: 5 },
-        },
-        sortBy: {
-          name: 'sortBy', in: 'query', description: '`true`: nearest first; otherwise best score first. `true`/`false`, any case.',
-          schema: { type: 'boolean', default: false },
-        },
-        isOpen: {
-          name: 'isOpen', in: 'query', description: `\`true\`: only places open now (Nepal Time) by their \`opening_hours\`; of the places in range, the first \`limit\` + ${MAX_SCANNED.toLocaleString('en-US')} in the answer's order are examined, so fewer than \`limit\` may come back when few are open. \`true\`/\`false\`, any case.`,
-          schema: { type: 'boolean', default: false },
-        },
-        points: {
-          name: 'points[]', in: 'query', description: 'A point `lat,lon` to pass, in order; 2 to 25 of them, at most 2,000 km apart in all (straight lines from point to point). Sent as `points[]` (the Baato JS client, axios), `points%5B%5D` (the Java client) or repeated `points`.',
-          schema: { type: 'array', items: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?,-?\\d+(\\.\\d+)?$' }, minItems: 2, maxItems: 25 },
-          style: 'form', explode: true,
-        },
-        pointsPlain: {
-          name: 'points', in: 'query', description: 'The same points as `points[]`, for clients that repeat a plain name (not both).',
-          schema: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 25 },
-          style: 'form', explode: true,
-        },
-        mode: {
-          name: 'mode', in: 'query', description: '`foot` (shortest walk, 5 km/h), `bike` (15 km/h) or `car` (fastest, by road class and `maxspeed`).',
-          schema: { type: 'string', enum: ['foot', 'bike', 'car'], default: 'foot' },
-        },
-        instructions: {
-          name: 'instructions', in: 'query', description: '`true`: turn-by-turn `instructionList` (GraphHopper\'s shape); otherwise it is null.',
-          schema: { type: 'boolean', default: false },
-        },
-        alternatives: {
-          name: 'alternatives', in: 'query', description: '`true`: up to two alternatives after the best route (exactly two points only).',
-          schema: { type: 'boolean', default: false },
-        },
-        at: {
-          name: 'at', in: 'query',
-          description:
-            '**Extension, not part of API v1**: a client of API v1 does not send it, and another API v1 service may refuse it. ' +
-            'The instant that `isOpen` and each record\'s `open` are evaluated at, instead of now: ISO 8601, ' +
-            '`YYYY-MM-DD[Thh:mm[:ss[.fff]]][Z|±hh:mm]`; without an offset it is Nepal Time (UTC+05:45), whatever the server\'s ' +
-            'time zone. Percent-encode a `+` in the offset as `%2B`.',
-          schema: {
-            type: 'string',
-            pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}(:?\\d{2})?)?)?$',
-            examples: ['2026-11-21T22:10', '2026-11-21T16:25Z', '2026-11-21T22:10+05:45'],
-          },
-          'x-extension': true,
-        },
-        placeId: {
-          name: 'placeId', in: 'query', required: true, description: 'The `placeId` of a record: `osmId * 4 + kind` (kind 0 node, 1 way, 2 relation), plain digits.',
-          schema: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
-        },
-        q: {
-          name: 'q', in: 'query', required: true, description: `What the user typed: words, the last one possibly unfinished. Not blank; at most ${MAX_QUERY_LENGTH} characters and ${MAX_WORDS} different words (a repeated word counts once), else 400. At most ${MAX_POSTINGS.toLocaleString('en-US')} matches of its words in names are scored: a broader query (one or two letters at country scale) ranks each word's rarest completions.`,
-          schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH },
-        },
-        searchLimit: {
-          name: 'limit', in: 'query', description: 'How many suggestions at most.',
-          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: SEARCH_LIMIT },
-        },
-        searchLat: {
-          name: 'lat', in: 'query', description: 'With `lon`: nearer places rank first among equally good matches (a bias, not a filter).',
-          schema: { type: 'number', minimum: -90, maximum: 90 },
-        },
-        searchLon: {
-          name: 'lon', in: 'query', description: 'With `lat`: see `lat`.',
-          schema: { type: 'number', minimum: -180, maximum: 180 },
-        },
-        searchRadius: {
-          name: 'radius', in: 'query', description: 'With `lat`/`lon`: only places whose centroid lies within this many whole kilometres.',
-          schema: { type: 'integer', minimum: 1, maximum: maxRadius },
-        },
-        searchType: {
-          name: 'type', in: 'query', description: 'Only places of this type (`cafe`, `residential`, `neighbourhood`, …) or merged type (`eat`, …). Case-insensitive.',
-          schema: { type: 'string', minLength: 1 },
-        },
-        reverseRadius: {
-          name: 'radius', in: 'query', description: 'How far to look, in km; fractions are fine.',
-          schema: { type: 'number', exclusiveMinimum: 0, maximum: maxRadius, default: REVERSE_RADIUS },
-        },
-        reverseLimit: {
-          name: 'limit', in: 'query', description: 'How many places at most.',
-          schema: { type: 'integer', minimum: 1, maximum: maxLimit, default: REVERSE_LIMIT },
-        },
-        format: {
-          name: 'format', in: 'query',
-          description: '`json`: the envelope; `geojson`: a GeoJSON FeatureCollection (`application/geo+json`) of the same records, for a map. Errors are envelopes either way.',
-          schema: { type: 'string', enum: ['json', 'geojson'], default: 'json' },
-        },
-        geometry: {
-          name: 'geometry', in: 'query',
-          description: "Only with `format=geojson`: `full`, each feature has the record's geometry; `centroid`, a Point at its centroid.",
-          schema: { type: 'string', enum: ['full', 'centroid'], default: 'full' },
-        },
-        key: {
-          name: 'key', in: 'query',
-          description: 'Your API key. Required, unless given in an `X-API-Key` or `Authorization: Bearer` header (this parameter wins).',
-          schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,128}$' },
-        },
-      },
+      parameters: parameters(maxLimit, maxRadius),
       headers: {
         'RateLimit-Limit': { description: "Requests allowed per window for this key.", schema: { type: 'integer', minimum: 1 } },
         'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
@@ -486,140 +527,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         InternalError: errorResponse(500, 'An unexpected fault, logged under the request id; the message is `Internal server error`.'),
         NotFound: errorResponse(404, 'No such path.'),
       },
-      schemas: {
-        Timestamp: {
-          type: 'string',
-          description: 'Server time in Nepal Time (UTC+05:45), written like Java\'s `Date.toString()`.',
-          pattern: TIMESTAMP_PATTERN,
-          examples: ['Sat Nov 21 21:50:03 NPT 2026'],
-        },
-        Envelope: {
-          type: 'object',
-          required: ['timestamp', 'status', 'message', 'data'],
-          additionalProperties: false,
-          properties: {
-            timestamp: ref('schemas', 'Timestamp'),
-            status: { type: 'integer', minimum: 100, maximum: 599, description: 'Equals the HTTP status.' },
-            message: { type: 'string', minLength: 1, description: '`Success` on 2xx, else what went wrong.' },
-            data: { type: 'array' },
-          },
-        },
-        NearbyEnvelope: {
-          allOf: [ref('schemas', 'Envelope')],
-          properties: {
-            status: { const: 200 },
-            message: { const: 'Success' },
-            data: { type: 'array', items: ref('schemas', 'NearbyPlace'), maxItems: maxLimit },
-          },
-        },
-        PlaceEnvelope: {
-          allOf: [ref('schemas', 'Envelope')],
-          properties: {
-            status: { const: 200 },
-            message: { const: 'Success' },
-            data: { type: 'array', items: ref('schemas', 'Place'), minItems: 1, maxItems: 1 },
-          },
-        },
-        SuggestionEnvelope: {
-          allOf: [ref('schemas', 'Envelope')],
-          properties: {
-            status: { const: 200 },
-            message: { const: 'Success' },
-            data: { type: 'array', items: ref('schemas', 'Suggestion'), maxItems: maxLimit },
-          },
-        },
-        ReverseEnvelope: {
-          allOf: [ref('schemas', 'Envelope')],
-          properties: {
-            status: { const: 200 },
-            message: { const: 'Success' },
-            data: { type: 'array', items: ref('schemas', 'ReversePlace'), minItems: 1, maxItems: maxLimit },
-          },
-        },
-        RouteEnvelope: {
-          allOf: [ref('schemas', 'Envelope')],
-          properties: {
-            status: { const: 200 },
-            message: { const: 'Success' },
-            data: { type: 'array', items: ref('schemas', 'Route'), minItems: 1, maxItems: 3 },
-          },
-        },
-        Route: {
-          type: 'object',
-          required: ['encodedPolyline', 'distanceInMeters', 'timeInMs', 'routeWeight', 'instructionList'],
-          additionalProperties: false,
-          properties: {
-            encodedPolyline: { type: 'string', description: 'Google encoded polyline, precision 5, `lat,lon`, every vertex from the first snapped point to the last.' },
-            distanceInMeters: { type: 'number', minimum: 0, description: 'Length of the polyline (haversine, R = 6371.0088 km).' },
-            timeInMs: { type: 'number', minimum: 0, description: 'Travel time in milliseconds.' },
-            routeWeight: { type: 'number', minimum: 0, description: 'What the search minimised: the travel time in seconds.' },
-            instructionList: { anyOf: [{ type: 'null' }, { type: 'array', items: ref('schemas', 'Instruction'), minItems: 2 }] },
-          },
-        },
-        Instruction: {
-          type: 'object',
-          required: ['sign', 'text', 'name', 'distance', 'time', 'interval'],
-          additionalProperties: false,
-          properties: {
-            sign: { type: 'integer', description: "GraphHopper's sign: -3 sharp left, -2 left, -1 slight left, 0 continue, 1 slight right, 2 right, 3 sharp right, 4 finish, 5 via point, 6 roundabout, -98 U-turn." },
-            text: { type: 'string', minLength: 1, examples: ['Turn left onto Tridevi Marg'] },
-            name: { type: 'string', description: 'The street, in English where OSM has `name:en`.' },
-            distance: { type: 'number', minimum: 0, description: 'Metres of this step.' },
-            time: { type: 'integer', minimum: 0, description: 'Milliseconds of this step.' },
-            interval: { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2, description: 'First and last polyline point of the step.' },
-            exitNumber: { type: 'integer', minimum: 1, description: 'Roundabouts: the exit to take.' },
-          },
-        },
-        EmptyEnvelope: {
-          allOf: [ref('schemas', 'Envelope')],
-          properties: { status: { const: 200 }, message: { const: 'Success' }, data: { maxItems: 0 } },
-        },
-        ErrorEnvelope: {
-          allOf: [ref('schemas', 'Envelope')],
-          properties: {
-            status: { minimum: 400 },
-            message: { not: { const: 'Success' } },
-            data: { maxItems: 0 },
-          },
-        },
-        NearbyPlace: nearbyPlaceSchema,
-        Place: placeSchema,
-        ReversePlace: reversePlaceSchema,
-        Suggestion: {
-          type: 'object',
-          description: 'What a search box lists: no coordinates, geometry or tags (ask `/places` for those).',
-          required: ['placeId', 'name', 'address', 'type', 'score'],
-          additionalProperties: false,
-          properties: {
-            placeId: { type: 'integer', minimum: 0 },
-            name: { type: 'string' },
-            address: { type: 'string' },
-            type: { type: 'string', description: "The row's own type, or with `type` the type that matched (a member, for a merged type)." },
-            score: { type: 'number', exclusiveMinimum: 0, description: 'Text relevance (BM25+ over the names), higher is better.' },
-          },
-        },
-        NearbyFeatures: featureCollection(nearbyPlaceSchema, maxLimit),
-        PlaceFeatures: featureCollection(placeSchema, 1, 1),
-        ReverseFeatures: featureCollection(reversePlaceSchema, maxLimit, 1),
-        Centroid: {
-          type: 'object',
-          required: ['lat', 'lon'],
-          additionalProperties: false,
-          properties: {
-            lat: { type: 'number', minimum: -90, maximum: 90 },
-            lon: { type: 'number', minimum: -180, maximum: 180 },
-          },
-        },
-        Position: position,
-        Geometry: {
-          oneOf: [
-            geometry('Point', ref('schemas', 'Position')),
-            geometry('LineString', { type: 'array', items: ref('schemas', 'Position'), minItems: 2 }),
-            geometry('Polygon', { type: 'array', items: ring, minItems: 1 }),
-            geometry('MultiPolygon', { type: 'array', items: { type: 'array', items: ring, minItems: 1 }, minItems: 1 }),
-          ],
-        },
-      },
+      schemas: schemas(maxLimit),
     },
   };
 }

@@ -2,7 +2,6 @@ import { createServer, ServerResponse, type IncomingMessage, type Server } from 
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import type { ExecutionContext } from 'hono';
-import { CUT, type Outgoing } from './cut.js';
 import { envelope } from './envelope.js';
 
 /**
@@ -111,7 +110,6 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
   // One handler for every response, which it reads as `this`: `once` with a closure per request
   // made two functions and a wrapper for each.
   function settled(this: ServerResponse): void {
-    (this as Outgoing)[CUT]?.(); // a no-op once the app has logged the answer
     if (--inflight === 0) drained?.();
   }
   const refuse = (status: number, message: string, method?: string, target?: string): Response =>
@@ -123,8 +121,6 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
     // adapter refuses it instead (an envelope, logged).
     const s = createServer({ maxHeaderSize, requireHostHeader: false, ServerResponse: Answer }, (req, res) => {
       current = req;
-      // the app hears of a cut from the 'close' listener below, not from one of its own
-      (res as Outgoing)[CUT] = null;
       try {
         void listener(req, res);
       } finally {

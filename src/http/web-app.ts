@@ -144,7 +144,7 @@ export async function withWebApp(api: Fetcher, options: WebAppOptions): Promise<
     if (!file) return api.fetch(request, env, ctx);
     const start = performance.now();
     const response = answer(request, file, file === page ? csp : undefined);
-    log?.(accessLine(Date.now(), `${prefix}-${(++count).toString(36)}`, request.method, request.url, response.status, performance.now() - start));
+    log?.(accessLine({ time: Date.now(), id: `${prefix}-${(++count).toString(36)}`, method: request.method, url: request.url, status: response.status, ms: performance.now() - start }));
     return response;
   };
   return api.rejected ? { fetch, rejected: api.rejected.bind(api) } : { fetch };

@@ -6,10 +6,10 @@ import { placeId } from './record.js';
 import { placeRecord, instant } from './place.js';
 import { coord, positiveInt, show } from './validate.js';
 import { kmTo } from '../geom/haversine.js';
+import { REVERSE_LIMIT, REVERSE_RADIUS } from './limits.js';
 import { checkNotSwapped } from './swapped.js';
 
-/** Default radius of `reverse`, km. */
-export const REVERSE_RADIUS = 0.5;
+export { REVERSE_RADIUS } from './limits.js';
 
 /**
  * What is at a point ("where am I"): the landmarks nearest to it within `radius` km
@@ -85,6 +85,6 @@ export function checkReverse(q: ReverseQuery): CheckedReverse {
     }
     radius = q.radius;
   }
-  const limit = positiveInt('limit', q.limit, 1);
+  const limit = positiveInt('limit', q.limit, REVERSE_LIMIT);
   return { lat: q.lat, lon: q.lon, radius, limit, at: instant(q.at) };
 }

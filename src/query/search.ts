@@ -6,6 +6,7 @@ import { MERGED_TYPES } from '../place/feature.js';
 import { placeId } from './record.js';
 import { STREET } from '../model/table.js';
 import { coord, positiveInt, show } from './validate.js';
+import { SEARCH_LIMIT } from './limits.js';
 import { EARTH_RADIUS_KM, kmTo } from '../geom/haversine.js';
 import { words, MAX_WORDS } from '../search/words.js';
 import { checkNotSwapped } from './swapped.js';
@@ -168,7 +169,7 @@ export function checkSearch(s: SearchQuery): CheckedSearch {
   // a repeated word counts once: it finds nothing a single one does not
   const distinct = new Set(words(s.q)).size;
   if (distinct > MAX_WORDS) throw new InvalidQueryError('q', `must have at most ${MAX_WORDS} different words, got ${distinct}`);
-  const limit = positiveInt('limit', s.limit, 10);
+  const limit = positiveInt('limit', s.limit, SEARCH_LIMIT);
   const out: CheckedSearch = { q: s.q, limit };
   if (s.lat !== undefined || s.lon !== undefined) {
     // one without the other is a mistake, not a point

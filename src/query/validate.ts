@@ -1,5 +1,6 @@
 import { InvalidQueryError, type QueryParam } from '../errors.js';
 import type { NearbyQuery } from '../types.js';
+import { NEARBY_LIMIT, NEARBY_RADIUS } from './limits.js';
 
 /** A checked nearby query with its defaults filled in. */
 export interface Checked {
@@ -19,8 +20,8 @@ export function checkQuery(q: NearbyQuery): Checked {
   if (typeof q.type !== 'string' || !q.type.trim()) throw new InvalidQueryError('type', 'is required: a place type such as "cafe" or a merged type such as "eat"');
   coord('lat', q.lat, 90);
   coord('lon', q.lon, 180);
-  const radius = positiveInt('radius', q.radius, 10);
-  const limit = positiveInt('limit', q.limit, 5);
+  const radius = positiveInt('radius', q.radius, NEARBY_RADIUS);
+  const limit = positiveInt('limit', q.limit, NEARBY_LIMIT);
   const sortBy = bool('sortBy', q.sortBy);
   const isOpen = bool('isOpen', q.isOpen);
   let at = Date.now();

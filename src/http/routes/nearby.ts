@@ -1,26 +1,20 @@
-import type { Api } from '../api.js';
+import { core, type Api } from '../api.js';
 import { toWire } from '../envelope.js';
-import { HttpError } from '../http-error.js';
-import { InvalidQueryError } from '../../errors.js';
-import { NearbyJson } from '../nearby-json.js';
+import { NearbyAnswer } from '../nearby-json.js';
 import { parseNearbyParams } from '../params.js';
-import { nearby as coreNearby, nearbyHits } from '../../query/nearby.js';
+import { nearbySchema } from '../schema.js';
 
-/** `GET /search/nearby`: `nearby()`'s records. */
+/**
+ * `GET /search/nearby`: `nearby()`'s records. The app's search answers a `NearbyAnswer` (its
+ * envelope written from kept parts, nearby-json.ts); a stand-in search (tests) answers records.
+ */
 export function nearbyRoutes(api: Api): void {
   const { limits, now, nearby } = api;
-  // The core's search answers with hits whose JSON is written from kept parts (nearby-json.ts);
-  // a stand-in search (tests) with its records.
-  const json = nearby === coreNearby ? new NearbyJson() : undefined;
+  const schema = nearbySchema(limits);
   api.keyed('/search/nearby', async (search, _c, index) => {
-    const query = parseNearbyParams(search, limits);
+    const query = parseNearbyParams(search, limits, schema);
     query.at ??= new Date(now()); // `at`, an extension, asks for another instant
-    try {
-      if (json) return json.answer(index, nearbyHits(index, query));
-      return (await nearby(index, query)).map(toWire);
-    } catch (err) {
-      if (err instanceof InvalidQueryError) throw new HttpError(400, err.message);
-      throw err;
-    }
+    const found = await core(() => nearby(index, query));
+    return found instanceof NearbyAnswer ? found : found.map(toWire);
   }, { geojson: true });
 }
