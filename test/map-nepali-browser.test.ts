@@ -26,7 +26,6 @@ import { buildTiles } from '../src/build/tiles.js';
 import { TileArchive } from '../src/map/archive.js';
 import { fileAssets, withShapedGlyphs } from '../src/map/assets.js';
 import { devanagariFontBytes } from '../src/map/shape.js';
-import { mapStyle } from '../src/map/style.js';
 import { coreIndex, token } from './support/http-fixture.js';
 import { startServer, type TestServer } from './support/http-server.js';
 
@@ -107,8 +106,6 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
     if (url.pathname === '/text') return void res.writeHead(200, { 'content-type': 'text/html' }).end(TEXT_PAGE(url.searchParams.get('word')!, url.searchParams.has('unshaped')));
-    // the Nepali style document, its sources, glyphs and sprite on the API server
-    if (url.pathname === '/style.json') return void res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' }).end(JSON.stringify({ ...mapStyle('breeze', { base: `${api.origin}/api/v1`, key: KEY }, { lang: 'ne' }), center: [85.3, 27.7], zoom: 14 }));
     if (url.pathname === '/font.ttf') return void res.writeHead(200, { 'content-type': 'font/ttf' }).end(font);
     const m = /^\/maplibre\/([\w.-]+)$/.exec(url.pathname);
     if (!m) return void res.writeHead(404).end();
@@ -139,7 +136,7 @@ afterAll(async () => {
 /** Opens the Nepali style at `center`, `zoom` and waits for the map's first `idle`. */
 async function openMap(center: readonly number[], zoom: number): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 640, height: 480 } })).newPage();
-  const style = `${pageOrigin}/style.json`;
+  const style = `${api.origin}/api/v1/styles/breeze?lang=ne&key=${KEY}`;
   await page.goto(`${pageOrigin}/?style=${encodeURIComponent(style)}&zoom=${zoom}&center=${center.join(',')}`);
   await page.waitForFunction(() => (globalThis as any).idle === true, null, { timeout: 60_000 }).catch(async (e: Error) => {
     throw new Error(`${e.message}; map errors: ${JSON.stringify(await page.evaluate(() => (globalThis as any).errors))}`);

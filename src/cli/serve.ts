@@ -20,7 +20,7 @@ import type { PlaceIndex } from '../index/place-index.js';
 import { nearby } from '../query/nearby.js';
 import { createApp } from '../http/app.js';
 import { TileArchive, TileArchiveError } from '../map/archive.js';
-import { fileAssets, FIXTURE_TILES } from '../map/assets.js';
+import { fileAssets, FIXTURE_TILES, withShapedGlyphs } from '../map/assets.js';
 import { generateKey, Keyring, TokenError, type Token } from '../http/keys.js';
 import { loadTokens } from '../http/tokens-file.js';
 import { MemoryQuotaStore, type QuotaStore } from '../http/quota.js';
@@ -198,7 +198,9 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
       throw err;
     }
   } else tiles = await tilesBeside(file, (values.data ?? values.pbf) !== undefined, fail); // built by build --tiles
-  const assets = fileAssets();
+  // the glyphs of the archive's shaped Nepali labels, drawn by the server (src/map/shape.ts)
+  const { assets, problem: unshaped } = await withShapedGlyphs(fileAssets(), tiles?.metadata);
+  if (unshaped !== undefined) fail(`warning: ${unshaped}`);
   const appKey = app ? (started?.appKey ?? generateKey()) : undefined;
 
   let index: PlaceIndex;

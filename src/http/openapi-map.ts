@@ -58,10 +58,13 @@ export function mapPaths(): Record<string, object> {
     '/styles/{name}': mapPath({
       operationId: 'style',
       summary: 'A MapLibre style of the data',
-      description: 'A MapLibre style document (version 8) whose layers are @protomaps/basemaps\' and whose source, glyph and sprite URLs point back at this server with the same key. Labels are `name:en`, then `name`.',
-      parameters: [pathParam('name', 'The style: `breeze` (light, the default) or `dark`.', { type: 'string', enum: ['breeze', 'dark'] })],
+      description: 'A MapLibre style document (version 8) whose layers are @protomaps/basemaps\' and whose source, glyph and sprite URLs point back at this server with the same key. Labels are `name:en`, then `name`; with `lang=ne`, the Nepali name shaped on the server (`pgf:name:ne`), then the English label.',
+      parameters: [
+        pathParam('name', 'The style: `breeze` (light, the default) or `dark`.', { type: 'string', enum: ['breeze', 'dark'] }),
+        { name: 'lang', in: 'query', required: false, description: 'The labels\' language: `en` (the default) or `ne` (Nepali, shaped on the server: drawn right by MapLibre with no plugin).', schema: { type: 'string', enum: ['en', 'ne'], default: 'en' } },
+      ],
       ok: { 'application/json': 'The style document.' },
-      more: { 404: envelope(404, 'No such style, or the server has no vector tiles.') },
+      more: { 400: envelope(400, '`lang` is not `en` or `ne`.'), 404: envelope(404, 'No such style, or the server has no vector tiles.') },
     }),
     '/tiles.json': mapPath({ operationId: 'tileJson', summary: 'TileJSON 3.0 of the vector tiles', description: 'The tile URL, vector layers, zooms, bounds and centre of the archive.', parameters: [], ok: { 'application/json': 'TileJSON 3.0.' }, more: { 404: noTiles } }),
     '/tiles/{z}/{x}/{y}.mvt': mapPath({

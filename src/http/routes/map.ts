@@ -11,7 +11,7 @@ import type { Api, AppEnv } from '../api.js';
 import { HttpError, quote } from '../http-error.js';
 import type { Search } from '../query.js';
 import { encodeGlyphs, fontFor, parseRange } from '../../map/glyphs.js';
-import { ATTRIBUTION, hasStyle, mapStyle, STYLES } from '../../map/style.js';
+import { ATTRIBUTION, hasStyle, isLang, LANGS, mapStyle, STYLES } from '../../map/style.js';
 import { LAYER_FIELDS } from '../../tiles/schema.js';
 import { gunzipLimited, MAX_TILE_BYTES, MAX_TILE_ZOOM, TileDataError, tileProblem } from '../../map/zxy.js';
 
@@ -84,8 +84,10 @@ export function mapRoutes(api: Api, options: MapOptions = {}): void {
     if (!hasStyle(name)) {
       throw new HttpError(404, `Not found: no style ${quote(name)}; styles: ${Object.keys(STYLES).join(', ')}`);
     }
+    const lang = search.get('lang') ?? 'en';
+    if (!isLang(lang)) throw new HttpError(400, `Bad lang ${quote(lang)}: labels are in ${LANGS.join(' (the default) or ')}`);
     const archive = need(tiles);
-    const style = mapStyle(name, { base: apiBase(c, '/styles/'), key: search.get('key') ?? '' });
+    const style = mapStyle(name, { base: apiBase(c, '/styles/'), key: search.get('key') ?? '' }, { lang });
     const { header } = archive;
     style.center = [header.centerLon, header.centerLat];
     style.zoom = header.centerZoom;
