@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlaceIndex } from '../src/index.js';
+import { types, type PlaceIndex } from '../src/index.js';
 import { openApiDocument } from '../src/http/openapi.js';
 import { NEARBY_PARAMS } from '../src/http/params.js';
 import { coreIndex, THAMEL, token } from './support/http-fixture.js';
@@ -34,7 +34,8 @@ describe('openapi.json: a valid OpenAPI 3.1 document of the API', () => {
   });
 
   it('is served at <basePath>/openapi.json, as built for the app', () => {
-    expect(served).toEqual(openApiDocument({ basePath: '/api/v1', maxLimit: 100, maxRadius: 100 }));
+    // with the types of the data it serves (GET /types) as examples of `type`
+    expect(served).toEqual(openApiDocument({ basePath: '/api/v1', maxLimit: 100, maxRadius: 100, types: types(index).map((t) => t.type) }));
     expect(served.servers).toEqual([{ url: '/api/v1' }]);
   });
 

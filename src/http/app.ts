@@ -24,6 +24,7 @@ import { openapiRoutes } from './routes/openapi.js';
 import { placeRoutes } from './routes/places.js';
 import { reverseRoutes } from './routes/reverse.js';
 import { searchRoutes } from './routes/search.js';
+import { typesRoutes } from './routes/types.js';
 
 export type { AppEnv, NearbyFn } from './api.js';
 
@@ -124,6 +125,7 @@ export function createApp(options: AppOptions): ApiApp {
   app.route('/', routes(placeRoutes));
   app.route('/', routes(searchRoutes));
   app.route('/', routes(reverseRoutes));
+  app.route('/', routes(typesRoutes));
   app.route('/', routes(directionsRoutes));
   app.route('/', routes((api) => mapRoutes(api, options.map)));
   app.route('/', routes(openapiRoutes));

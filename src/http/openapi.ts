@@ -10,6 +10,8 @@ export interface OpenApiOptions {
   maxLimit?: number;
   /** Largest `radius` in km (default 100). */
   maxRadius?: number;
+  /** The types of the data served (`types()`), listed as examples of `type`; default none. */
+  types?: readonly string[];
 }
 
 const PLACE_FIELDS = ['placeId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'open'];
@@ -158,7 +160,7 @@ function keyedPath(r: KeyedRoute) {
  * The parameters of the routes, generated from their schemas (`schema.ts`): under
  * `components/parameters`, by the names the paths refer to them with.
  */
-function parameters(maxLimit: number, maxRadius: number): Record<string, object> {
+function parameters(maxLimit: number, maxRadius: number, types: readonly string[]): Record<string, object> {
   const limits = { maxLimit, maxRadius };
   const nearby = nearbySchema(limits);
   const search = searchSchema(limits);
@@ -174,7 +176,10 @@ function parameters(maxLimit: number, maxRadius: number): Record<string, object>
     ['searchRadius', search, 'radius'], ['searchType', search, 'type'],
     ['reverseRadius', reverse, 'radius'], ['reverseLimit', reverse, 'limit'],
   ];
-  return Object.fromEntries(names.map(([component, schema, name]) => [component, parameterObject(schema, name)]));
+  const out: Record<string, Record<string, unknown>> = Object.fromEntries(names.map(([component, schema, name]) => [component, parameterObject(schema, name)]));
+  // the data's types, as GET /types lists them (examples, not an enum: a type is case-insensitive)
+  if (types.length) (out.type.schema as Record<string, unknown>).examples = [...types];
+  return out;
 }
 
 /** The `paths` of the document: every route, keyed or public. */
@@ -209,6 +214,15 @@ function paths(): Record<string, object> {
         'by distance, `type` by type.',
       parameters: ['q', 'searchLimit', 'searchLat', 'searchLon', 'searchRadius', 'searchType', 'key'],
       ok: ['The suggestions, at most `limit` of them (possibly none).', 'SuggestionEnvelope'],
+    }),
+    '/types': keyedPath({
+      operationId: 'types',
+      summary: 'The types /search/nearby takes',
+      description:
+        'Every type of the data served and every merged type (with its `members`), with how many places have it, ' +
+        'most first: what `type` of `/search/nearby` accepts. An unknown type there is a 400 that suggests the nearest.',
+      parameters: ['key'],
+      ok: ['The types.', 'TypesEnvelope'],
     }),
     '/reverse': keyedPath({
       operationId: 'reverse',
@@ -384,6 +398,24 @@ function schemas(maxLimit: number): Record<string, object> {
         data: { type: 'array', items: ref('schemas', 'Place'), minItems: 1, maxItems: 1 },
       },
     },
+    TypesEnvelope: {
+      allOf: [ref('schemas', 'Envelope')],
+      properties: {
+        status: { const: 200 },
+        message: { const: 'Success' },
+        data: {
+          type: 'array',
+          items: {
+            type: 'object', additionalProperties: false, required: ['type', 'count'],
+            properties: {
+              type: { type: 'string', description: 'The type, as `type` of `/search/nearby` takes it.' },
+              count: { type: 'integer', minimum: 0, description: 'How many places have it (each once for a merged type).' },
+              members: { type: 'array', items: { type: 'string' }, description: 'A merged type\'s member types.' },
+            },
+          },
+        },
+      },
+    },
     SuggestionEnvelope: {
       allOf: [ref('schemas', 'Envelope')],
       properties: {
@@ -491,7 +523,7 @@ function schemas(maxLimit: number): Record<string, object> {
  * parameter, status and response schema, with the limits the app was built with.
  */
 export function openApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
-  const { basePath = '/api/v1', maxLimit = MAX_LIMIT, maxRadius = MAX_RADIUS } = options;
+  const { basePath = '/api/v1', maxLimit = MAX_LIMIT, maxRadius = MAX_RADIUS, types = [] } = options;
   return {
     openapi: '3.1.0',
     info: {
@@ -512,7 +544,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Your API key, as a header.' },
         bearer: { type: 'http', scheme: 'bearer', description: 'Your API key as `Authorization: Bearer <key>`.' },
       },
-      parameters: parameters(maxLimit, maxRadius),
+      parameters: parameters(maxLimit, maxRadius, types),
       headers: {
         'RateLimit-Limit': { description: "Requests allowed per window for this key.", schema: { type: 'integer', minimum: 1 } },
         'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },

@@ -5,7 +5,7 @@ import { INSTANT_FORMAT, parseInstant } from '../hours/instant.js';
 import { quote } from './http-error.js';
 import type { Search } from './query.js';
 import {
-  bad, defaultOf, directionsSchema, formatParams, nearbySchema, onlyKnown, paramNames, placeSchema, readParam, reverseSchema, searchSchema,
+  bad, defaultOf, directionsSchema, formatParams, nearbySchema, onlyKnown, paramNames, placeSchema, readParam, reverseSchema, searchSchema, typesSchema,
   type QueryLimits,
 } from './schema.js';
 
@@ -15,6 +15,7 @@ export { SEARCH_LIMIT, REVERSE_LIMIT } from '../query/limits.js';
 
 // The schemas of the routes whose parameters do not depend on the limits.
 const PLACE = placeSchema();
+const TYPES = typesSchema();
 const DIRECTIONS = directionsSchema();
 
 /**
@@ -57,6 +58,14 @@ export function parseNearbyParams(search: Search, limits: QueryLimits, schema = 
     query.at = instant;
   }
   return query;
+}
+
+/**
+ * Checks the query of `GET /types`: nothing but the key.
+ * @throws {HttpError} 400, naming an unknown or repeated parameter
+ */
+export function parseTypesParams(search: Search): void {
+  onlyKnown(search, TYPES);
 }
 
 /** The query parameters of `GET /places`. */

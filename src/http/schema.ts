@@ -109,6 +109,11 @@ export function placeSchema() {
   });
 }
 
+/** The parameters of `GET /types`: the key alone. */
+export function typesSchema() {
+  return z.object({ key });
+}
+
 /** The parameters of `GET /search`. */
 export function searchSchema(limits: QueryLimits) {
   return z.object({

@@ -1,3 +1,5 @@
+import type { PlaceIndex } from '../../index/place-index.js';
+import { types } from '../../query/types.js';
 import type { Api } from '../api.js';
 import { openApiDocument } from '../openapi.js';
 
@@ -10,13 +12,19 @@ const SUFFIX = '/openapi.json';
  */
 export function openapiRoutes(api: Api): void {
   const { maxLimit, maxRadius } = api.limits;
-  const documents = new Map<string, string>();
+  // per index (a reload brings its own types) and base path
+  const documents = new WeakMap<PlaceIndex, Map<string, string>>();
   api.open(SUFFIX, (c) => {
     const base = c.req.path.slice(0, -SUFFIX.length);
-    let text = documents.get(base);
+    const index = api.current();
+    let texts = documents.get(index);
+    if (!texts) documents.set(index, (texts = new Map()));
+    let text = texts.get(base);
     if (text === undefined) {
-      text = JSON.stringify(openApiDocument({ basePath: base, maxLimit, maxRadius }));
-      if (documents.size < 16) documents.set(base, text);
+      // (a stand-in index of a test may have no type trees)
+      const known = index.types instanceof Map ? types(index).map((t) => t.type) : [];
+      text = JSON.stringify(openApiDocument({ basePath: base, maxLimit, maxRadius, types: known }));
+      if (texts.size < 16) texts.set(base, text);
     }
     c.header('Content-Type', 'application/json');
     c.header('Cache-Control', 'public, max-age=300');
