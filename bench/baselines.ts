@@ -28,7 +28,9 @@ export class Baselines {
   constructor(index: PlaceIndex) {
     this.index = index;
     const t = index.table;
-    t.strings.forEach((s, i) => { if (!this.stringId.has(s)) this.stringId.set(s, i); });
+    t.strings.forEach((s, i) => {
+      if (!this.stringId.has(s)) this.stringId.set(s, i);
+    });
     const t0 = performance.now();
     this.lon = new Float64Array(t.size);
     this.lat = new Float64Array(t.size);
@@ -47,7 +49,8 @@ export class Baselines {
   readonly bare: Search = (q) => {
     const has = this.typeTest(q);
     const open = this.openTest(q);
-    const limit = q.limit ?? 5, radius = q.radius ?? 10;
+    const limit = q.limit ?? 5,
+      radius = q.radius ?? 10;
     const pred = open ? (p: number) => has(p) && open(p) : has;
     if (q.sortBy) return around(this.tree, q.lon, q.lat, limit, radius, pred);
     // geokdbush has no score order: take everything in range, rank by score
@@ -66,7 +69,8 @@ export class Baselines {
     const t = this.index.table;
     const has = this.typeTest(q);
     const open = this.openTest(q);
-    const limit = q.limit ?? 5, radius = q.radius ?? 10;
+    const limit = q.limit ?? 5,
+      radius = q.radius ?? 10;
     const cosLat = Math.cos(q.lat * RAD);
     const rows: number[] = [];
     const keys: number[] = [];
@@ -120,7 +124,8 @@ export class Baselines {
 
 // haversine as @turf/distance writes it (the engine's formula), km
 function haversine(lon: number, lat: number, cosLat: number, lon2: number, lat2: number): number {
-  const s1 = Math.sin(((lat2 - lat) * RAD) / 2), s2 = Math.sin(((lon2 - lon) * RAD) / 2);
+  const s1 = Math.sin(((lat2 - lat) * RAD) / 2),
+    s2 = Math.sin(((lon2 - lon) * RAD) / 2);
   const a = s1 * s1 + s2 * s2 * cosLat * Math.cos(lat2 * RAD);
   return 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * R;
 }

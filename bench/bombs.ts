@@ -37,7 +37,8 @@ export function gzipBomb(zeros: number, head: Uint8Array = new Uint8Array(0)): B
 /** A zlib stream (RFC 1950) of `head` then `zeros` zero bytes. */
 export function zlibBomb(zeros: number, head: Uint8Array = new Uint8Array(0)): Buffer {
   // Adler-32: zeros leave its sum a as it is and add a to b once each
-  let a = 1, b = 0;
+  let a = 1,
+    b = 0;
   for (const byte of head) {
     a = (a + byte) % 65521;
     b = (b + a) % 65521;

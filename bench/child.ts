@@ -34,12 +34,20 @@ export interface ChildRun {
  * line is parsed as JSON and handed to `onLine` as it arrives; stderr passes through
  * when `passStderr` (progress lines).
  */
-export function runChild(script: string, args: string[], limits: Limits, onLine?: (v: unknown) => void, passStderr = false): Promise<ChildRun> {
+export function runChild(
+  script: string,
+  args: string[],
+  limits: Limits,
+  onLine?: (v: unknown) => void,
+  passStderr = false,
+): Promise<ChildRun> {
   const file = fileURLToPath(new URL(script, import.meta.url));
   return new Promise((resolve) => {
     const p = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', file, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: unknown[] = [];
-    let out = '', lastErr = '', killed: string | undefined;
+    let out = '',
+      lastErr = '',
+      killed: string | undefined;
     const started = Date.now();
     let heard = started;
     p.stdout.setEncoding('utf8');
@@ -68,9 +76,11 @@ export function runChild(script: string, args: string[], limits: Limits, onLine?
     });
     const watch = setInterval(() => {
       const rss = rssOf(p.pid);
-      if (rss > limits.maxRss) killed = `killed at ${(rss / 1e6).toFixed(0)} MB resident (limit ${(limits.maxRss / 1e6).toFixed(0)} MB) after ${((Date.now() - started) / 1000).toFixed(0)} s`;
+      if (rss > limits.maxRss)
+        killed = `killed at ${(rss / 1e6).toFixed(0)} MB resident (limit ${(limits.maxRss / 1e6).toFixed(0)} MB) after ${((Date.now() - started) / 1000).toFixed(0)} s`;
       else if (Date.now() - started > limits.timeout) killed = `killed after the ${(limits.timeout / 1000).toFixed(0)} s limit`;
-      else if (limits.stall && Date.now() - heard > limits.stall) killed = `killed after ${(limits.stall / 1000).toFixed(0)} s without output`;
+      else if (limits.stall && Date.now() - heard > limits.stall)
+        killed = `killed after ${(limits.stall / 1000).toFixed(0)} s without output`;
       if (killed) {
         clearInterval(watch);
         p.kill('SIGKILL');

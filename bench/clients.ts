@@ -62,12 +62,14 @@ export function send(url: string, options: SendOptions = {}): Promise<Reply> {
 export async function burst(url: (i: number) => string, total: number, concurrency: number, options: SendOptions = {}): Promise<Reply[]> {
   const out: Reply[] = new Array(total);
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) {
-      const i = next++;
-      out[i] = await send(url(i), options);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        out[i] = await send(url(i), options);
+      }
+    }),
+  );
   return out;
 }
 
@@ -111,7 +113,8 @@ export function loops(url: string, count: number, keepAlive: boolean, timeoutMs 
     /** Resolves once `answered` has grown by `more`, or after `ms`. */
     async until(more: number, ms = 10_000) {
       const target = seen.answered + more;
-      for (const end = performance.now() + ms; seen.answered < target && performance.now() < end;) await new Promise((r) => setTimeout(r, 10));
+      for (const end = performance.now() + ms; seen.answered < target && performance.now() < end;)
+        await new Promise((r) => setTimeout(r, 10));
     },
     /** Ends the loops (each after its request in flight) and their connections. */
     async stop() {
@@ -126,5 +129,8 @@ export function loops(url: string, count: number, keepAlive: boolean, timeoutMs 
 export function statuses(replies: readonly Reply[]): string {
   const m = new Map<number, number>();
   for (const r of replies) m.set(r.status, (m.get(r.status) ?? 0) + 1);
-  return [...m].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s === -1 ? 'hang' : s === 0 ? 'conn error' : s}: ${n}`).join(', ');
+  return [...m]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s === -1 ? 'hang' : s === 0 ? 'conn error' : s}: ${n}`)
+    .join(', ');
 }

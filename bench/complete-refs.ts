@@ -58,7 +58,8 @@ export async function completeRefs(input: string, out: string): Promise<Complete
   for (const b of osm.blocks) for (const id of b.relId) relIds.add(id);
   for (const b of osm.blocks) {
     const at = runIndex(b.nodeTags, b.nodeId.length);
-    for (let i = 0; i < b.nodeId.length; i++) w.node({ id: b.nodeId[i], lat: b.nodeLat[i], lon: b.nodeLon[i], tags: tagsOf(b, b.nodeTags, at, i) });
+    for (let i = 0; i < b.nodeId.length; i++)
+      w.node({ id: b.nodeId[i], lat: b.nodeLat[i], lon: b.nodeLon[i], tags: tagsOf(b, b.nodeTags, at, i) });
   }
   for (const b of osm.blocks) {
     const at = runIndex(b.wayTags, b.wayId.length);
@@ -68,7 +69,10 @@ export async function completeRefs(input: string, out: string): Promise<Complete
         if (osm.nodes.find(b.wayRef[j])) refs.push(b.wayRef[j]);
         else result.droppedRefs++;
       }
-      if (refs.length < 2) { result.droppedWays++; continue; }
+      if (refs.length < 2) {
+        result.droppedWays++;
+        continue;
+      }
       keptWays.add(b.wayId[i]);
       w.way({ id: b.wayId[i], refs, tags: tagsOf(b, b.wayTags, at, i) });
     }
@@ -79,9 +83,13 @@ export async function completeRefs(input: string, out: string): Promise<Complete
     for (let i = 0; i < b.relId.length; i++) {
       const members = [];
       for (let m = b.relMemStart[i]; m < b.relMemStart[i + 1]; m++) {
-        const type = b.relMemType[m], ref = b.relMemRef[m];
+        const type = b.relMemType[m],
+          ref = b.relMemRef[m];
         const there = type === 0 ? osm.nodes.find(ref) : type === 1 ? keptWays.has(ref) : relIds.has(ref);
-        if (!there) { result.droppedMembers++; continue; }
+        if (!there) {
+          result.droppedMembers++;
+          continue;
+        }
         members.push({ type: TYPES[type], ref, role: b.strings[b.relMemRole[m]] });
       }
       w.relation({ id: b.relId[i], members, tags: tagsOf(b, b.relTags, at, i) });

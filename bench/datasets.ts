@@ -15,7 +15,10 @@ export interface Dataset {
 const DATA_DIR = fileURLToPath(new URL('data/', import.meta.url));
 
 /** The real central-Kathmandu extract. */
-export const FIXTURE: Dataset = dataset('fixture', fileURLToPath(new URL('../fixtures/kathmandu-core_2026-01-10.osm.pbf', import.meta.url)));
+export const FIXTURE: Dataset = dataset(
+  'fixture',
+  fileURLToPath(new URL('../fixtures/kathmandu-core_2026-01-10.osm.pbf', import.meta.url)),
+);
 
 /** The generated files by name, smallest first. */
 export const GENERATED = ['places-10k', 'places-100k', 'places-1m', 'nepal'] as const;

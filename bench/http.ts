@@ -17,9 +17,9 @@ const QUERIES: Omit<NearbyQuery, 'at'>[] = [
   { type: 'eat', lat: 27.7105, lon: 85.3162, radius: 1, limit: 5, sortBy: true },
   { type: 'school', lat: 27.7087, lon: 85.3252, radius: 3, limit: 20 },
   { type: 'atm', lat: 27.7062, lon: 85.3149, radius: 1, limit: 5 },
-  { type: 'bank', lat: 27.7121, lon: 85.3180, radius: 2, limit: 10, sortBy: true },
-  { type: 'pharmacy', lat: 27.7040, lon: 85.3069, radius: 2, limit: 5 },
-  { type: 'hotel', lat: 27.7150, lon: 85.3100, radius: 1, limit: 5, isOpen: true },
+  { type: 'bank', lat: 27.7121, lon: 85.318, radius: 2, limit: 10, sortBy: true },
+  { type: 'pharmacy', lat: 27.704, lon: 85.3069, radius: 2, limit: 5 },
+  { type: 'hotel', lat: 27.715, lon: 85.31, radius: 1, limit: 5, isOpen: true },
 ];
 
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 10);

@@ -93,9 +93,12 @@ async function main(): Promise<void> {
   };
 
   // the fixture loads in a blink: time three fresh loads, then measure on a fourth
-  const fixtureLoad = await timeOurLoads(FIXTURE, 3).catch((err: Error) => { errors.push(`fixture: ${err.message}`); return undefined; });
+  const fixtureLoad = await timeOurLoads(FIXTURE, 3).catch((err: Error) => {
+    errors.push(`fixture: ${err.message}`);
+    return undefined;
+  });
   if (fixtureLoad) loads.push(fixtureLoad);
-  loads.push(...await baselineLoads(FIXTURE, fixtureLoad, 3, true, osmium !== null, errors));
+  loads.push(...(await baselineLoads(FIXTURE, fixtureLoad, 3, true, osmium !== null, errors)));
   await measure(FIXTURE, ['memory', 'nearby']);
 
   // a big file loads once: its child reports the load, then runs its sections
@@ -111,10 +114,16 @@ async function main(): Promise<void> {
     const ours = await measure(d, parts);
     if (osmRead === false) continue;
     if (ours) loads.push(ours);
-    loads.push(...await baselineLoads(d, ours, 1, osmRead, osmium !== null, errors));
+    loads.push(...(await baselineLoads(d, ours, 1, osmRead, osmium !== null, errors)));
   }
 
-  const checks: Check[] = [...loadSection(loads, osmium, errors.filter((e) => / (osm-read|osmium) failed/.test(e)))];
+  const checks: Check[] = [
+    ...loadSection(
+      loads,
+      osmium,
+      errors.filter((e) => / (osm-read|osmium) failed/.test(e)),
+    ),
+  ];
   const attempted = files.has('nepal') ? ['fixture', 'nepal'] : ['fixture'];
   checks.push(...nearbySection(all.nearby, all.failures, attempted));
   const scaling = all.scaling.length ? scalingSection(all.scaling) : [];
@@ -127,7 +136,11 @@ async function main(): Promise<void> {
   const nepal = files.get('nepal');
   const snapshots = await snapshotSection(nepal ? [FIXTURE, nepal] : [FIXTURE], loads, errors);
   checks.push(...snapshots.checks);
-  const throughput = (await section('8. HTTP throughput', THROUGHPUT, errors)) as { share?: number; target?: number; pass?: boolean } | null;
+  const throughput = (await section('8. HTTP throughput', THROUGHPUT, errors)) as {
+    share?: number;
+    target?: number;
+    pass?: boolean;
+  } | null;
   if (throughput?.share !== undefined) {
     checks.push({
       target: `one serve process ≥ ${100 * throughput.target!}% of a bare node:http server's req/s`,
@@ -143,7 +156,8 @@ async function main(): Promise<void> {
   const tiles = await tilesSection(nepal ? [FIXTURE, nepal] : [FIXTURE], errors);
   checks.push(...tiles.checks);
   const reliability = (await section('12. Reliability', RELIABILITY, errors)) as { pass?: Record<string, boolean> } | null;
-  for (const [what, pass] of Object.entries(reliability?.pass ?? {})) checks.push({ target: `reliability: ${what}`, value: pass ? 'held' : 'broke', pass });
+  for (const [what, pass] of Object.entries(reliability?.pass ?? {}))
+    checks.push({ target: `reliability: ${what}`, value: pass ? 'held' : 'broke', pass });
 
   const seconds = (performance.now() - started) / 1000;
   printChecks('Targets', checks, [
@@ -152,11 +166,33 @@ async function main(): Promise<void> {
   ]);
 
   mkdirSync(fileURLToPath(new URL('results/', import.meta.url)), { recursive: true });
-  writeFileSync(RESULTS, JSON.stringify({
-    machine: m, seconds, missing, errors, load: loads, nearby: all.nearby, nearbyFailures: all.failures,
-    scaling, memory: all.memory, http, search: searchResults, snapshots: snapshots.rows, throughput, slowest, routing,
-    tiles: { builds: tiles.rows, serving: tiles.serving }, reliability, checks,
-  }, null, 1) + '\n');
+  writeFileSync(
+    RESULTS,
+    JSON.stringify(
+      {
+        machine: m,
+        seconds,
+        missing,
+        errors,
+        load: loads,
+        nearby: all.nearby,
+        nearbyFailures: all.failures,
+        scaling,
+        memory: all.memory,
+        http,
+        search: searchResults,
+        snapshots: snapshots.rows,
+        throughput,
+        slowest,
+        routing,
+        tiles: { builds: tiles.rows, serving: tiles.serving },
+        reliability,
+        checks,
+      },
+      null,
+      1,
+    ) + '\n',
+  );
   console.log(`\nResults: ${RESULTS}`);
 }
 
@@ -169,17 +205,23 @@ async function inChild(d: Dataset, parts: string[]): Promise<Measured> {
   const got: Measured = { nearby: [], scaling: [], memory: [], failures: [] };
   let running: string | undefined;
   const done = new Set<string>();
-  const run = await runChild('load-child.ts', [d.path, d.name, parts.join(',')], { maxRss: MAX_RSS, timeout: CHILD_TIMEOUT, stall: CHILD_STALL }, (v) => {
-    const l = v as ChildLine;
-    if (l.part === 'load') got.load = l.result;
-    else if (l.part === 'begin') running = l.class;
-    else if (l.part === 'nearby') {
-      running = undefined;
-      done.add(l.row.class);
-      got.nearby.push(l.row);
-    } else if (l.part === 'scaling') got.scaling.push(l.row);
-    else if (l.part === 'memory') got.memory.push(l.row);
-  }, true);
+  const run = await runChild(
+    'load-child.ts',
+    [d.path, d.name, parts.join(',')],
+    { maxRss: MAX_RSS, timeout: CHILD_TIMEOUT, stall: CHILD_STALL },
+    (v) => {
+      const l = v as ChildLine;
+      if (l.part === 'load') got.load = l.result;
+      else if (l.part === 'begin') running = l.class;
+      else if (l.part === 'nearby') {
+        running = undefined;
+        done.add(l.row.class);
+        got.nearby.push(l.row);
+      } else if (l.part === 'scaling') got.scaling.push(l.row);
+      else if (l.part === 'memory') got.memory.push(l.row);
+    },
+    true,
+  );
   if (!run.failed) return got;
   progress(`FAILED ${d.name}${running ? ` nearby ${running}` : ''}: ${run.failed}`);
   if (!running) return { ...got, error: `${parts.join(', ')}: ${run.failed}` };

@@ -83,9 +83,15 @@ function osmReadCount(file: string): Promise<{ nodes: number; ways: number; rela
   return new Promise((resolve, reject) => {
     osmRead.parsePbf({
       filePath: file,
-      node: () => { n.nodes++; },
-      way: () => { n.ways++; },
-      relation: () => { n.relations++; },
+      node: () => {
+        n.nodes++;
+      },
+      way: () => {
+        n.ways++;
+      },
+      relation: () => {
+        n.relations++;
+      },
       endDocument: () => resolve(n),
       error: (e) => reject(e instanceof Error ? e : new Error(String(e))),
     });
@@ -115,14 +121,26 @@ async function main(): Promise<void> {
     const ms = performance.now() - t0;
     const s = index.stats;
     result = {
-      reader: 'engine', file, bytes, ms, nodes: s.nodes, ways: s.ways, relations: s.relations,
-      places: index.size, workers: defaultWorkers(bytes), timings: index.timings,
+      reader: 'engine',
+      file,
+      bytes,
+      ms,
+      nodes: s.nodes,
+      ways: s.ways,
+      relations: s.relations,
+      places: index.size,
+      workers: defaultWorkers(bytes),
+      timings: index.timings,
     };
   }
   const maxRss = process.resourceUsage().maxRSS * 1024;
   const after = await held();
   const load: ChildResult = {
-    ...result, maxRss, rssBefore, heapUsed: after.heap - before.heap, arrayBuffers: after.buffers - before.buffers,
+    ...result,
+    maxRss,
+    rssBefore,
+    heapUsed: after.heap - before.heap,
+    arrayBuffers: after.buffers - before.buffers,
   };
   emit({ part: 'load', result: load });
   if (!index || !name) return;

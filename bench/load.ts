@@ -47,7 +47,9 @@ export interface LoadRow {
 /** The installed osmium's version line, or null. */
 export function osmiumVersion(): string | null {
   try {
-    return execFileSync('osmium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
+    return execFileSync('osmium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\n')[0]
+      .trim();
   } catch {
     return null;
   }
@@ -68,14 +70,21 @@ export function ourRow(d: Dataset, r: ChildResult): LoadRow {
  * osm-read and osmium on the same file as `ours`. `osmRead`: false skips it; a number n
  * reads only every n-th blob (a time box for the big file, said so in the table).
  */
-export async function baselineLoads(d: Dataset, ours: LoadRow | undefined, runs: number, osmRead: boolean | number,
-  osmium: boolean, errors: string[]): Promise<LoadRow[]> {
+export async function baselineLoads(
+  d: Dataset,
+  ours: LoadRow | undefined,
+  runs: number,
+  osmRead: boolean | number,
+  osmium: boolean,
+  errors: string[],
+): Promise<LoadRow[]> {
   const rows: LoadRow[] = [];
   if (osmRead !== false) {
     const tmp = mkdtempSync(join(tmpdir(), 'nepal-places-bench-'));
     try {
       progress(`load: ${d.name} with osm-read`);
-      let file = d.path, note: string | undefined;
+      let file = d.path,
+        note: string | undefined;
       if (typeof osmRead === 'number') {
         const s = sampleBlobs(d.path, osmRead, join(tmp, `${d.name}.sample.osm.pbf`));
         file = s.path;
@@ -108,15 +117,45 @@ export async function baselineLoads(d: Dataset, ours: LoadRow | undefined, runs:
 export function loadSection(rows: LoadRow[], osmium: string | null, errors: string[]): Check[] {
   const notes = [
     'wall: the read alone (median when runs > 1); process start excluded for Node, included for osmium (a few ms).',
-    'objects/s: (nodes + ways + relations) / wall. peak RSS: the child process\'s maxRSS at the end of the load',
+    "objects/s: (nodes + ways + relations) / wall. peak RSS: the child process's maxRSS at the end of the load",
     '  (Node, tsx and the code included). heap, buffers B/place: heapUsed and arrayBuffers the load kept, after gc.',
-    'ours/x: our MB/s divided by that reader\'s on the same file.',
+    "ours/x: our MB/s divided by that reader's on the same file.",
   ];
   notes.push(osmium ? `osmium: ${osmium}` : 'osmium: not installed (apt-get install osmium-tool), its rows are skipped.');
-  printTable('1. Load', ['file', 'reader', 'MB', 'runs', 'wall s', 'MB/s', 'Mobj/s', 'peak RSS MB', 'places', 'heap B/place', 'buffers B/place', 'threads', 'ours/x'],
-    rows.map((r): Cell[] => [r.file, r.reader, mb(r.bytes), r.runs, r.ms / 1000, r.mbPerS, r.objectsPerS / 1e6,
-      r.maxRss !== undefined ? mb(r.maxRss) : undefined, r.places, r.heapPerPlace, r.buffersPerPlace, r.workers, ratio(r.oursOver)]),
-    [...notes, ...rows.filter((r) => r.note).map((r) => `${r.file} ${r.reader}: ${r.note}`), ...errors.map((e) => `ERROR ${e}`)]);
+  printTable(
+    '1. Load',
+    [
+      'file',
+      'reader',
+      'MB',
+      'runs',
+      'wall s',
+      'MB/s',
+      'Mobj/s',
+      'peak RSS MB',
+      'places',
+      'heap B/place',
+      'buffers B/place',
+      'threads',
+      'ours/x',
+    ],
+    rows.map((r): Cell[] => [
+      r.file,
+      r.reader,
+      mb(r.bytes),
+      r.runs,
+      r.ms / 1000,
+      r.mbPerS,
+      r.objectsPerS / 1e6,
+      r.maxRss !== undefined ? mb(r.maxRss) : undefined,
+      r.places,
+      r.heapPerPlace,
+      r.buffersPerPlace,
+      r.workers,
+      ratio(r.oursOver),
+    ]),
+    [...notes, ...rows.filter((r) => r.note).map((r) => `${r.file} ${r.reader}: ${r.note}`), ...errors.map((e) => `ERROR ${e}`)],
+  );
 
   const checks: Check[] = [];
   for (const ours of rows.filter((r) => r.reader === OURS)) {
@@ -124,10 +163,18 @@ export function loadSection(rows: LoadRow[], osmium: string | null, errors: stri
     const osmRead = base.find((r) => r.reader.startsWith('osm-read'));
     const native = base.find((r) => r.reader.startsWith('osmium'));
     if (osmRead?.oursOver !== undefined) {
-      checks.push({ target: `${ours.file}: MB/s >= 10x osm-read`, value: `${num(ours.mbPerS)} vs ${num(osmRead.mbPerS)} MB/s = ${ratio(osmRead.oursOver)}`, pass: osmRead.oursOver >= 10 });
+      checks.push({
+        target: `${ours.file}: MB/s >= 10x osm-read`,
+        value: `${num(ours.mbPerS)} vs ${num(osmRead.mbPerS)} MB/s = ${ratio(osmRead.oursOver)}`,
+        pass: osmRead.oursOver >= 10,
+      });
     }
     if (native?.oursOver !== undefined) {
-      checks.push({ target: `${ours.file}: within 3x of osmium (ours/osmium >= 0.33)`, value: `${num(ours.mbPerS)} vs ${num(native.mbPerS)} MB/s = ${ratio(native.oursOver)}`, pass: native.oursOver >= 1 / 3 });
+      checks.push({
+        target: `${ours.file}: within 3x of osmium (ours/osmium >= 0.33)`,
+        value: `${num(ours.mbPerS)} vs ${num(native.mbPerS)} MB/s = ${ratio(native.oursOver)}`,
+        pass: native.oursOver >= 1 / 3,
+      });
     }
     if (ours.file === 'nepal' && ours.maxRss !== undefined) {
       checks.push({ target: 'nepal: peak RSS < 2 GB', value: `${mb(ours.maxRss)} MB`, pass: ours.maxRss < 2e9 });
@@ -136,17 +183,30 @@ export function loadSection(rows: LoadRow[], osmium: string | null, errors: stri
   // where the engine's time goes: the parse-and-index core, then what issue 5 added to a load
   const phased = rows.filter((r) => r.reader === OURS && r.timings);
   if (phased.length) {
-    printTable('1. Load phases (engine, last run)', ['file', 'read s', 'decode+places s', 'type index s', 'addresses s', 'search+lookup s', 'core MB/s', 'core/osm-read'],
+    printTable(
+      '1. Load phases (engine, last run)',
+      ['file', 'read s', 'decode+places s', 'type index s', 'addresses s', 'search+lookup s', 'core MB/s', 'core/osm-read'],
       phased.map((r): Cell[] => {
         const t = r.timings!;
         const core = (t.read + t.decode + t.types) / 1000;
         const osmRead = rows.find((x) => x.file === r.file && x.reader.startsWith('osm-read'));
         const coreMb = r.bytes / 1e6 / core;
-        return [r.file, t.read / 1000, t.decode / 1000, t.types / 1000, t.addresses / 1000, t.search / 1000, coreMb,
-          osmRead ? ratio(coreMb / osmRead.mbPerS) : undefined];
+        return [
+          r.file,
+          t.read / 1000,
+          t.decode / 1000,
+          t.types / 1000,
+          t.addresses / 1000,
+          t.search / 1000,
+          coreMb,
+          osmRead ? ratio(coreMb / osmRead.mbPerS) : undefined,
+        ];
       }),
-      ['core: read + decode and build places (overlapped on threads) + per-type spatial indexes: what issue 3 measured.',
-        'addresses (nearest street, locality, admin areas) and search + lookup + reverse indexes come with issue 5.']);
+      [
+        'core: read + decode and build places (overlapped on threads) + per-type spatial indexes: what issue 3 measured.',
+        'addresses (nearest street, locality, admin areas) and search + lookup + reverse indexes come with issue 5.',
+      ],
+    );
   }
   printChecks('1. Load targets', checks);
   return checks;
@@ -169,8 +229,14 @@ async function timeChildren(d: Dataset, runs: number, file: string, osmRead: boo
 function row(d: Dataset, reader: string, r: ChildResult, runs: number, ms: number, maxRss: number): LoadRow {
   const engine = r.reader === 'engine';
   return {
-    file: d.name, reader, bytes: r.bytes, runs, ms, mbPerS: r.bytes / 1e6 / (ms / 1000),
-    objectsPerS: (r.nodes + r.ways + r.relations) / (ms / 1000), maxRss,
+    file: d.name,
+    reader,
+    bytes: r.bytes,
+    runs,
+    ms,
+    mbPerS: r.bytes / 1e6 / (ms / 1000),
+    objectsPerS: (r.nodes + r.ways + r.relations) / (ms / 1000),
+    maxRss,
     places: engine ? r.places : undefined,
     heapPerPlace: engine && r.places ? r.heapUsed / r.places : undefined,
     buffersPerPlace: engine && r.places ? r.arrayBuffers / r.places : undefined,
@@ -202,7 +268,15 @@ async function timeOsmium(d: Dataset, runs: number): Promise<LoadRow> {
   const ms = median(bench.tasks[0]);
   const count = (what: string) => Number(new RegExp(`Number of ${what}: (\\d+)`).exec(text)?.[1] ?? NaN);
   const objects = count('nodes') + count('ways') + count('relations');
-  return { file: d.name, reader: 'osmium fileinfo -e', bytes: d.bytes, runs, ms, mbPerS: d.bytes / 1e6 / (ms / 1000), objectsPerS: objects / (ms / 1000) };
+  return {
+    file: d.name,
+    reader: 'osmium fileinfo -e',
+    bytes: d.bytes,
+    runs,
+    ms,
+    mbPerS: d.bytes / 1e6 / (ms / 1000),
+    objectsPerS: objects / (ms / 1000),
+  };
 }
 
 /** The median sample of a finished tinybench task, ms; throws with the task's error when it failed. */

@@ -32,7 +32,12 @@ export function machine(): Machine {
 }
 
 function commit(): string {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   try {
     const dirty = git('status', '--porcelain', '--', 'src').length > 0;
     return git('rev-parse', '--short', 'HEAD') + (dirty ? ' (src/ has uncommitted changes)' : '');

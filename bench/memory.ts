@@ -40,7 +40,8 @@ export function measureMemory(dataset: string, index: PlaceIndex, heapDelta: num
     trees += bytes(t.tree.data);
     for (const v of Object.values(t)) if (ArrayBuffer.isView(v)) trees += bytes(v);
   }
-  let core = 0, tagsGeometry = 0;
+  let core = 0,
+    tagsGeometry = 0;
   for (const [name, v] of Object.entries(index.table)) {
     if (!ArrayBuffer.isView(v)) continue;
     if (TAGS_GEOMETRY.has(name)) tagsGeometry += bytes(v);
@@ -48,8 +49,13 @@ export function measureMemory(dataset: string, index: PlaceIndex, heapDelta: num
   }
   const strings = index.table.strings;
   return {
-    dataset, places: index.size, trees, core, tagsGeometry,
-    strings: stringBytes(strings), stringCount: strings.length,
+    dataset,
+    places: index.size,
+    trees,
+    core,
+    tagsGeometry,
+    strings: stringBytes(strings),
+    stringCount: strings.length,
     heapDelta,
   };
 }
@@ -69,18 +75,47 @@ function stringBytes(strings: string[]): number {
 /** Prints the memory table. */
 export function memorySection(rows: MemoryRow[]): void {
   const per = (x: number, r: MemoryRow) => (r.places ? x / r.places : undefined);
-  printTable('4. Memory (bytes per place)', ['dataset', 'places', 'trees', 'core arrays', 'without tags+geom', 'tags+geom arrays', 'strings', 'with tags+geom', 'heap delta', 'with, MB', 'heap delta MB'],
-    [...rows].sort((a, b) => a.places - b.places).map((r): Cell[] => {
-      const without = r.trees + r.core, all = without + r.tagsGeometry + r.strings;
-      return [r.dataset, r.places, per(r.trees, r), per(r.core, r), per(without, r), per(r.tagsGeometry, r), per(r.strings, r),
-        per(all, r), per(r.heapDelta, r), mb(all), mb(r.heapDelta)];
-    }),
+  printTable(
+    '4. Memory (bytes per place)',
     [
-      'trees: each type\'s KDBush (Int32 lon/lat, ids) with its place, matched, prominence and node-bound arrays.',
-      'core arrays: the place table\'s other typed arrays (osm id, kind, centroid, name/address refs, types, prominence, hours).',
+      'dataset',
+      'places',
+      'trees',
+      'core arrays',
+      'without tags+geom',
+      'tags+geom arrays',
+      'strings',
+      'with tags+geom',
+      'heap delta',
+      'with, MB',
+      'heap delta MB',
+    ],
+    [...rows]
+      .sort((a, b) => a.places - b.places)
+      .map((r): Cell[] => {
+        const without = r.trees + r.core,
+          all = without + r.tagsGeometry + r.strings;
+        return [
+          r.dataset,
+          r.places,
+          per(r.trees, r),
+          per(r.core, r),
+          per(without, r),
+          per(r.tagsGeometry, r),
+          per(r.strings, r),
+          per(all, r),
+          per(r.heapDelta, r),
+          mb(all),
+          mb(r.heapDelta),
+        ];
+      }),
+    [
+      "trees: each type's KDBush (Int32 lon/lat, ids) with its place, matched, prominence and node-bound arrays.",
+      "core arrays: the place table's other typed arrays (osm id, kind, centroid, name/address refs, types, prominence, hours).",
       'without tags+geom = trees + core arrays. with tags+geom adds the tag and geometry arrays and the string table.',
       'Typed arrays count their whole buffer (unused capacity included). strings: estimated as V8 stores them',
       '  (16 B header + 1 or 2 B a character, 8 B array slot). Parsed opening_hours objects are not counted.',
       'heap delta: heapUsed + arrayBuffers kept by the load in its process, after gc: what the index really costs.',
-    ]);
+    ],
+  );
 }

@@ -45,7 +45,8 @@ export function nearbyClasses(index: PlaceIndex, centres: [number, number][]): Q
 export function measureClass(dataset: string, index: PlaceIndex, base: Baselines, cls: QueryClass): NearbyRow {
   const qs = cls.queries;
   // the answers first: ours must be the linear scan's, or the timings compare different work
-  let same = 0, hits = 0;
+  let same = 0,
+    hits = 0;
   const n = Math.min(CHECKED, qs.length);
   for (let i = 0; i < n; i++) {
     const ours = nearby(index, qs[i]).map((r) => r.placeId);
@@ -55,9 +56,17 @@ export function measureClass(dataset: string, index: PlaceIndex, base: Baselines
   }
   const t = timeEach(qs, { ours: (q) => nearby(index, q), bare: base.bare, linear: base.linear });
   return {
-    dataset, class: cls.name, typeCount: cls.name === MIXED ? undefined : index.typeCounts()[qs[0].type] ?? 0, hits: hits / n,
-    ours: t.ours, bare: t.bare, linear: t.linear,
-    oursOverBare: t.ours.p50 / t.bare.p50, oursOverLinear: t.ours.p50 / t.linear.p50, same, checked: n,
+    dataset,
+    class: cls.name,
+    typeCount: cls.name === MIXED ? undefined : (index.typeCounts()[qs[0].type] ?? 0),
+    hits: hits / n,
+    ours: t.ours,
+    bare: t.bare,
+    linear: t.linear,
+    oursOverBare: t.ours.p50 / t.bare.p50,
+    oursOverLinear: t.ours.p50 / t.linear.p50,
+    same,
+    checked: n,
   };
 }
 
@@ -66,9 +75,38 @@ export function measureClass(dataset: string, index: PlaceIndex, base: Baselines
  * targets on the `datasets` that were attempted.
  */
 export function nearbySection(rows: NearbyRow[], failures: ClassFailure[], datasets: string[]): Check[] {
-  printTable('2. nearby()', ['dataset', 'class', 'type n', 'hits', 'p50 µs', 'p99 µs', 'q/s', 'bare p50', 'bare p99', 'linear p50', 'ours/bare', 'ours/linear', 'same'],
-    rows.map((r): Cell[] => [r.dataset, r.class, r.typeCount, r.hits, r.ours.p50, r.ours.p99, r.ours.hz, r.bare.p50, r.bare.p99,
-      r.linear.p50, ratio(r.oursOverBare), ratio(r.oursOverLinear), `${r.same}/${r.checked}`]),
+  printTable(
+    '2. nearby()',
+    [
+      'dataset',
+      'class',
+      'type n',
+      'hits',
+      'p50 µs',
+      'p99 µs',
+      'q/s',
+      'bare p50',
+      'bare p99',
+      'linear p50',
+      'ours/bare',
+      'ours/linear',
+      'same',
+    ],
+    rows.map((r): Cell[] => [
+      r.dataset,
+      r.class,
+      r.typeCount,
+      r.hits,
+      r.ours.p50,
+      r.ours.p99,
+      r.ours.hz,
+      r.bare.p50,
+      r.bare.p99,
+      r.linear.p50,
+      ratio(r.oursOverBare),
+      ratio(r.oursOverLinear),
+      `${r.same}/${r.checked}`,
+    ]),
     [
       'Classes: restaurant (common), eat (merged: cafe, restaurant, bakery), bicycle_rental (rare); default radius 10, limit 5,',
       '  by score. mixed: type x radius 1/5/10/50 x limit 5/50 x sortBy x isOpen, one combination per query. isOpen at',
@@ -76,17 +114,24 @@ export function nearbySection(rows: NearbyRow[], failures: ClassFailure[], datas
       'p50/p99/q/s: nearby() building full records, per call. bare: geokdbush.around over all places (one KDBush, degrees)',
       '  with a type (and open) predicate; it has no score order, so by-score queries take all in range and rank them.',
       '  linear: every place tested, then sorted. Both baselines return place rows, not records, and share the',
-      '  engine\'s cached opening-hours states. type n: places of the type. hits: mean records per query.',
+      "  engine's cached opening-hours states. type n: places of the type. hits: mean records per query.",
       `same: of the first ${CHECKED} queries, how many give exactly the linear scan's placeIds in its order.`,
-      ...failures.map((f) => `NOT MEASURED ${f.dataset} ${f.class}: ${f.reason}` + (f.notRun.length ? `; not run after it: ${f.notRun.join(', ')}` : '')),
-    ]);
+      ...failures.map(
+        (f) => `NOT MEASURED ${f.dataset} ${f.class}: ${f.reason}` + (f.notRun.length ? `; not run after it: ${f.notRun.join(', ')}` : ''),
+      ),
+    ],
+  );
   const checks: Check[] = [];
   const get = (d: string, c: string) => rows.find((r) => r.dataset === d && r.class === c);
   // a target whose classes were not measured fails, saying so
   const missing = (d: string, cs: string[]) => cs.filter((c) => !get(d, c)).map((c) => `${d} ${c}`);
   const unmeasured = (target: string, which: string[]) => checks.push({ target, value: `not measured: ${which.join(', ')}`, pass: false });
   for (const f of failures) {
-    checks.push({ target: `${f.dataset}: ${f.class} finishes`, value: f.reason + (f.notRun.length ? ` (${f.notRun.length} classes after it not run)` : ''), pass: false });
+    checks.push({
+      target: `${f.dataset}: ${f.class} finishes`,
+      value: f.reason + (f.notRun.length ? ` (${f.notRun.length} classes after it not run)` : ''),
+      pass: false,
+    });
   }
   for (const d of datasets) {
     const mine = rows.filter((r) => r.dataset === d);
@@ -94,15 +139,24 @@ export function nearbySection(rows: NearbyRow[], failures: ClassFailure[], datas
     const gone = missing(d, [...CLASS_NAMES]);
     checks.push({
       target: `${d}: p50 within 2x of bare, every class`,
-      value: `${mine.length - over.length}/${CLASS_NAMES.length} within` +
-        (over.length ? `; over: ${over.map((r) => `${r.class} ${ratio(r.oursOverBare)}`).join(', ')}` : mine.length ? `; worst ${ratio(Math.max(...mine.map((r) => r.oursOverBare)))}` : '') +
+      value:
+        `${mine.length - over.length}/${CLASS_NAMES.length} within` +
+        (over.length
+          ? `; over: ${over.map((r) => `${r.class} ${ratio(r.oursOverBare)}`).join(', ')}`
+          : mine.length
+            ? `; worst ${ratio(Math.max(...mine.map((r) => r.oursOverBare)))}`
+            : '') +
         (gone.length ? `; ${gone.length} not measured` : ''),
       pass: over.length === 0 && gone.length === 0,
     });
     for (const [withOpen, without] of OPEN_PAIRS) {
       const target = `${d}: ${withOpen} p50 within 2x of without`;
-      const a = get(d, withOpen), b = get(d, without);
-      if (!a || !b) { unmeasured(target, missing(d, [withOpen, without])); continue; }
+      const a = get(d, withOpen),
+        b = get(d, without);
+      if (!a || !b) {
+        unmeasured(target, missing(d, [withOpen, without]));
+        continue;
+      }
       const x = a.ours.p50 / b.ours.p50;
       checks.push({ target, value: `${num(a.ours.p50)} vs ${num(b.ours.p50)} µs = ${ratio(x)}`, pass: x <= 2 });
     }
@@ -110,8 +164,12 @@ export function nearbySection(rows: NearbyRow[], failures: ClassFailure[], datas
   if (datasets.includes('nepal')) {
     for (const c of RARE_CLASSES) {
       const target = `${c}: nepal p50 no more than fixture (+25% noise margin)`;
-      const small = get('fixture', c), big = get('nepal', c);
-      if (!small || !big) { unmeasured(target, [...missing('fixture', [c]), ...missing('nepal', [c])]); continue; }
+      const small = get('fixture', c),
+        big = get('nepal', c);
+      if (!small || !big) {
+        unmeasured(target, [...missing('fixture', [c]), ...missing('nepal', [c])]);
+        continue;
+      }
       const x = big.ours.p50 / small.ours.p50;
       checks.push({
         target,

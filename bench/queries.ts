@@ -43,7 +43,10 @@ const SHAPES: [string, Shape][] = [
 ];
 
 /** Pairs of classes the isOpen target compares: with it, and the same without. */
-export const OPEN_PAIRS: [string, string][] = [['common r10 isOpen', 'common r10'], ['merged r10 isOpen', 'merged r10']];
+export const OPEN_PAIRS: [string, string][] = [
+  ['common r10 isOpen', 'common r10'],
+  ['merged r10 isOpen', 'merged r10'],
+];
 /** Classes of the p99 target (limit 5, radius 50 km). */
 export const LIMIT5_R50 = ['common r50', 'common r50 sortBy', 'rare r50'];
 /** Classes of the rare-type target. */
@@ -98,10 +101,15 @@ export function queryPoints(index: PlaceIndex, centres: [number, number][]): [nu
 // the middle of the bounding box of the places' centroids
 function middle(index: PlaceIndex): [number, number] {
   const { lat, lon, size } = index.table;
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (let i = 0; i < size; i++) {
-    x0 = Math.min(x0, lon[i]); x1 = Math.max(x1, lon[i]);
-    y0 = Math.min(y0, lat[i]); y1 = Math.max(y1, lat[i]);
+    x0 = Math.min(x0, lon[i]);
+    x1 = Math.max(x1, lon[i]);
+    y0 = Math.min(y0, lat[i]);
+    y1 = Math.max(y1, lat[i]);
   }
   return [(x0 + x1) / 2e7, (y0 + y1) / 2e7];
 }

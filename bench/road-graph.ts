@@ -19,23 +19,33 @@ export function roadGraph(n: number, seed = 1): RoadGraph {
   const w = Math.max(2, Math.round(Math.sqrt(n * 4)));
   const h = Math.max(2, Math.round(n / w));
   const size = w * h;
-  const lat = new Float64Array(size), lon = new Float64Array(size);
-  const dx = 8 / w, dy = 2 / h; // degrees per step: 8° of longitude, 2° of latitude
+  const lat = new Float64Array(size),
+    lon = new Float64Array(size);
+  const dx = 8 / w,
+    dy = 2 / h; // degrees per step: 8° of longitude, 2° of latitude
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       lat[y * w + x] = 26.5 + (y + (rnd() - 0.5) * 0.6) * dy;
       lon[y * w + x] = 80.2 + (x + (rnd() - 0.5) * 0.6) * dx;
     }
   }
-  const from: number[] = [], to: number[] = [], weight: number[] = [];
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [];
   const street = (a: number, b: number, line: number) => {
     const major = line % 32 === 0 ? 3 : line % 8 === 0 ? 2 : 1;
     if (major === 1 && rnd() < 0.15) return;
     const kmh = major === 3 ? 85 : major === 2 ? 55 : 15 + rnd() * 25;
     const ms = Math.round((distance(lat[a], lon[a], lat[b], lon[b]) / (kmh / 3.6)) * 1000);
     const oneway = major === 1 && rnd() < 0.05;
-    from.push(a); to.push(b); weight.push(ms);
-    if (!oneway) { from.push(b); to.push(a); weight.push(ms); }
+    from.push(a);
+    to.push(b);
+    weight.push(ms);
+    if (!oneway) {
+      from.push(b);
+      to.push(a);
+      weight.push(ms);
+    }
   };
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {

@@ -4,7 +4,6 @@
 // between the same tile pairs), so its size and shape are those of bench/data/nepal.osm.pbf's
 // road network. Until the engine builds its own graph, this is what bench/route.ts routes on.
 
-import type { Arcs } from '../src/route/csr.js';
 import { readOsm } from '../scripts/read-osm.js';
 import { joinPairs, tileOffsets } from '../scripts/nepal-data.js';
 import { distance, type RoadGraph } from './road-graph.js';
@@ -13,9 +12,22 @@ export type Mode = 'car' | 'foot';
 
 // km/h by class, for the car graph (issue 11's table); foot walks at 5 km/h everywhere
 const CAR_KMH: Record<string, number> = {
-  motorway: 90, motorway_link: 90, trunk: 85, trunk_link: 85, primary: 65, primary_link: 65,
-  secondary: 55, secondary_link: 55, tertiary: 40, tertiary_link: 40, unclassified: 25,
-  residential: 25, service: 15, living_street: 10, road: 25, track: 10,
+  motorway: 90,
+  motorway_link: 90,
+  trunk: 85,
+  trunk_link: 85,
+  primary: 65,
+  primary_link: 65,
+  secondary: 55,
+  secondary_link: 55,
+  tertiary: 40,
+  tertiary_link: 40,
+  unclassified: 25,
+  residential: 25,
+  service: 15,
+  living_street: 10,
+  road: 25,
+  track: 10,
 };
 const NO_FOOT = new Set(['motorway', 'motorway_link', 'construction', 'proposed']);
 const FOOT_KMH = 5;
@@ -38,11 +50,16 @@ const FIXTURE = new URL('../fixtures/kathmandu-core_2026-01-10.osm.pbf', import.
 async function tile(mode: Mode): Promise<{ tile: Tile; bbox: { minLat: number; minLon: number; maxLat: number; maxLon: number } }> {
   const osm = await readOsm(FIXTURE);
   const pos = new Map<number, [number, number]>();
-  let minLat = Infinity, minLon = Infinity, maxLat = -Infinity, maxLon = -Infinity;
+  let minLat = Infinity,
+    minLon = Infinity,
+    maxLat = -Infinity,
+    maxLon = -Infinity;
   for (const n of osm.nodes) {
     pos.set(n.id, [n.lat, n.lon]);
-    minLat = Math.min(minLat, n.lat); maxLat = Math.max(maxLat, n.lat);
-    minLon = Math.min(minLon, n.lon); maxLon = Math.max(maxLon, n.lon);
+    minLat = Math.min(minLat, n.lat);
+    maxLat = Math.max(maxLat, n.lat);
+    minLon = Math.min(minLon, n.lon);
+    maxLon = Math.max(maxLon, n.lon);
   }
   const ways: { refs: number[]; kmh: number; dir: 0 | 1 | -1 }[] = [];
   for (const w of osm.ways) {
@@ -50,7 +67,8 @@ async function tile(mode: Mode): Promise<{ tile: Tile; bbox: { minLat: number; m
     const hw = tag('highway');
     if (!hw) continue;
     const access = tag('access');
-    let kmh: number, dir: 0 | 1 | -1 = 0;
+    let kmh: number,
+      dir: 0 | 1 | -1 = 0;
     if (mode === 'foot') {
       if (NO_FOOT.has(hw) || tag('foot') === 'no') continue;
       if ((access === 'no' || access === 'private') && !['yes', 'designated', 'permissive'].includes(tag('foot') ?? '')) continue;
@@ -62,7 +80,8 @@ async function tile(mode: Mode): Promise<{ tile: Tile; bbox: { minLat: number; m
       kmh = CAR_KMH[hw];
       const ow = tag('oneway');
       if (ow === '-1') dir = -1;
-      else if (ow === 'yes' || ow === '1' || ow === 'true' || tag('junction') === 'roundabout' || (hw === 'motorway' && ow !== 'no')) dir = 1;
+      else if (ow === 'yes' || ow === '1' || ow === 'true' || tag('junction') === 'roundabout' || (hw === 'motorway' && ow !== 'no'))
+        dir = 1;
     }
     // a cut extract misses nodes: keep the runs of present ones, as the engine does
     let run: number[] = [];
@@ -80,7 +99,8 @@ async function tile(mode: Mode): Promise<{ tile: Tile; bbox: { minLat: number; m
     w.refs.forEach((r, i) => uses.set(r, (uses.get(r) ?? 0) + (i === 0 || i === w.refs.length - 1 ? 2 : 1)));
   }
   const index = new Map<number, number>();
-  const lat: number[] = [], lon: number[] = [];
+  const lat: number[] = [],
+    lon: number[] = [];
   const id = (r: number) => {
     let i = index.get(r);
     if (i === undefined) {
@@ -93,17 +113,30 @@ async function tile(mode: Mode): Promise<{ tile: Tile; bbox: { minLat: number; m
   };
   const t: Tile = { lat: new Int32Array(0), lon: new Int32Array(0), from: [], to: [], weight: [], ends: [] };
   const parent: number[] = [];
-  const find = (x: number): number => { while (parent[x] !== x) x = parent[x] = parent[parent[x]]; return x; };
+  const find = (x: number): number => {
+    while (parent[x] !== x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
   for (const w of ways) {
-    let a = id(w.refs[0]), metres = 0;
+    let a = id(w.refs[0]),
+      metres = 0;
     for (let i = 1; i < w.refs.length; i++) {
-      const p = pos.get(w.refs[i - 1])!, q = pos.get(w.refs[i])!;
+      const p = pos.get(w.refs[i - 1])!,
+        q = pos.get(w.refs[i])!;
       metres += distance(p[0] / 1e7, p[1] / 1e7, q[0] / 1e7, q[1] / 1e7);
       if (i < w.refs.length - 1 && uses.get(w.refs[i])! < 2) continue;
       const b = id(w.refs[i]);
       const ms = Math.round((metres / (w.kmh / 3.6)) * 1000);
-      if (w.dir >= 0) { t.from.push(a); t.to.push(b); t.weight.push(ms); }
-      if (w.dir <= 0) { t.from.push(b); t.to.push(a); t.weight.push(ms); }
+      if (w.dir >= 0) {
+        t.from.push(a);
+        t.to.push(b);
+        t.weight.push(ms);
+      }
+      if (w.dir <= 0) {
+        t.from.push(b);
+        t.to.push(a);
+        t.weight.push(ms);
+      }
       while (parent.length < lat.length) parent.push(parent.length);
       if (w.dir === 0) parent[find(a)] = find(b);
       a = b;
@@ -131,8 +164,11 @@ export async function nepalGraph(mode: Mode, copies = 100): Promise<RoadGraph> {
   const tiles = tileOffsets(bbox, copies);
   const m = t.lat.length;
   const n = m * copies;
-  const lat = new Float64Array(n), lon = new Float64Array(n);
-  const from: number[] = [], to: number[] = [], weight: number[] = [];
+  const lat = new Float64Array(n),
+    lon = new Float64Array(n);
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [];
   tiles.forEach(([dLat, dLon], k) => {
     for (let i = 0; i < m; i++) {
       lat[k * m + i] = (t.lat[i] + dLat) / 1e7;
@@ -144,22 +180,31 @@ export async function nepalGraph(mode: Mode, copies = 100): Promise<RoadGraph> {
       weight.push(t.weight[i]);
     }
   });
-  const cLat = (bbox.minLat + bbox.maxLat) / 2, cLon = (bbox.minLon + bbox.maxLon) / 2;
+  const cLat = (bbox.minLat + bbox.maxLat) / 2,
+    cLon = (bbox.minLon + bbox.maxLon) / 2;
   const centres = tiles.map(([dLat, dLon]) => [(cLon + dLon) / 1e7, (cLat + dLat) / 1e7] as [number, number]);
-  const c = Math.cos((cLat / 1e7) * Math.PI / 180);
+  const c = Math.cos(((cLat / 1e7) * Math.PI) / 180);
   const toward = (x: number, y: number) => {
-    let best = -1, score = -Infinity;
+    let best = -1,
+      score = -Infinity;
     for (const i of t.ends) {
       const s = (t.lon[i] - cLon) * c * x + (t.lat[i] - cLat) * y;
-      if (s > score) { score = s; best = i; }
+      if (s > score) {
+        score = s;
+        best = i;
+      }
     }
     return best;
   };
   for (const [a, b] of joinPairs(centres)) {
-    const x = (centres[b][0] - centres[a][0]) * c, y = centres[b][1] - centres[a][1];
-    const u = a * m + toward(x, y), v = b * m + toward(-x, -y);
+    const x = (centres[b][0] - centres[a][0]) * c,
+      y = centres[b][1] - centres[a][1];
+    const u = a * m + toward(x, y),
+      v = b * m + toward(-x, -y);
     const ms = Math.round((distance(lat[u], lon[u], lat[v], lon[v]) / (JOIN_KMH[mode] / 3.6)) * 1000);
-    from.push(u, v); to.push(v, u); weight.push(ms, ms);
+    from.push(u, v);
+    to.push(v, u);
+    weight.push(ms, ms);
   }
   return { arcs: { n, from: Uint32Array.from(from), to: Uint32Array.from(to), weight: Uint32Array.from(weight) }, lat, lon };
 }

@@ -64,7 +64,8 @@ export function farPairs(g: RoadGraph, minKm: number, route: (s: number, t: numb
     const rnd = random(seed);
     const out: number[] = [];
     for (let tries = 0; out.length < 2 * count && tries < count * 1000; tries++) {
-      const s = Math.floor(rnd() * g.arcs.n), t = Math.floor(rnd() * g.arcs.n);
+      const s = Math.floor(rnd() * g.arcs.n),
+        t = Math.floor(rnd() * g.arcs.n);
       if (distance(g.lat[s], g.lon[s], g.lat[t], g.lon[t]) < minKm * 1000 || !route(s, t)) continue;
       out.push(s, t);
     }
@@ -79,15 +80,19 @@ export function farPairs(g: RoadGraph, minKm: number, route: (s: number, t: numb
 export function measure(name: string, g: RoadGraph, pick: (h: Hierarchy) => PairPicker, count = 200): RouteRow {
   progress(`routing ${name}: contracting ${g.arcs.n} nodes`);
   global.gc?.();
-  const t0 = performance.now(), cpu0 = process.cpuUsage();
+  const t0 = performance.now(),
+    cpu0 = process.cpuUsage();
   const h = contract(g.arcs);
-  const contractSeconds = (performance.now() - t0) / 1000, contractCpuSeconds = process.cpuUsage(cpu0).user / 1e6;
+  const contractSeconds = (performance.now() - t0) / 1000,
+    contractCpuSeconds = process.cpuUsage(cpu0).user / 1e6;
   const chBytes = Object.values(h.data()).reduce((s, a) => s + a.byteLength, 0);
-  const bi = new BiDijkstra(g.arcs), plain = new Dijkstra(g.arcs);
+  const bi = new BiDijkstra(g.arcs),
+    plain = new Dijkstra(g.arcs);
   const flat = pick(h)(count);
   const pairs = Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], 0, flat[2 * i + 1], 0]);
   progress(`routing ${name}: ${pairs.length} pairs, checking costs`);
-  let disagreements = 0, km = 0;
+  let disagreements = 0,
+    km = 0;
   pairs.forEach(([s, , t], i) => {
     km += distance(g.lat[s], g.lon[s], g.lat[t], g.lon[t]) / 1000;
     const c = h.route([s, 0], [t, 0])?.cost;
@@ -96,10 +101,14 @@ export function measure(name: string, g: RoadGraph, pick: (h: Hierarchy) => Pair
   });
   progress(`routing ${name}: timing`);
   const route = (r: { route(s: number[], t: number[]): Path | null }) => (q: number[]) => r.route([q[0], q[1]], [q[2], q[3]])?.arcs ?? [];
-  const fast = timeEach(pairs, {
-    ch: route(h),
-    alternatives: (q) => h.alternatives([q[0], q[1]], [q[2], q[3]]),
-  }, { time: 1000, iterations: pairs.length, warmupTime: 200 });
+  const fast = timeEach(
+    pairs,
+    {
+      ch: route(h),
+      alternatives: (q) => h.alternatives([q[0], q[1]], [q[2], q[3]]),
+    },
+    { time: 1000, iterations: pairs.length, warmupTime: 200 },
+  );
   const cpu: number[] = [];
   for (let rep = 0; rep < 3; rep++) {
     for (const q of pairs) {
@@ -115,10 +124,23 @@ export function measure(name: string, g: RoadGraph, pick: (h: Hierarchy) => Pair
   const withAlternatives = pairs.filter((q) => h.alternatives([q[0], q[1]], [q[2], q[3]]).length > 1).length / Math.max(1, pairs.length);
   const slow = timeEach(pairs, { bidirectional: route(bi), dijkstra: route(plain) }, { time: 1500, iterations: 20, warmupTime: 100 });
   return {
-    graph: name, nodes: g.arcs.n, arcs: g.arcs.from.length, contractSeconds, contractCpuSeconds,
-    chEdges: h.size.edges, chBytesPerNode: chBytes / g.arcs.n, arcBytesPerNode: arcBytes(g.arcs) / g.arcs.n,
-    pairs: pairs.length, meanKm: pairs.length ? km / pairs.length : 0,
-    ch: fast.ch, chCpu, alternatives: fast.alternatives, withAlternatives, bidirectional: slow.bidirectional, dijkstra: slow.dijkstra, disagreements,
+    graph: name,
+    nodes: g.arcs.n,
+    arcs: g.arcs.from.length,
+    contractSeconds,
+    contractCpuSeconds,
+    chEdges: h.size.edges,
+    chBytesPerNode: chBytes / g.arcs.n,
+    arcBytesPerNode: arcBytes(g.arcs) / g.arcs.n,
+    pairs: pairs.length,
+    meanKm: pairs.length ? km / pairs.length : 0,
+    ch: fast.ch,
+    chCpu,
+    alternatives: fast.alternatives,
+    withAlternatives,
+    bidirectional: slow.bidirectional,
+    dijkstra: slow.dijkstra,
+    disagreements,
   };
 }
 
@@ -128,21 +150,66 @@ function arcBytes(a: Arcs): number {
 
 /** Prints the section's tables and returns the issue's targets, checked. */
 export function report(rows: RouteRow[]): Check[] {
-  printTable('Routing: preprocessing', ['graph', 'nodes', 'arcs', 'contract s', 'CPU s', 'CH edges', 'CH B/node', 'arcs B/node'],
-    rows.map((r) => [r.graph, r.nodes, r.arcs, r.contractSeconds, r.contractCpuSeconds, r.chEdges, r.chBytesPerNode, r.arcBytesPerNode]));
-  printTable('Routing: one route, random pairs ≥ 50 km apart (µs)', ['graph', 'pairs', 'mean km', 'CH p50', 'CH p99', 'CPU p50', 'CPU p99', 'alt p50', 'with alt', 'bidir p50', 'Dijkstra p50', 'bidir / CH', 'Dijkstra / CH', 'cost mismatches'],
-    rows.map((r) => [r.graph, r.pairs, r.meanKm, r.ch.p50, r.ch.p99, r.chCpu.p50, r.chCpu.p99, r.alternatives.p50, `${Math.round(100 * r.withAlternatives)}%`, r.bidirectional.p50, r.dijkstra.p50,
-      ratio(r.bidirectional.p50 / r.ch.p50), ratio(r.dijkstra.p50 / r.ch.p50), r.disagreements]),
-    ['CPU: a CH route\'s CPU time (user + system), without the time the process waits for a core on a busy machine;',
+  printTable(
+    'Routing: preprocessing',
+    ['graph', 'nodes', 'arcs', 'contract s', 'CPU s', 'CH edges', 'CH B/node', 'arcs B/node'],
+    rows.map((r) => [r.graph, r.nodes, r.arcs, r.contractSeconds, r.contractCpuSeconds, r.chEdges, r.chBytesPerNode, r.arcBytesPerNode]),
+  );
+  printTable(
+    'Routing: one route, random pairs ≥ 50 km apart (µs)',
+    [
+      'graph',
+      'pairs',
+      'mean km',
+      'CH p50',
+      'CH p99',
+      'CPU p50',
+      'CPU p99',
+      'alt p50',
+      'with alt',
+      'bidir p50',
+      'Dijkstra p50',
+      'bidir / CH',
+      'Dijkstra / CH',
+      'cost mismatches',
+    ],
+    rows.map((r) => [
+      r.graph,
+      r.pairs,
+      r.meanKm,
+      r.ch.p50,
+      r.ch.p99,
+      r.chCpu.p50,
+      r.chCpu.p99,
+      r.alternatives.p50,
+      `${Math.round(100 * r.withAlternatives)}%`,
+      r.bidirectional.p50,
+      r.dijkstra.p50,
+      ratio(r.bidirectional.p50 / r.ch.p50),
+      ratio(r.dijkstra.p50 / r.ch.p50),
+      r.disagreements,
+    ]),
+    [
+      "CPU: a CH route's CPU time (user + system), without the time the process waits for a core on a busy machine;",
       'alt: CH alternatives (count 2, maxShare 0.7, maxStretch 1.4), "with alt" the pairs that got one;',
-      'ratios of medians (a busy machine\'s scheduler pauses inflate means and p99s); the CH route includes unpacking to',
-      'original arcs; bidirectional Dijkstra is what a PBF-loaded index routes with']);
+      "ratios of medians (a busy machine's scheduler pauses inflate means and p99s); the CH route includes unpacking to",
+      'original arcs; bidirectional Dijkstra is what a PBF-loaded index routes with',
+    ],
+  );
   const checks: Check[] = [];
   for (const r of rows) {
     checks.push({ target: `${r.graph}: route p50 ≤ 1 ms`, value: `${num(r.ch.p50 / 1000)} ms`, pass: r.ch.p50 <= 1000 });
     checks.push({ target: `${r.graph}: route p99 ≤ 5 ms`, value: `${num(r.ch.p99 / 1000)} ms`, pass: r.ch.p99 <= 5000 });
-    checks.push({ target: `${r.graph}: ≥ 100x a plain Dijkstra (p50)`, value: ratio(r.dijkstra.p50 / r.ch.p50) ?? '-', pass: r.dijkstra.p50 / r.ch.p50 >= 100 });
-    checks.push({ target: `${r.graph}: CH = Dijkstra on every checked pair`, value: `${r.disagreements} mismatches`, pass: r.disagreements === 0 });
+    checks.push({
+      target: `${r.graph}: ≥ 100x a plain Dijkstra (p50)`,
+      value: ratio(r.dijkstra.p50 / r.ch.p50) ?? '-',
+      pass: r.dijkstra.p50 / r.ch.p50 >= 100,
+    });
+    checks.push({
+      target: `${r.graph}: CH = Dijkstra on every checked pair`,
+      value: `${r.disagreements} mismatches`,
+      pass: r.disagreements === 0,
+    });
   }
   printChecks('Routing targets', checks);
   return checks;
@@ -153,7 +220,10 @@ export function report(rows: RouteRow[]): Check[] {
  * bench:data has written it, then the search core alone, car and foot, over the tiled
  * fixture roads (100 tiles, as bench/data/nepal.osm.pbf).
  */
-export async function run(copies = 100, modes: Mode[] = ['car', 'foot']): Promise<{ rows: RouteRow[]; checks: Check[]; engine?: EngineRouting }> {
+export async function run(
+  copies = 100,
+  modes: Mode[] = ['car', 'foot'],
+): Promise<{ rows: RouteRow[]; checks: Check[]; engine?: EngineRouting }> {
   const engine = await engineRouting();
   const rows: RouteRow[] = [];
   for (const mode of modes) {
@@ -170,12 +240,13 @@ if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) 
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  const mode = arg('--mode'), grid = arg('--grid');
+  const mode = arg('--mode'),
+    grid = arg('--grid');
   const main = grid
     ? async () => {
-      const g = roadGraph(Number(grid));
-      report([measure(`lattice ${grid}`, g, (h) => farPairs(g, 50, (s, t) => h.route([s, 0], [t, 0])))]);
-    }
+        const g = roadGraph(Number(grid));
+        report([measure(`lattice ${grid}`, g, (h) => farPairs(g, 50, (s, t) => h.route([s, 0], [t, 0])))]);
+      }
     : () => run(Number(arg('--copies') ?? 100), mode ? [mode as Mode] : undefined);
   main().catch((err: unknown) => {
     console.error(err);

@@ -29,7 +29,14 @@ export function measureScaling(dataset: string, index: PlaceIndex, centres: [num
   const q = scalingQuery(centres);
   const base = new Baselines(index);
   const t = timeEach([q], { ours: (x) => nearby(index, x), bare: base.bare });
-  return { dataset, places: index.size, typeCount: index.typeCounts()[COMMON] ?? 0, hits: nearby(index, q).length, ours: t.ours, bare: t.bare };
+  return {
+    dataset,
+    places: index.size,
+    typeCount: index.typeCounts()[COMMON] ?? 0,
+    hits: nearby(index, q).length,
+    ours: t.ours,
+    bare: t.bare,
+  };
 }
 
 /** The curve's table: growth of p50 from the smallest file, beside the growth of log2(n). */
@@ -49,12 +56,26 @@ export function scalingSection(rows: ScalingRow[]): ScalingPoint[] {
     const logGrowth = Math.log2(r.places) / Math.log2(first.places);
     return { ...r, growth, logGrowth, overLog: growth / logGrowth };
   });
-  printTable('3. Scaling', ['dataset', 'places', 'type n', 'hits', 'p50 µs', 'p99 µs', 'bare p50 µs', 'p50 growth', 'log2(n) growth', 'growth/log2'],
-    points.map((r): Cell[] => [r.dataset, r.places, r.typeCount, r.hits, r.ours.p50, r.ours.p99, r.bare.p50, ratio(r.growth), ratio(r.logGrowth), num(r.overLog)]),
+  printTable(
+    '3. Scaling',
+    ['dataset', 'places', 'type n', 'hits', 'p50 µs', 'p99 µs', 'bare p50 µs', 'p50 growth', 'log2(n) growth', 'growth/log2'],
+    points.map((r): Cell[] => [
+      r.dataset,
+      r.places,
+      r.typeCount,
+      r.hits,
+      r.ours.p50,
+      r.ours.p99,
+      r.bare.p50,
+      ratio(r.growth),
+      ratio(r.logGrowth),
+      num(r.overLog),
+    ]),
     [
       `Query: ${COMMON}, radius 10 km, limit 5, by score, at the first tile's centre (central Kathmandu, the same in every file).`,
       'Growth is from the smallest file; growth/log2 near 1 (or below) means growth no faster than logarithmic.',
       'The generated files are tiles of the fixture spread over Nepal: more places means more tiles, not denser ones.',
-    ]);
+    ],
+  );
   return points;
 }

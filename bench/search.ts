@@ -26,7 +26,10 @@ const CLASSES: [string, SearchQuery[]][] = [
   ['2-3 letters', ['th', 'tha', 'ka', 'ne', 'bh', 'hot', 'res', 'ba'].map((q) => ({ q }))],
   ['prefix 5', ['thame', 'kathm', 'resta', 'himal', 'durba', 'templ', 'nabil', 'hospi'].map((q) => ({ q }))],
   ['whole word', ['thamel', 'kathmandu', 'hotel', 'bank', 'temple', 'school', 'momo', 'garden'].map((q) => ({ q }))],
-  ['two words', ['nabil bank', 'thamel marg', 'durbar sq', 'new road', 'himalayan java', 'hotel h', 'kathmandu g', 'global ime'].map((q) => ({ q }))],
+  [
+    'two words',
+    ['nabil bank', 'thamel marg', 'durbar sq', 'new road', 'himalayan java', 'hotel h', 'kathmandu g', 'global ime'].map((q) => ({ q })),
+  ],
   ['one typo', ['thamal', 'kathmadu', 'resturant', 'himalyan', 'tempel', 'hospitel', 'schoool', 'gardan'].map((q) => ({ q }))],
   ['devanagari', ['ठमेल', 'काठमाडौं', 'मन्दिर', 'बैंक', 'होटल', 'ठ', 'नबिल', 'पसल'].map((q) => ({ q }))],
   ['biased', ['thame', 'bank', 'nabil bank', 'hotel', 'ka', 'temple', 'momo', 'ठमेल'].map((q, i) => ({ q, ...corner(i) }))],
@@ -71,7 +74,8 @@ function miniSearchOf(index: PlaceIndex): { ms: MiniSearch; query: (q: SearchQue
     const seen: string[] = [];
     for (let f = 0; f < NAME_FIELDS.length; f++) {
       let v = '';
-      for (let k = t.tagStart[r]; k < t.tagStart[r + 1]; k++) if (t.strings[t.tagKV[2 * k]] === NAME_FIELDS[f]) v = t.strings[t.tagKV[2 * k + 1]];
+      for (let k = t.tagStart[r]; k < t.tagStart[r + 1]; k++)
+        if (t.strings[t.tagKV[2 * k]] === NAME_FIELDS[f]) v = t.strings[t.tagKV[2 * k + 1]];
       const key = words(v).join(' ');
       if (!key || seen.includes(key)) continue;
       seen.push(key);
@@ -86,7 +90,10 @@ function miniSearchOf(index: PlaceIndex): { ms: MiniSearch; query: (q: SearchQue
     const seen = new Set<number>();
     for (const h of hits) {
       const row = Math.floor(h.id / 8);
-      if (!seen.has(row)) { seen.add(row); rows.push(row); }
+      if (!seen.has(row)) {
+        seen.add(row);
+        rows.push(row);
+      }
     }
     return rows.slice(0, q.limit ?? 10);
   };
@@ -129,7 +136,8 @@ export async function run(): Promise<Record<string, unknown>> {
 
   const rows: SearchRow[] = [];
   for (const [name, qs] of CLASSES) {
-    let same = 0, hits = 0;
+    let same = 0,
+      hits = 0;
     for (const q of qs) {
       const ours = search(index, q);
       hits += ours.length;
@@ -152,37 +160,62 @@ export async function run(): Promise<Record<string, unknown>> {
     lat: BOX.minLat + ((i * 0.618034) % 1) * (BOX.maxLat - BOX.minLat),
     lon: BOX.minLon + ((i * 0.414214) % 1) * (BOX.maxLon - BOX.minLon),
   }));
-  const ids = Array.from({ length: 256 }, (_, i) => placeId(t, Math.floor((i * 0.618034 % 1) * t.size)));
-  const other = timeEach<number>(points.map((_, i) => i), {
-    'reverse r0.5': (i) => reverse(index, points[i]),
-    'reverse r0.05 l5': (i) => reverse(index, { ...points[i], radius: 0.05, limit: 5 }),
-    'place': (i) => [place(index, ids[i])],
-  });
+  const ids = Array.from({ length: 256 }, (_, i) => placeId(t, Math.floor(((i * 0.618034) % 1) * t.size)));
+  const other = timeEach<number>(
+    points.map((_, i) => i),
+    {
+      'reverse r0.5': (i) => reverse(index, points[i]),
+      'reverse r0.05 l5': (i) => reverse(index, { ...points[i], radius: 0.05, limit: 5 }),
+      place: (i) => [place(index, ids[i])],
+    },
+  );
 
-  printTable('search()', ['class', 'hits', 'p50 µs', 'p99 µs', 'q/s', 'MiniSearch p50', 'MiniSearch p99', 'ours/MiniSearch', 'same'],
-    rows.map((r): Cell[] => [r.class, r.hits, r.ours.p50, r.ours.p99, r.ours.hz, r.minisearch.p50, r.minisearch.p99,
-      ratio(r.ours.p50 / r.minisearch.p50), r.checked ? `${r.same}/${r.checked}` : undefined]),
+  printTable(
+    'search()',
+    ['class', 'hits', 'p50 µs', 'p99 µs', 'q/s', 'MiniSearch p50', 'MiniSearch p99', 'ours/MiniSearch', 'same'],
+    rows.map((r): Cell[] => [
+      r.class,
+      r.hits,
+      r.ours.p50,
+      r.ours.p99,
+      r.ours.hz,
+      r.minisearch.p50,
+      r.minisearch.p99,
+      ratio(r.ours.p50 / r.minisearch.p50),
+      r.checked ? `${r.same}/${r.checked}` : undefined,
+    ]),
     [
       `Kathmandu fixture: ${index.words.rows} named rows, ${index.words.names} names, ${index.words.size} distinct words.`,
-      'Classes cycle over 8 queries each (default limit 10); biased: lat/lon at the extract\'s corners; radius 1: km around Thamel.',
+      "Classes cycle over 8 queries each (default limit 10); biased: lat/lon at the extract's corners; radius 1: km around Thamel.",
       'p50/p99/q/s: search() building its Suggestion records, per call. MiniSearch: its own search() over the same',
       '  documents with the same options, deduplicated to rows and cut to the limit (no records, no prominence order).',
-      'same: queries whose matching rows (no limit) are exactly MiniSearch\'s; radius and type classes are not compared.',
+      "same: queries whose matching rows (no limit) are exactly MiniSearch's; radius and type classes are not compared.",
       `Text index build: ${num(build)} ms, ${num(bytes / 1e6)} MB (heap and buffers; needs --expose-gc); MiniSearch's: ${num(miniBuild)} ms, ${num(miniBytes / 1e6)} MB.`,
-    ]);
-  printTable('reverse() and place()', ['call', 'p50 µs', 'p99 µs', 'q/s'],
+    ],
+  );
+  printTable(
+    'reverse() and place()',
+    ['call', 'p50 µs', 'p99 µs', 'q/s'],
     Object.entries(other).map(([k, v]): Cell[] => [k, v.p50, v.p99, v.hz]),
-    ['reverse: 256 points spread over the extract, default radius 0.5 km and limit 1, or 50 m and 5. place: 256 rows of every kind.']);
+    ['reverse: 256 points spread over the extract, default radius 0.5 km and limit 1, or 50 m and 5. place: 256 rows of every kind.'],
+  );
 
   const worstP50 = Math.max(...rows.map((r) => r.ours.p50));
   const worstP99 = Math.max(...rows.map((r) => r.ours.p99));
   const checks = [
     { target: 'search p50 < 250 µs, every class', value: `worst ${num(worstP50)} µs`, pass: worstP50 < 250 },
     { target: 'search p99 < 1 ms, every class', value: `worst ${num(worstP99)} µs`, pass: worstP99 < 1000 },
-    { target: 'same rows as MiniSearch', value: `${rows.reduce((s, r) => s + r.same, 0)}/${rows.reduce((s, r) => s + r.checked, 0)}`,
-      pass: rows.every((r) => r.same === r.checked) },
+    {
+      target: 'same rows as MiniSearch',
+      value: `${rows.reduce((s, r) => s + r.same, 0)}/${rows.reduce((s, r) => s + r.checked, 0)}`,
+      pass: rows.every((r) => r.same === r.checked),
+    },
   ];
-  printTable('search() targets', ['target', 'value', 'verdict'], checks.map((c) => [c.target, c.value, verdict(c.pass)]));
+  printTable(
+    'search() targets',
+    ['target', 'value', 'verdict'],
+    checks.map((c) => [c.target, c.value, verdict(c.pass)]),
+  );
 
   return {
     fixture: { rows: index.words.rows, names: index.words.names, words: index.words.size },

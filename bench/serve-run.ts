@@ -33,7 +33,10 @@ export interface ServeRun {
 
 /** Starts `nepal-places serve ARGS` (dist/cli.js as deployed, see `cliCommand`) and waits for its banner. */
 export async function serveRun(args: string[]): Promise<ServeRun> {
-  const child = spawn(process.execPath, [...cliCommand(), 'serve', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...cliCommand(), 'serve', '--port', '0', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines = { stdout: [] as string[], stderr: [] as string[] };
   const waiters = new Set<() => void>();
   for (const where of ['stdout', 'stderr'] as const) {
@@ -46,18 +49,25 @@ export async function serveRun(args: string[]): Promise<ServeRun> {
       for (const w of waiters) w();
     });
   }
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-    resolve(code);
-    for (const w of waiters) w();
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      resolve(code);
+      for (const w of waiters) w();
+    }),
+  );
   const waitFor = (re: RegExp, where: 'stdout' | 'stderr' = 'stdout', times = 1, ms = 120_000) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
       const look = () => {
         const found = lines[where].map((l) => re.exec(l)).filter((m): m is RegExpExecArray => m !== null);
         if (found.length >= times) return done(() => resolve(found[times - 1]!));
-        if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`serve exited before ${times} × ${re}:\n${[...lines.stdout, ...lines.stderr].join('\n')}`)));
+        if (child.exitCode !== null || child.signalCode !== null)
+          done(() => reject(new Error(`serve exited before ${times} × ${re}:\n${[...lines.stdout, ...lines.stderr].join('\n')}`)));
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`no ${times} × ${re} on ${where} in ${ms} ms:\n${[...lines.stdout, ...lines.stderr].join('\n')}`))), ms);
+      const timer = setTimeout(
+        () =>
+          done(() => reject(new Error(`no ${times} × ${re} on ${where} in ${ms} ms:\n${[...lines.stdout, ...lines.stderr].join('\n')}`))),
+        ms,
+      );
       const done = (then: () => void) => {
         clearTimeout(timer);
         waiters.delete(look);

@@ -29,8 +29,25 @@ import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import { basename } from 'node:path';
 import {
-  DEFAULT_PBF, InvalidQueryError, MAX_QUERY_LENGTH, MERGED_TYPES, RouteError, loadFile, loadPbf, loadSnapshot, nearby, place, prepareSearch, reverse, route, search,
-  type NearbyQuery, type PlaceIndex, type ReverseQuery, type RouteQuery, type SearchQuery,
+  DEFAULT_PBF,
+  InvalidQueryError,
+  MAX_QUERY_LENGTH,
+  MERGED_TYPES,
+  RouteError,
+  loadFile,
+  loadPbf,
+  loadSnapshot,
+  nearby,
+  place,
+  prepareSearch,
+  reverse,
+  route,
+  search,
+  type NearbyQuery,
+  type PlaceIndex,
+  type ReverseQuery,
+  type RouteQuery,
+  type SearchQuery,
 } from '../src/index.js';
 import { MAX_POINTS } from '../src/query/route.js';
 import { createApp, generateKey } from '../src/http/index.js';
@@ -43,12 +60,14 @@ import { printTable, printChecks, num, verdict, type Cell, type Check } from './
 /** Issue 13's target: no legal request takes longer, ms. */
 export const TARGET_MS = 50;
 /** The HTTP limits the generated requests keep to (createApp's defaults). */
-const MAX_LIMIT = 100, MAX_RADIUS = 100;
+const MAX_LIMIT = 100,
+  MAX_RADIUS = 100;
 const SECONDS = Number(process.env.BENCH_SLOWEST_SECONDS ?? 20);
 /** One endpoint alone (BENCH_SLOWEST_ONLY=directions), for a quick look. */
 const ONLY = process.env.BENCH_SLOWEST_ONLY;
 /** Requests re-timed at the end, per endpoint, and calls per re-timing. */
-const FINALISTS = 4, RUNS = 7;
+const FINALISTS = 4,
+  RUNS = 7;
 /** Calls timed through the app's fetch per finalist. */
 const HTTP_RUNS = 5;
 const DATA = fileURLToPath(new URL('data/', import.meta.url));
@@ -118,10 +137,17 @@ function typo(s: Space, w: string): string {
   const i = Math.floor(s.rnd() * cs.length);
   const c = pick(s, s.letters);
   switch (Math.floor(s.rnd() * 4)) {
-    case 0: cs[i] = c; break;
-    case 1: cs.splice(i, 1); break;
-    case 2: cs.splice(i, 0, c); break;
-    default: if (i + 1 < cs.length) [cs[i], cs[i + 1]] = [cs[i + 1], cs[i]];
+    case 0:
+      cs[i] = c;
+      break;
+    case 1:
+      cs.splice(i, 1);
+      break;
+    case 2:
+      cs.splice(i, 0, c);
+      break;
+    default:
+      if (i + 1 < cs.length) [cs[i], cs[i + 1]] = [cs[i + 1], cs[i]];
   }
   return cs.join('');
 }
@@ -154,16 +180,26 @@ const nearbyEndpoint: Endpoint<NearbyQuery> = {
   path: '/search/nearby',
   call: (index, q) => nearby(index, q),
   params: (q) => ({
-    type: q.type, lat: String(q.lat), lon: String(q.lon),
-    ...(q.radius !== undefined && { radius: String(q.radius) }), ...(q.limit !== undefined && { limit: String(q.limit) }),
-    ...(q.sortBy !== undefined && { sortBy: String(q.sortBy) }), ...(q.isOpen !== undefined && { isOpen: String(q.isOpen) }),
+    type: q.type,
+    lat: String(q.lat),
+    lon: String(q.lon),
+    ...(q.radius !== undefined && { radius: String(q.radius) }),
+    ...(q.limit !== undefined && { limit: String(q.limit) }),
+    ...(q.sortBy !== undefined && { sortBy: String(q.sortBy) }),
+    ...(q.isOpen !== undefined && { isOpen: String(q.isOpen) }),
   }),
   at: (q) => q.at,
   random(s) {
     const [lon, lat] = point(s);
     return {
-      type: head(s, s.types, 12), lat: round7(lat), lon: round7(lon), radius: count(s, MAX_RADIUS), limit: count(s, MAX_LIMIT),
-      sortBy: s.rnd() < 0.5, isOpen: s.rnd() < 0.5, at: pick(s, s.instants),
+      type: head(s, s.types, 12),
+      lat: round7(lat),
+      lon: round7(lon),
+      radius: count(s, MAX_RADIUS),
+      limit: count(s, MAX_LIMIT),
+      sortBy: s.rnd() < 0.5,
+      isOpen: s.rnd() < 0.5,
+      at: pick(s, s.instants),
     };
   },
   adversarial(s) {
@@ -190,8 +226,10 @@ const searchEndpoint: Endpoint<SearchQuery> = {
   path: '/search',
   call: (index, q) => search(index, q),
   params: (q) => ({
-    q: q.q, ...(q.limit !== undefined && { limit: String(q.limit) }),
-    ...(q.lat !== undefined && { lat: String(q.lat), lon: String(q.lon) }), ...(q.radius !== undefined && { radius: String(q.radius) }),
+    q: q.q,
+    ...(q.limit !== undefined && { limit: String(q.limit) }),
+    ...(q.lat !== undefined && { lat: String(q.lat), lon: String(q.lon) }),
+    ...(q.radius !== undefined && { radius: String(q.radius) }),
     ...(q.type !== undefined && { type: q.type }),
   }),
   random(s) {
@@ -212,9 +250,15 @@ const searchEndpoint: Endpoint<SearchQuery> = {
     const qs: string[] = [
       Array(100).fill('s').join(' '), // issue 13's request
       ...s.letters.slice(0, 3).map((l) => Array(100).fill(l).join(' ')),
-      join(s.letters), join(s.letters.slice(0, 10)), join(s.letters.slice(0, 3)), s.letters[0], s.letters.slice(0, 2).join(' '),
-      join(s.prefixes), join(s.prefixes.slice(0, 10)),
-      join(s.vocab), join(s.vocab.slice(0, 10)),
+      join(s.letters),
+      join(s.letters.slice(0, 10)),
+      join(s.letters.slice(0, 3)),
+      s.letters[0],
+      s.letters.slice(0, 2).join(' '),
+      join(s.prefixes),
+      join(s.prefixes.slice(0, 10)),
+      join(s.vocab),
+      join(s.vocab.slice(0, 10)),
       join(s.vocab.filter((w) => [...w].length >= 5).map((w) => typo(s, w))),
       join(s.vocab.filter((w) => [...w].length >= 5).map((w) => w.slice(0, 5))),
       join(s.letters.map((l, i) => `${l} ${s.vocab[i % s.vocab.length]}`)),
@@ -240,11 +284,17 @@ const searchEndpoint: Endpoint<SearchQuery> = {
     const o = this.random(s);
     const knob = pick(s, ['limit', 'point', 'radius', 'type'] as const);
     if (knob === 'point') {
-      if (o.lat === undefined) { const { lat: _a, lon: _b, radius: _c, ...rest } = q; return rest; }
+      if (o.lat === undefined) {
+        const { lat: _a, lon: _b, radius: _c, ...rest } = q;
+        return rest;
+      }
       return { ...q, lat: o.lat, lon: o.lon };
     }
     if (knob === 'radius') return q.lat === undefined ? q : { ...q, radius: count(s, MAX_RADIUS) };
-    if (knob === 'type') { const { type: _t, ...rest } = q; return o.type === undefined ? rest : { ...q, type: o.type }; }
+    if (knob === 'type') {
+      const { type: _t, ...rest } = q;
+      return o.type === undefined ? rest : { ...q, type: o.type };
+    }
     return { ...q, limit: o.limit };
   },
 };
@@ -253,8 +303,10 @@ const reverseEndpoint: Endpoint<ReverseQuery> = {
   path: '/reverse',
   call: (index, q) => reverse(index, q),
   params: (q) => ({
-    lat: String(q.lat), lon: String(q.lon),
-    ...(q.radius !== undefined && { radius: String(q.radius) }), ...(q.limit !== undefined && { limit: String(q.limit) }),
+    lat: String(q.lat),
+    lon: String(q.lon),
+    ...(q.radius !== undefined && { radius: String(q.radius) }),
+    ...(q.limit !== undefined && { limit: String(q.limit) }),
   }),
   at: (q) => q.at,
   random(s) {
@@ -265,8 +317,13 @@ const reverseEndpoint: Endpoint<ReverseQuery> = {
   },
   adversarial(s) {
     const b = s.box;
-    const pts: [number, number][] = [s.dense[0], ...s.dense.slice(1, 8),
-      [(b.minLon + b.maxLon) / 2, (b.minLat + b.maxLat) / 2], [b.minLon, b.minLat], [b.maxLon, b.maxLat]];
+    const pts: [number, number][] = [
+      s.dense[0],
+      ...s.dense.slice(1, 8),
+      [(b.minLon + b.maxLon) / 2, (b.minLat + b.maxLat) / 2],
+      [b.minLon, b.minLat],
+      [b.maxLon, b.maxLat],
+    ];
     // points inside the largest areas
     for (const r of s.bigRows.slice(0, 5)) pts.push([s.index.table.lon[r] / 1e7, s.index.table.lat[r] / 1e7]);
     return pts.flatMap(([lon, lat]) => [
@@ -283,7 +340,10 @@ const reverseEndpoint: Endpoint<ReverseQuery> = {
 };
 
 /** `/places`: the query is the placeId (and the instant of its opening hours). */
-interface PlaceQuery { placeId: number; at: Date }
+interface PlaceQuery {
+  placeId: number;
+  at: Date;
+}
 
 const placeEndpoint: Endpoint<PlaceQuery> = {
   path: '/places',
@@ -307,7 +367,9 @@ const placeEndpoint: Endpoint<PlaceQuery> = {
 };
 
 /** `/directions`: the engine's query with its points as [lat, lon] pairs. */
-interface DirectionsQuery extends RouteQuery { points: [number, number][] }
+interface DirectionsQuery extends RouteQuery {
+  points: [number, number][];
+}
 
 const MODES = ['foot', 'bike', 'car'] as const;
 
@@ -316,21 +378,29 @@ const directionsEndpoint: Endpoint<DirectionsQuery> = {
   call: (index, q) => route(index, q),
   params: (q) => [
     ...q.points.map(([lat, lon]): [string, string] => ['points[]', `${lat},${lon}`]),
-    ['mode', q.mode ?? 'foot'], ['instructions', String(q.instructions ?? false)], ['alternatives', String(q.alternatives ?? false)],
+    ['mode', q.mode ?? 'foot'],
+    ['instructions', String(q.instructions ?? false)],
+    ['alternatives', String(q.alternatives ?? false)],
   ],
   random(s) {
     const n = Math.max(2, count(s, MAX_POINTS));
-    const points = Array.from({ length: n }, (): [number, number] => { const [lon, lat] = point(s); return [round7(lat), round7(lon)]; });
+    const points = Array.from({ length: n }, (): [number, number] => {
+      const [lon, lat] = point(s);
+      return [round7(lat), round7(lon)];
+    });
     return { points, mode: pick(s, MODES), instructions: s.rnd() < 0.5, alternatives: n === 2 && s.rnd() < 0.5 };
   },
   adversarial(s) {
     // the longest legal trips: between the dense points farthest apart, back and forth at the
     // most points a request may hold, every mode, with instructions; the far pair with alternatives
-    let a = s.dense[0], b = s.dense[0], far = -1;
-    for (const p of s.dense) for (const o of s.dense.slice(0, 40)) {
-      const d = (p[0] - o[0]) ** 2 + (p[1] - o[1]) ** 2;
-      if (d > far) [far, a, b] = [d, p, o];
-    }
+    let a = s.dense[0],
+      b = s.dense[0],
+      far = -1;
+    for (const p of s.dense)
+      for (const o of s.dense.slice(0, 40)) {
+        const d = (p[0] - o[0]) ** 2 + (p[1] - o[1]) ** 2;
+        if (d > far) [far, a, b] = [d, p, o];
+      }
     const ll = (p: [number, number]): [number, number] => [round7(p[1]), round7(p[0])];
     const zigzag = Array.from({ length: MAX_POINTS }, (_, i) => ll(i % 2 ? b : a));
     return MODES.flatMap((mode) => [
@@ -366,32 +436,44 @@ export const ENDPOINTS: Record<string, Endpoint<unknown>> = {
 export function spaceOf(index: PlaceIndex, seed: number): Space {
   const rnd = mulberry32(seed);
   const t = index.table;
-  let minLon = Infinity, minLat = Infinity, maxLon = -Infinity, maxLat = -Infinity;
+  let minLon = Infinity,
+    minLat = Infinity,
+    maxLon = -Infinity,
+    maxLat = -Infinity;
   for (let r = 0; r < t.size; r++) {
-    minLon = Math.min(minLon, t.lon[r]); maxLon = Math.max(maxLon, t.lon[r]);
-    minLat = Math.min(minLat, t.lat[r]); maxLat = Math.max(maxLat, t.lat[r]);
+    minLon = Math.min(minLon, t.lon[r]);
+    maxLon = Math.max(maxLon, t.lon[r]);
+    minLat = Math.min(minLat, t.lat[r]);
+    maxLat = Math.max(maxLat, t.lat[r]);
   }
   // the densest point for radius 100: of a few hundred places' centroids, the one with the
   // most places within 100 km (counted on a sample of rows)
   const sample = Array.from({ length: 4000 }, () => Math.floor(rnd() * t.size));
   const candidates = Array.from({ length: 300 }, () => Math.floor(rnd() * index.size));
   const near = (r: number) => {
-    const lat = t.lat[r] / 1e7, lon = t.lon[r] / 1e7, k = Math.cos((lat * Math.PI) / 180);
+    const lat = t.lat[r] / 1e7,
+      lon = t.lon[r] / 1e7,
+      k = Math.cos((lat * Math.PI) / 180);
     let n = 0;
     for (const o of sample) {
-      const dy = (t.lat[o] / 1e7 - lat) * 111.2, dx = (t.lon[o] / 1e7 - lon) * 111.2 * k;
+      const dy = (t.lat[o] / 1e7 - lat) * 111.2,
+        dx = (t.lon[o] / 1e7 - lon) * 111.2 * k;
       if (dx * dx + dy * dy <= MAX_RADIUS * MAX_RADIUS) n++;
     }
     return n;
   };
-  const dense = candidates.map((r) => ({ r, n: near(r) })).sort((a, b) => b.n - a.n)
+  const dense = candidates
+    .map((r) => ({ r, n: near(r) }))
+    .sort((a, b) => b.n - a.n)
     .map(({ r }): [number, number] => [t.lon[r] / 1e7, t.lat[r] / 1e7]);
 
   const counts = index.typeCounts();
   const types = Object.keys(counts).sort((a, b) => counts[b] - counts[a]);
 
   // words of names, by how many names hold them; first letters and two-letter starts likewise
-  const byWord = new Map<string, number>(), byLetter = new Map<string, number>(), byPrefix = new Map<string, number>();
+  const byWord = new Map<string, number>(),
+    byLetter = new Map<string, number>(),
+    byPrefix = new Map<string, number>();
   const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
   const named = new Set<number>();
   for (let r = 0; r < t.size; r++) named.add(t.name[r]);
@@ -409,14 +491,19 @@ export function spaceOf(index: PlaceIndex, seed: number): Space {
   const rows = Array.from({ length: t.size }, (_, r) => r);
   const coords = (r: number) => t.coordStart[r + 1] - t.coordStart[r];
   const tags = (r: number) => t.tagStart[r + 1] - t.tagStart[r];
-  const bigRows = [...new Set([
-    ...rows.sort((a, b) => coords(b) - coords(a)).slice(0, 12),
-    ...rows.sort((a, b) => tags(b) - tags(a)).slice(0, 4),
-  ])];
+  const bigRows = [
+    ...new Set([...rows.sort((a, b) => coords(b) - coords(a)).slice(0, 12), ...rows.sort((a, b) => tags(b) - tags(a)).slice(0, 4)]),
+  ];
 
   return {
-    index, rnd, dense, box: { minLon: minLon / 1e7, minLat: minLat / 1e7, maxLon: maxLon / 1e7, maxLat: maxLat / 1e7 },
-    types, vocab: ranked(byWord), letters: ranked(byLetter), prefixes: ranked(byPrefix),
+    index,
+    rnd,
+    dense,
+    box: { minLon: minLon / 1e7, minLat: minLat / 1e7, maxLon: maxLon / 1e7, maxLat: maxLat / 1e7 },
+    types,
+    vocab: ranked(byWord),
+    letters: ranked(byLetter),
+    prefixes: ranked(byPrefix),
     // 03:00, 12:00 and 20:00 Nepal Time on Wednesday 14 January 2026
     instants: [new Date('2026-01-13T21:15:00Z'), new Date('2026-01-14T06:15:00Z'), new Date('2026-01-14T14:15:00Z')],
     bigRows,
@@ -532,18 +619,30 @@ async function slowest<Q>(name: string, ep: Endpoint<Q>, s: Space, seconds: numb
   while (performance.now() < end) consider(ep.mutate(pick(s, top.slice(0, 3)).q, s));
 
   // the finalists: median of several calls each, the worst of them reported
-  const finals = top.slice(0, FINALISTS).map((c) => {
-    gc();
-    const runs = repeat(RUNS, () => timeOnce(ep, index, c.q));
-    return { ...c, ms: median(runs.map((r) => r.ms)), wall: median(runs.map((r) => r.wall)) };
-  }).sort((a, b) => b.ms - a.ms);
+  const finals = top
+    .slice(0, FINALISTS)
+    .map((c) => {
+      gc();
+      const runs = repeat(RUNS, () => timeOnce(ep, index, c.q));
+      return { ...c, ms: median(runs.map((r) => r.ms)), wall: median(runs.map((r) => r.wall)) };
+    })
+    .sort((a, b) => b.ms - a.ms);
   const worst = finals[0];
   const params = new URLSearchParams(ep.params(worst.q)).toString();
   const http = await fetcher(ep.path, params, ep.at?.(worst.q));
   progress(`slowest ${name}: ${num(worst.ms)} ms engine, ${num(http.ms)} ms HTTP, ${all.length} requests`);
   return {
-    endpoint: name, tried: all.length, typicalMs: median(all), engineMs: worst.ms, engineWall: worst.wall,
-    httpMs: http.ms, httpWall: http.wall, httpStatus: http.status, httpBytes: http.bytes, answer: worst.answer, request: params,
+    endpoint: name,
+    tried: all.length,
+    typicalMs: median(all),
+    engineMs: worst.ms,
+    engineWall: worst.wall,
+    httpMs: http.ms,
+    httpWall: http.wall,
+    httpStatus: http.status,
+    httpBytes: http.bytes,
+    answer: worst.answer,
+    request: params,
   };
 }
 
@@ -562,8 +661,11 @@ function fetcherOf(index: PlaceIndex): Fetcher {
   return async (path, params, at) => {
     clock = at?.getTime() ?? Date.now();
     const url = `http://127.0.0.1/api/v1${path}?${params}&key=${key}`;
-    const cpu: number[] = [], wall: number[] = [];
-    let status = 0, bytes = 0, spent = 0;
+    const cpu: number[] = [],
+      wall: number[] = [];
+    let status = 0,
+      bytes = 0,
+      spent = 0;
     while (cpu.length < HTTP_RUNS && (cpu.length < 3 || spent < 2000)) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
@@ -608,7 +710,8 @@ async function load(): Promise<{ index: PlaceIndex; dataset: string }> {
     progress(`slowest: loading ${other}`);
     return { index: await loadFile(other), dataset: basename(other) };
   }
-  const pbf = `${DATA}nepal.osm.pbf`, snap = `${DATA}nepal.places`;
+  const pbf = `${DATA}nepal.osm.pbf`,
+    snap = `${DATA}nepal.places`;
   if (existsSync(snap) && existsSync(pbf) && statSync(snap).mtimeMs >= statSync(pbf).mtimeMs) {
     progress('slowest: loading bench/data/nepal.places');
     try {
@@ -627,23 +730,44 @@ async function load(): Promise<{ index: PlaceIndex; dataset: string }> {
 /** Runs the section: the search in a child (memory and time watchdog), then its table and targets. */
 export async function run(): Promise<{ dataset: string; prepareMs?: number; firstTypoMs?: number; rows: SlowestRow[]; checks: Check[] }> {
   const file = fileURLToPath(import.meta.url);
-  const got = await runChild(file.split('/').pop()!, ['child'], { maxRss: MAX_RSS, timeout: (SECONDS * 4 + 900) * 1000, stall: SECONDS * 1000 + 300_000 }, undefined, true);
+  const got = await runChild(
+    file.split('/').pop()!,
+    ['child'],
+    { maxRss: MAX_RSS, timeout: (SECONDS * 4 + 900) * 1000, stall: SECONDS * 1000 + 300_000 },
+    undefined,
+    true,
+  );
   const [head, ...rows] = got.lines as [{ dataset: string; words: number; prepareMs: number; firstTypoMs: number }, ...SlowestRow[]];
   if (got.failed) throw new Error(`bench/slowest.ts child: ${got.failed}`);
   const dataset = head?.dataset ?? '?';
-  printTable('Slowest request per endpoint', ['endpoint', 'tried', 'typical ms', 'worst ms', 'wall', 'via HTTP ms', 'wall', 'status', 'KB', 'verdict'],
-    rows.map((r): Cell[] => [r.endpoint, r.tried, r.typicalMs, r.engineMs, r.engineWall, r.httpMs, r.httpWall, r.httpStatus, r.httpBytes / 1e3,
-      verdict(Math.max(r.engineMs, r.httpMs) <= TARGET_MS)]),
+  printTable(
+    'Slowest request per endpoint',
+    ['endpoint', 'tried', 'typical ms', 'worst ms', 'wall', 'via HTTP ms', 'wall', 'status', 'KB', 'verdict'],
+    rows.map((r): Cell[] => [
+      r.endpoint,
+      r.tried,
+      r.typicalMs,
+      r.engineMs,
+      r.engineWall,
+      r.httpMs,
+      r.httpWall,
+      r.httpStatus,
+      r.httpBytes / 1e3,
+      verdict(Math.max(r.engineMs, r.httpMs) <= TARGET_MS),
+    ]),
     [
       `Index: ${dataset}. Per endpoint ${SECONDS} s of search: hand-made costly requests, random legal ones, then a hill climb`,
       '  (one knob changed at a time) from the slowest. Times are CPU ms of this process (what a call takes alone: the',
-      `  machine is shared; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}), wall ms beside. typical: median of every`,
+      `  machine is shared; load average ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}), wall ms beside. typical: median of every`,
       `  request timed once. worst: the slowest found, median of ${RUNS} engine calls; via HTTP: the same request through`,
       `  the app's fetch (parse, key, envelope, JSON), median of ${HTTP_RUNS}. Target: both <= ${TARGET_MS} ms. The worst requests:`,
       ...rows.map((r) => `${r.endpoint}: ${r.request.length > 240 ? `${r.request.slice(0, 240)}…` : r.request} -> ${r.answer}`),
       `Not in the table: prepareSearch (createApp calls it at start) builds the scratch and the typo index of all ${head?.words} words`,
       `  in ${num(head?.prepareMs ?? NaN)} ms, which the first search would otherwise pay; the first typo-able search after it: ${num(head?.firstTypoMs ?? NaN)} ms.`,
-    ]);
+    ],
+  );
   const checks: Check[] = rows.map((r) => ({
     target: `slowest legal ${r.endpoint} request <= ${TARGET_MS} ms`,
     value: `${num(r.engineMs)} ms engine, ${num(r.httpMs)} ms via HTTP`,

@@ -40,29 +40,72 @@ export interface SnapshotRow {
 }
 
 /** Builds and times each file's snapshot; prints the table; returns the rows and the targets' checks. */
-export async function snapshotSection(files: Dataset[], loads: LoadRow[], errors: string[]): Promise<{ rows: SnapshotRow[]; checks: Check[] }> {
+export async function snapshotSection(
+  files: Dataset[],
+  loads: LoadRow[],
+  errors: string[],
+): Promise<{ rows: SnapshotRow[]; checks: Check[] }> {
   mkdirSync(OUT_DIR, { recursive: true });
   const rows: SnapshotRow[] = [];
   for (const d of files) {
     try {
-      rows.push(await measure(d, loads.find((r) => r.file === d.name && r.reader === OURS)));
+      rows.push(
+        await measure(
+          d,
+          loads.find((r) => r.file === d.name && r.reader === OURS),
+        ),
+      );
     } catch (err) {
       errors.push(`snapshot ${d.name}: ${(err as Error).message}`);
     }
   }
-  printTable('7. Snapshots', ['file', 'PBF MB', 'snapshot MB', 'size', 'PBF load s', 'build s', 'runs', 'snapshot load ms', 'fromSnapshot ms', 'peak RSS MB', 'speed-up'],
-    rows.map((r): Cell[] => [r.file, mb(r.pbfBytes), mb(r.snapshotBytes), ratio(r.size), r.pbfMs / 1000, (r.buildMs + r.writeMs) / 1000, r.runs,
-      r.loadMs, r.decodeMs, mb(r.maxRss), ratio(r.speedup)]),
+  printTable(
+    '7. Snapshots',
     [
-      'PBF load: section 1\'s median for the file (a fresh process each). Snapshot load: loadSnapshot(file), file read included,',
+      'file',
+      'PBF MB',
+      'snapshot MB',
+      'size',
+      'PBF load s',
+      'build s',
+      'runs',
+      'snapshot load ms',
+      'fromSnapshot ms',
+      'peak RSS MB',
+      'speed-up',
+    ],
+    rows.map((r): Cell[] => [
+      r.file,
+      mb(r.pbfBytes),
+      mb(r.snapshotBytes),
+      ratio(r.size),
+      r.pbfMs / 1000,
+      (r.buildMs + r.writeMs) / 1000,
+      r.runs,
+      r.loadMs,
+      r.decodeMs,
+      mb(r.maxRss),
+      ratio(r.speedup),
+    ]),
+    [
+      "PBF load: section 1's median for the file (a fresh process each). Snapshot load: loadSnapshot(file), file read included,",
       '  median of fresh processes (code cold, as an app opening its data); fromSnapshot: the same loads without the read.',
       'size: snapshot bytes / PBF bytes. speed-up: PBF load / snapshot load.',
-    ]);
+    ],
+  );
   const checks: Check[] = [];
   const nepal = rows.find((r) => r.file === 'nepal');
   if (nepal) {
-    checks.push({ target: 'nepal: snapshot loads >= 20x faster than its PBF', value: `${num(nepal.pbfMs)} ms / ${num(nepal.loadMs)} ms = ${ratio(nepal.speedup)}`, pass: nepal.speedup >= 20 });
-    checks.push({ target: 'nepal: snapshot no larger than its PBF', value: `${mb(nepal.snapshotBytes)} / ${mb(nepal.pbfBytes)} MB = ${ratio(nepal.size)}`, pass: nepal.size <= 1 });
+    checks.push({
+      target: 'nepal: snapshot loads >= 20x faster than its PBF',
+      value: `${num(nepal.pbfMs)} ms / ${num(nepal.loadMs)} ms = ${ratio(nepal.speedup)}`,
+      pass: nepal.speedup >= 20,
+    });
+    checks.push({
+      target: 'nepal: snapshot no larger than its PBF',
+      value: `${mb(nepal.snapshotBytes)} / ${mb(nepal.pbfBytes)} MB = ${ratio(nepal.size)}`,
+      pass: nepal.size <= 1,
+    });
   }
   return { rows, checks };
 }
@@ -87,8 +130,18 @@ async function measure(d: Dataset, pbf: LoadRow | undefined): Promise<SnapshotRo
   const pbfMs = pbf?.ms ?? built.loadMs;
   decode.sort((a, b) => a - b);
   return {
-    file: d.name, pbfBytes: d.bytes, snapshotBytes: built.bytes, pbfMs, buildMs: built.ms, writeMs: built.writeMs ?? 0,
-    runs, loadMs, decodeMs: decode[decode.length >> 1], maxRss: peak, speedup: pbfMs / loadMs, size: built.bytes / d.bytes,
+    file: d.name,
+    pbfBytes: d.bytes,
+    snapshotBytes: built.bytes,
+    pbfMs,
+    buildMs: built.ms,
+    writeMs: built.writeMs ?? 0,
+    runs,
+    loadMs,
+    decodeMs: decode[decode.length >> 1],
+    maxRss: peak,
+    speedup: pbfMs / loadMs,
+    size: built.bytes / d.bytes,
   };
 }
 

@@ -8,7 +8,11 @@ export type Cell = string | number | undefined | null;
 export function printTable(title: string, head: string[], rows: Cell[][], notes: string[] = []): void {
   const text = rows.map((r) => head.map((_, i) => cell(r[i])));
   const width = head.map((h, i) => Math.max(h.length, ...text.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(width[i]) : c.padStart(width[i]))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === 0 ? c.padEnd(width[i]) : c.padStart(width[i])))
+      .join('  ')
+      .trimEnd();
   const rule = width.map((w) => '-'.repeat(w)).join('  ');
   console.log(`\n## ${title}\n`);
   console.log(line(head));
@@ -54,5 +58,11 @@ export interface Check {
 
 /** Prints the PASS/FAIL lines of a section's targets. */
 export function printChecks(title: string, checks: Check[], notes: string[] = []): void {
-  if (checks.length) printTable(title, ['target', 'result', 'measured'], checks.map((c) => [c.target, verdict(c.pass), c.value]), notes);
+  if (checks.length)
+    printTable(
+      title,
+      ['target', 'result', 'measured'],
+      checks.map((c) => [c.target, verdict(c.pass), c.value]),
+      notes,
+    );
 }

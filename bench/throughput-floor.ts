@@ -60,12 +60,27 @@ const server = createServer(async (req, res) => {
     query.at = new Date();
     const body = json.answer(index, nearbyHits(index, query)).envelope(Date.now());
     res.writeHead(200, {
-      'x-request-id': rid, vary: 'Origin, Accept-Encoding', 'ratelimit-limit': String(grant.quota.requests),
-      'ratelimit-remaining': String(q.remaining), 'ratelimit-reset': String(q.resetSeconds),
-      'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff',
+      'x-request-id': rid,
+      vary: 'Origin, Accept-Encoding',
+      'ratelimit-limit': String(grant.quota.requests),
+      'ratelimit-remaining': String(q.remaining),
+      'ratelimit-reset': String(q.resetSeconds),
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
     });
     res.end(body.bytes);
-    log(accessLine({ time: Date.now(), id: rid, method: 'GET', url: `http://127.0.0.1${req.url}`, status: 200, ms: performance.now() - start, keyHint: grant.hint }));
+    log(
+      accessLine({
+        time: Date.now(),
+        id: rid,
+        method: 'GET',
+        url: `http://127.0.0.1${req.url}`,
+        status: 200,
+        ms: performance.now() - start,
+        keyHint: grant.hint,
+      }),
+    );
   } catch (err) {
     res.writeHead(400).end(String(err));
   }

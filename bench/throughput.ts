@@ -104,7 +104,12 @@ process.on('SIGTERM', () => { s.close(); s.closeAllConnections(); });`;
 /** A throw-away `redis-server` on a random loopback port, without persistence. */
 export async function redisServer(): Promise<Child> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const c = await start(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], /(Ready to accept connections)/, 'redis-server', 'redis-server');
+  const c = await start(
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    /(Ready to accept connections)/,
+    'redis-server',
+    'redis-server',
+  );
   return { ...c, origin: `redis://127.0.0.1:${port}` };
 }
 
@@ -115,7 +120,7 @@ export async function redisServer(): Promise<Child> {
  */
 export function variedPaths(count: number): string[] {
   let seed = 42;
-  const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   return Array.from({ length: count }, () => {
     const lat = (27.7006 + 0.0154 * next()).toFixed(5);
     const lon = (85.3002 + 0.0407 * next()).toFixed(5);
@@ -135,10 +140,18 @@ async function load(origin: string, seconds: number, varied = false) {
     // its own thread, so the load generator does not share this event loop's timing
     workers: 1,
   });
-  if (r.errors > 0 || r['2xx'] === 0) throw new Error(`${origin}: ${r['2xx']} answers, ${r.non2xx} non-2xx responses and ${r.errors} errors`);
+  if (r.errors > 0 || r['2xx'] === 0)
+    throw new Error(`${origin}: ${r['2xx']} answers, ${r.non2xx} non-2xx responses and ${r.errors} errors`);
   // non-2xx answers (a 503 when Redis is slower than its 250 ms bound on a busy machine) are
   // counted and shown, not in the rate
-  return { reqPerSec: r['2xx'] / r.duration, answered: r['2xx'] + r.non2xx, failed: r.non2xx, p50Ms: r.latency.p50, p99Ms: r.latency.p99, bytes: r.throughput.average / r.requests.average };
+  return {
+    reqPerSec: r['2xx'] / r.duration,
+    answered: r['2xx'] + r.non2xx,
+    failed: r.non2xx,
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    bytes: r.throughput.average / r.requests.average,
+  };
 }
 
 /** CPU seconds (user + system) a process and its threads have used so far (Linux: /proc). */
@@ -193,21 +206,32 @@ export async function run(): Promise<Record<string, unknown>> {
       if (k !== 'date' && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding') headers[k] = v;
     });
     headers['content-length'] = String(body.length);
-    const bare = await launch(start(['-e', BARE, JSON.stringify({ headers, body: body.toString('base64') })], /bare at (http:\/\/\S+)/, 'bare server'));
+    const bare = await launch(
+      start(['-e', BARE, JSON.stringify({ headers, body: body.toString('base64') })], /bare at (http:\/\/\S+)/, 'bare server'),
+    );
     // the same work without the framework: what is left to Hono, @hono/node-server and our middleware
-    const floor = await launch(start(['--import', 'tsx', join(ROOT, 'bench/throughput-floor.ts'), tokens], /floor at (http:\/\/\S+)/, 'floor server'));
+    const floor = await launch(
+      start(['--import', 'tsx', join(ROOT, 'bench/throughput-floor.ts'), tokens], /floor at (http:\/\/\S+)/, 'floor server'),
+    );
 
     const servers: [string, Child][] = [
-      [ROW.bare, bare], [ROW.one, memory], [ROW.floor, floor],
+      [ROW.bare, bare],
+      [ROW.one, memory],
+      [ROW.floor, floor],
       [ROW.redis, await launch(start(serveArgs(['--redis', redis.origin]), READY, 'serve --redis'))],
       [ROW.workers, await launch(start(serveArgs(['--redis', redis.origin, '--workers', '2']), READY, 'serve --workers 2'))],
       // varied points cost the load generator too (autocannon goes through a list): they are
       // compared with the bare server under the same list
-      [ROW.bareVaried, bare], [ROW.oneVaried, memory],
+      [ROW.bareVaried, bare],
+      [ROW.oneVaried, memory],
     ];
     // another build beside this one in the same run (before/after a change)
     const before = process.env.BENCH_TP_BEFORE;
-    if (before) servers.push(['BENCH_TP_BEFORE, 1 process, memory', await launch(start([before, 'serve', '--port', '0', '--tokens', tokens], READY, 'serve (BENCH_TP_BEFORE)'))]);
+    if (before)
+      servers.push([
+        'BENCH_TP_BEFORE, 1 process, memory',
+        await launch(start([before, 'serve', '--port', '0', '--tokens', tokens], READY, 'serve (BENCH_TP_BEFORE)')),
+      ]);
     const isVaried = (name: string) => name.includes('varied');
 
     for (const [name, c] of servers) await load(c.origin, 1, isVaried(name)); // warm-up: JIT, connections
@@ -226,7 +250,15 @@ export async function run(): Promise<Record<string, unknown>> {
 
     const rows = servers.map(([name]) => {
       const r = runs.get(name)!;
-      return { name, cpuUs: median(cpu.get(name)!), failed: r.reduce((n, x) => n + x.failed, 0), reqPerSec: median(r.map((x) => x.reqPerSec)), p50Ms: median(r.map((x) => x.p50Ms)), p99Ms: median(r.map((x) => x.p99Ms)), rounds: r.map((x) => Math.round(x.reqPerSec)) };
+      return {
+        name,
+        cpuUs: median(cpu.get(name)!),
+        failed: r.reduce((n, x) => n + x.failed, 0),
+        reqPerSec: median(r.map((x) => x.reqPerSec)),
+        p50Ms: median(r.map((x) => x.p50Ms)),
+        p99Ms: median(r.map((x) => x.p99Ms)),
+        rounds: r.map((x) => Math.round(x.reqPerSec)),
+      };
     });
     const row = (name: string) => rows.find((r) => r.name === name)!;
     const bareRate = row(ROW.bare).reqPerSec;
@@ -236,16 +268,37 @@ export async function run(): Promise<Record<string, unknown>> {
     const variedShare = row(ROW.oneVaried).reqPerSec / row(ROW.bareVaried).reqPerSec;
     const floorShare = row(ROW.floor).reqPerSec / bareRate;
 
-    console.log(`/search/nearby type=eat radius 2 limit 5 (${body.length} B), ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server (median), 127.0.0.1`);
-    console.log(`${'server'.padEnd(36)} ${'2xx/s'.padStart(9)} ${'of bare'.padStart(8)} ${'CPU µs/req'.padStart(11)} ${'bare/it'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  rounds (2xx/s)`);
+    console.log(
+      `/search/nearby type=eat radius 2 limit 5 (${body.length} B), ${CONNECTIONS} connections, ${ROUNDS} × ${SECONDS} s per server (median), 127.0.0.1`,
+    );
+    console.log(
+      `${'server'.padEnd(36)} ${'2xx/s'.padStart(9)} ${'of bare'.padStart(8)} ${'CPU µs/req'.padStart(11)} ${'bare/it'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  rounds (2xx/s)`,
+    );
     for (const r of rows) {
       // each against the bare server under the same load (the varied rows against its varied row)
       const base = row(isVaried(r.name) ? ROW.bareVaried : ROW.bare);
-      console.log(`${r.name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(9)} ${`${((100 * r.reqPerSec) / base.reqPerSec).toFixed(0)}%`.padStart(8)} ${r.cpuUs.toFixed(0).padStart(11)} ${`${((100 * base.cpuUs) / r.cpuUs).toFixed(0)}%`.padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)}  ${r.rounds.join(', ')}${r.failed ? ` (${r.failed} non-2xx)` : ''}`);
+      console.log(
+        `${r.name.padEnd(36)} ${r.reqPerSec.toFixed(0).padStart(9)} ${`${((100 * r.reqPerSec) / base.reqPerSec).toFixed(0)}%`.padStart(8)} ${r.cpuUs.toFixed(0).padStart(11)} ${`${((100 * base.cpuUs) / r.cpuUs).toFixed(0)}%`.padStart(8)} ${String(r.p50Ms).padStart(7)} ${String(r.p99Ms).padStart(7)}  ${r.rounds.join(', ')}${r.failed ? ` (${r.failed} non-2xx)` : ''}`,
+      );
     }
     const cpuShare = bareCpu / row(ROW.one).cpuUs;
-    console.log(`one process / bare: ${(100 * share).toFixed(0)}% of its rate, ${(100 * cpuShare).toFixed(0)}% by CPU per request (target ≥ ${100 * TARGET}%: ${share >= TARGET ? 'PASS' : 'FAIL'}); at varied points ${(100 * variedShare).toFixed(0)}%; the same work without the framework ${(100 * floorShare).toFixed(0)}%; 2 workers / 1 process (Redis): ${workers.toFixed(2)}x`);
-    return { seconds: SECONDS, rounds: ROUNDS, connections: CONNECTIONS, bytes: body.length, rows, share, variedShare, floorShare, cpuShare, target: TARGET, pass: share >= TARGET, workers };
+    console.log(
+      `one process / bare: ${(100 * share).toFixed(0)}% of its rate, ${(100 * cpuShare).toFixed(0)}% by CPU per request (target ≥ ${100 * TARGET}%: ${share >= TARGET ? 'PASS' : 'FAIL'}); at varied points ${(100 * variedShare).toFixed(0)}%; the same work without the framework ${(100 * floorShare).toFixed(0)}%; 2 workers / 1 process (Redis): ${workers.toFixed(2)}x`,
+    );
+    return {
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      bytes: body.length,
+      rows,
+      share,
+      variedShare,
+      floorShare,
+      cpuShare,
+      target: TARGET,
+      pass: share >= TARGET,
+      workers,
+    };
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await rm(dir, { recursive: true, force: true });

@@ -56,7 +56,10 @@ export interface ServingRow {
 }
 
 /** Runs the section; prints its tables; returns its rows and the target's check. */
-export async function tilesSection(files: Dataset[], errors: string[]): Promise<{ rows: TilesRow[]; serving: ServingRow[]; checks: Check[] }> {
+export async function tilesSection(
+  files: Dataset[],
+  errors: string[],
+): Promise<{ rows: TilesRow[]; serving: ServingRow[]; checks: Check[] }> {
   mkdirSync(OUT_DIR, { recursive: true });
   const tilemaker = version('tilemaker', ['--help']);
   const rows: TilesRow[] = [];
@@ -88,35 +91,86 @@ export async function tilesSection(files: Dataset[], errors: string[]): Promise<
       const mbtiles = `${OUT_DIR}${d.name}.mbtiles`;
       rmSync(mbtiles, { force: true }); // tilemaker would merge into it
       progress(`tiles: ${d.name} with tilemaker`);
-      const r = await timed('tilemaker', ['--input', input, '--output', mbtiles, '--config', config, '--process', `${EXAMPLES}/process-openmaptiles.lua`]);
-      rows.push({ file: d.name, tool: 'tilemaker', ms: r.ms, cpu: r.cpu, maxRss: r.maxRss, bytes: statSync(mbtiles).size,
-        note: `OpenMapTiles example config, no shapefile layers; copy without ${num(copy.droppedRefs)} dangling node refs${input === copy.path ? '' : ', renumbered'}` });
+      const r = await timed('tilemaker', [
+        '--input',
+        input,
+        '--output',
+        mbtiles,
+        '--config',
+        config,
+        '--process',
+        `${EXAMPLES}/process-openmaptiles.lua`,
+      ]);
+      rows.push({
+        file: d.name,
+        tool: 'tilemaker',
+        ms: r.ms,
+        cpu: r.cpu,
+        maxRss: r.maxRss,
+        bytes: statSync(mbtiles).size,
+        note: `OpenMapTiles example config, no shapefile layers; copy without ${num(copy.droppedRefs)} dangling node refs${input === copy.path ? '' : ', renumbered'}`,
+      });
     } catch (err) {
       errors.push(`tiles ${d.name} tilemaker: ${(err as Error).message}`);
     }
   }
 
-  printTable('8. Vector tiles', ['file', 'tool', 'build s', 'CPU s', 'peak RSS MB', 'archive MB', 'tiles', 'time vs tilemaker', 'CPU vs tilemaker', 'size vs tilemaker'],
+  printTable(
+    '8. Vector tiles',
+    [
+      'file',
+      'tool',
+      'build s',
+      'CPU s',
+      'peak RSS MB',
+      'archive MB',
+      'tiles',
+      'time vs tilemaker',
+      'CPU vs tilemaker',
+      'size vs tilemaker',
+    ],
     rows.map((r): Cell[] => {
       const tm = rows.find((o) => o.file === r.file && o.tool === 'tilemaker');
       const mine = r.tool !== 'tilemaker' && tm;
-      return [r.file, r.tool, r.ms / 1000, r.cpu || undefined, mb(r.maxRss), mb(r.bytes), r.tiles, mine ? ratio(r.ms / tm.ms) : undefined,
-        mine && r.cpu && tm.cpu ? ratio(r.cpu / tm.cpu) : undefined, mine ? ratio(r.bytes / tm.bytes) : undefined];
+      return [
+        r.file,
+        r.tool,
+        r.ms / 1000,
+        r.cpu || undefined,
+        mb(r.maxRss),
+        mb(r.bytes),
+        r.tiles,
+        mine ? ratio(r.ms / tm.ms) : undefined,
+        mine && r.cpu && tm.cpu ? ratio(r.cpu / tm.cpu) : undefined,
+        mine ? ratio(r.bytes / tm.bytes) : undefined,
+      ];
     }),
     [
       'Each build in a fresh process, wall time from start to exit; CPU (user + system, all threads) and peak RSS from /usr/bin/time when installed.',
       'nepal-places: z0-14, the Protomaps basemap layers, one PMTiles file. tilemaker: z0-14, the OpenMapTiles layers, one MBTiles file.',
-      tilemaker ? `tilemaker: ${tilemaker}; ${rows.find((r) => r.tool === 'tilemaker')?.note ?? ''}` : 'tilemaker: not installed (apt-get install tilemaker), its rows are skipped.',
-    ]);
-  printTable('8b. Tile serving from the archive', ['file', 'requests', 'tiles found', 'p50 µs', 'p99 µs', 'p50 µs gunzipped'],
+      tilemaker
+        ? `tilemaker: ${tilemaker}; ${rows.find((r) => r.tool === 'tilemaker')?.note ?? ''}`
+        : 'tilemaker: not installed (apt-get install tilemaker), its rows are skipped.',
+    ],
+  );
+  printTable(
+    '8b. Tile serving from the archive',
+    ['file', 'requests', 'tiles found', 'p50 µs', 'p99 µs', 'p50 µs gunzipped'],
     serving.map((s): Cell[] => [s.file, s.requests, s.found, s.p50, s.p99, s.p50Gunzip]),
-    [`pmtiles' reader over the file (directories cached after the first reads), ${REQUESTS} random tiles of z10-14 over the data, one at a time.`]);
+    [
+      `pmtiles' reader over the file (directories cached after the first reads), ${REQUESTS} random tiles of z10-14 over the data, one at a time.`,
+    ],
+  );
 
   const checks: Check[] = [];
   const ours = rows.find((r) => r.file === 'nepal' && r.tool === 'nepal-places');
   const theirs = rows.find((r) => r.file === 'nepal' && r.tool === 'tilemaker');
   if (ours && theirs) {
-    checks.push({ target: 'nepal: tiles built no slower than tilemaker', value: `${num(ours.ms / 1000)} s / ${num(theirs.ms / 1000)} s = ${ratio(ours.ms / theirs.ms)}`, pass: ours.ms <= theirs.ms });
+    checks.push({
+      target: 'nepal: tiles built no slower than tilemaker',
+      value: `${num(ours.ms / 1000)} s / ${num(theirs.ms / 1000)} s = ${ratio(ours.ms / theirs.ms)}`,
+      pass: ours.ms <= theirs.ms,
+    });
   }
   return { rows, serving, checks };
 }
@@ -133,7 +187,9 @@ function renumber(input: string, out: string): string {
 // a tool's first line of output, or null when it is not installed
 function version(cmd: string, args: string[]): string | null {
   try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).split('\n')[0].trim();
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+      .split('\n')[0]
+      .trim();
   } catch (err) {
     const e = err as { code?: string; stdout?: string };
     if (e.code === 'ENOENT') return null;
@@ -147,15 +203,22 @@ function timed(cmd: string, args: string[]): Promise<{ ms: number; cpu: number; 
   const marker = '@@maxrss';
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const p = spawn(wrap ? '/usr/bin/time' : cmd, wrap ? ['-f', `${marker} %M %U %S`, cmd, ...args] : args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = spawn(wrap ? '/usr/bin/time' : cmd, wrap ? ['-f', `${marker} %M %U %S`, cmd, ...args] : args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
-    p.stderr.on('data', (c: Buffer) => { err = (err + c.toString()).slice(-20_000); });
+    p.stderr.on('data', (c: Buffer) => {
+      err = (err + c.toString()).slice(-20_000);
+    });
     const timer = setTimeout(() => p.kill('SIGKILL'), TIMEOUT);
     p.on('error', reject);
     p.on('close', (code) => {
       clearTimeout(timer);
       const ms = performance.now() - t0;
-      if (code !== 0) { reject(new Error(`${cmd} exited ${code}: ${err.split('\n').filter(Boolean).slice(-3).join(' | ')}`)); return; }
+      if (code !== 0) {
+        reject(new Error(`${cmd} exited ${code}: ${err.split('\n').filter(Boolean).slice(-3).join(' | ')}`));
+        return;
+      }
       const m = new RegExp(`${marker} (\\d+) ([\\d.]+) ([\\d.]+)`).exec(err);
       resolve({ ms, cpu: m ? Number(m[2]) + Number(m[3]) : 0, maxRss: m ? Number(m[1]) * 1024 : 0 });
     });
@@ -164,16 +227,21 @@ function timed(cmd: string, args: string[]): Promise<{ ms: number; cpu: number; 
 
 // random tiles over the archive's bounds, read one at a time
 async function serve(name: string, file: string): Promise<ServingRow> {
-  const raw = new FileSource(file), raw2 = new FileSource(file);
+  const raw = new FileSource(file),
+    raw2 = new FileSource(file);
   const asStored = new PMTiles(raw, undefined, async (buf) => buf);
   const gunzipped = new PMTiles(raw2);
   const h = await asStored.getHeader();
   let seed = 42;
-  const rand = () => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
+  const rand = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647;
+  };
   const requests: [number, number, number][] = [];
   for (let i = 0; i < REQUESTS; i++) {
     const z = 10 + Math.floor(rand() * 5);
-    const lon = h.minLon + rand() * (h.maxLon - h.minLon), lat = h.minLat + rand() * (h.maxLat - h.minLat);
+    const lon = h.minLon + rand() * (h.maxLon - h.minLon),
+      lat = h.minLat + rand() * (h.maxLat - h.minLat);
     const x = Math.floor(((lon + 180) / 360) * 2 ** z);
     const r = (lat * Math.PI) / 180;
     const y = Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * 2 ** z);

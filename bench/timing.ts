@@ -32,7 +32,11 @@ export let sink = 0;
  * Times each function over `inputs`, call i taking input i mod n, one after the
  * other in one tinybench run. The timer's own cost is calibrated and subtracted.
  */
-export function timeEach<I>(inputs: I[], fns: Record<string, (input: I) => { length: number }>, budget: Budget = QUICK): Record<string, Timing> {
+export function timeEach<I>(
+  inputs: I[],
+  fns: Record<string, (input: I) => { length: number }>,
+  budget: Budget = QUICK,
+): Record<string, Timing> {
   const bench = new Bench({
     time: budget.time,
     iterations: budget.iterations,
@@ -44,7 +48,13 @@ export function timeEach<I>(inputs: I[], fns: Record<string, (input: I) => { len
   });
   for (const [name, fn] of Object.entries(fns)) {
     let i = 0;
-    bench.add(name, () => { sink += fn(inputs[i++ % inputs.length]).length; }, { async: false });
+    bench.add(
+      name,
+      () => {
+        sink += fn(inputs[i++ % inputs.length]).length;
+      },
+      { async: false },
+    );
   }
   bench.runSync();
   const out: Record<string, Timing> = {};

@@ -57,14 +57,15 @@ const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 async function main(): Promise<void> {
   const raw = await bundleCore(false);
   const min = await bundleCore(true);
-  const r = sizes(raw.code), m = sizes(min.code);
+  const r = sizes(raw.code),
+    m = sizes(min.code);
   console.log(`core bundle (esbuild, browser, ESM):`);
   console.log(`  raw       ${kB(r.bytes)} (${kB(r.gzip)} gzipped)`);
   console.log(`  minified  ${kB(m.bytes)}`);
   console.log(`  min+gzip  ${kB(m.gzip)}`);
   console.log(`largest inputs, minified:`);
   for (const { input, bytes } of largestInputs(min.metafile, 12)) {
-    console.log(`  ${kB(bytes).padStart(9)}  ${(100 * bytes / m.bytes).toFixed(1).padStart(4)}%  ${input}`);
+    console.log(`  ${kB(bytes).padStart(9)}  ${((100 * bytes) / m.bytes).toFixed(1).padStart(4)}%  ${input}`);
   }
 }
 

@@ -40,11 +40,27 @@ const NEPAL_COPIES = 100;
 const JOIN_FROM = new Set(['trunk', 'primary', 'secondary', 'tertiary', 'unclassified', 'residential']);
 /** Spacing of a join's nodes, metres. */
 const JOIN_STEP = 1000;
-const PLACE_TARGETS: [string, number][] = [['places-10k.osm.pbf', 10_000], ['places-100k.osm.pbf', 100_000], ['places-1m.osm.pbf', 1_000_000]];
+const PLACE_TARGETS: [string, number][] = [
+  ['places-10k.osm.pbf', 10_000],
+  ['places-100k.osm.pbf', 100_000],
+  ['places-1m.osm.pbf', 1_000_000],
+];
 
 // The engine's feature keys (common.md): a node, way or multipolygon relation carrying one is a place.
-const FEATURE_KEYS = new Set(['amenity', 'shop', 'tourism', 'leisure', 'healthcare', 'office', 'craft',
-  'historic', 'public_transport', 'railway', 'aeroway', 'emergency']);
+const FEATURE_KEYS = new Set([
+  'amenity',
+  'shop',
+  'tourism',
+  'leisure',
+  'healthcare',
+  'office',
+  'craft',
+  'historic',
+  'public_transport',
+  'railway',
+  'aeroway',
+  'emergency',
+]);
 
 /** The fixture in flat arrays; only tags and relations stay objects. */
 interface Source {
@@ -59,7 +75,10 @@ interface Source {
   wayTags: Tags[];
   relations: { id: number; members: { type: MemberType; ref: number; role: string }[]; tags: Tags }[];
   /** Fixture bbox in 1e-7 degrees. */
-  minLat: number; minLon: number; maxLat: number; maxLon: number;
+  minLat: number;
+  minLon: number;
+  maxLat: number;
+  maxLon: number;
   replicationTimestamp: number;
 }
 
@@ -106,17 +125,24 @@ async function readSource(path: string): Promise<Source> {
   const lats = new Int32Array(nodes.length);
   const lons = new Int32Array(nodes.length);
   const nodeTags: (Tags | undefined)[] = new Array(nodes.length);
-  let minLat = Infinity, minLon = Infinity, maxLat = -Infinity, maxLon = -Infinity;
+  let minLat = Infinity,
+    minLon = Infinity,
+    maxLat = -Infinity,
+    maxLon = -Infinity;
   nodes.forEach((n, i) => {
     nodeIds[i] = n.id;
     lats[i] = n.lat;
     lons[i] = n.lon;
     if (n.tags?.length) nodeTags[i] = n.tags;
-    minLat = Math.min(minLat, n.lat); maxLat = Math.max(maxLat, n.lat);
-    minLon = Math.min(minLon, n.lon); maxLon = Math.max(maxLon, n.lon);
+    minLat = Math.min(minLat, n.lat);
+    maxLat = Math.max(maxLat, n.lat);
+    minLon = Math.min(minLon, n.lon);
+    maxLon = Math.max(maxLon, n.lon);
   });
   const refStart = new Uint32Array(ways.length + 1);
-  ways.forEach((w, i) => { refStart[i + 1] = refStart[i] + w.refs.length; });
+  ways.forEach((w, i) => {
+    refStart[i + 1] = refStart[i] + w.refs.length;
+  });
   const refs = new Float64Array(refStart[ways.length]);
   ways.forEach((w, i) => refs.set(w.refs, refStart[i]));
 
@@ -130,10 +156,19 @@ async function readSource(path: string): Promise<Source> {
   }
   const header = decodeHeader(readFrames(readFileSync(path))[0].data);
   return {
-    nodeIds, lats, lons, nodeTags,
-    wayIds: Float64Array.from(ways, (w) => w.id), refStart, refs, wayTags: ways.map((w) => w.tags ?? []),
+    nodeIds,
+    lats,
+    lons,
+    nodeTags,
+    wayIds: Float64Array.from(ways, (w) => w.id),
+    refStart,
+    refs,
+    wayTags: ways.map((w) => w.tags ?? []),
     relations: relations.map((r) => ({ id: r.id, members: [...r.members], tags: r.tags ?? [] })),
-    minLat, minLon, maxLat, maxLon,
+    minLat,
+    minLon,
+    maxLat,
+    maxLon,
     replicationTimestamp: header.replicationTimestamp,
   };
 }
@@ -149,7 +184,8 @@ function isPlaceRelation(tags: Tags): boolean {
 /** Everything, with its place count. */
 function selectAll(src: Source): Selection {
   const s = selection(src, 1);
-  s.places = src.nodeTags.filter((t) => hasFeature(t, true)).length +
+  s.places =
+    src.nodeTags.filter((t) => hasFeature(t, true)).length +
     src.wayTags.filter((t) => hasFeature(t, false)).length +
     src.relations.filter((r) => isPlaceRelation(r.tags)).length;
   return s;
@@ -163,8 +199,18 @@ function selectPlaces(src: Source): Selection {
   const nodeIndex = new Map<number, number>();
   src.nodeIds.forEach((id, i) => nodeIndex.set(id, i));
 
-  src.nodeTags.forEach((t, i) => { if (hasFeature(t, true)) { s.nodes[i] = 1; s.places++; } });
-  src.wayTags.forEach((t, i) => { if (hasFeature(t, false)) { s.ways[i] = 1; s.places++; } });
+  src.nodeTags.forEach((t, i) => {
+    if (hasFeature(t, true)) {
+      s.nodes[i] = 1;
+      s.places++;
+    }
+  });
+  src.wayTags.forEach((t, i) => {
+    if (hasFeature(t, false)) {
+      s.ways[i] = 1;
+      s.places++;
+    }
+  });
   src.relations.forEach((r, i) => {
     if (!isPlaceRelation(r.tags)) return;
     s.relations[i] = 1;
@@ -192,7 +238,10 @@ function selection(src: Source, fill: 0 | 1): Selection {
     nodes: new Uint8Array(src.nodeIds.length).fill(fill),
     ways: new Uint8Array(src.wayIds.length).fill(fill),
     relations: new Uint8Array(src.relations.length).fill(fill),
-    nodeCount: 0, wayCount: 0, relationCount: 0, places: 0,
+    nodeCount: 0,
+    wayCount: 0,
+    relationCount: 0,
+    places: 0,
   };
   s.nodeCount = count(s.nodes);
   s.wayCount = count(s.ways);
@@ -229,8 +278,14 @@ export function tileOffsets(src: Pick<Source, 'minLat' | 'minLon' | 'maxLat' | '
     const j = Math.round((lon * 1e7 - src.minLon) / stepLon);
     const key = `${i},${j}`;
     if (used.has(key)) continue;
-    const dLat = i * stepLat, dLon = j * stepLon;
-    const corners = [[src.minLon, src.minLat], [src.maxLon, src.minLat], [src.maxLon, src.maxLat], [src.minLon, src.maxLat]];
+    const dLat = i * stepLat,
+      dLon = j * stepLon;
+    const corners = [
+      [src.minLon, src.minLat],
+      [src.maxLon, src.minLat],
+      [src.maxLon, src.maxLat],
+      [src.minLon, src.maxLat],
+    ];
     if (!corners.every(([x, y]) => insideNepal((x + dLon) / 1e7, (y + dLat) / 1e7))) continue;
     used.add(key);
     out.push([dLat, dLon]);
@@ -239,7 +294,8 @@ export function tileOffsets(src: Pick<Source, 'minLat' | 'minLon' | 'maxLat' | '
 }
 
 function halton(index: number, base: number): number {
-  let f = 1, r = 0;
+  let f = 1,
+    r = 0;
   for (let i = index; i > 0; i = Math.floor(i / base)) {
     f /= base;
     r += f * (i % base);
@@ -264,8 +320,14 @@ function joinEnds(src: Source): Uint32Array {
   src.wayTags.forEach((tags, w) => {
     const tag = (k: string) => tags.find(([key]) => key === k)?.[1];
     const access = tag('motor_vehicle') ?? tag('access');
-    if (!JOIN_FROM.has(tag('highway') ?? '') || (tag('oneway') ?? 'no') !== 'no' || tag('junction') === 'roundabout' ||
-      access === 'no' || access === 'private') return;
+    if (
+      !JOIN_FROM.has(tag('highway') ?? '') ||
+      (tag('oneway') ?? 'no') !== 'no' ||
+      tag('junction') === 'roundabout' ||
+      access === 'no' ||
+      access === 'private'
+    )
+      return;
     let prev = -1;
     for (let j = src.refStart[w]; j < src.refStart[w + 1]; j++) {
       const n = index.get(src.refs[j]);
@@ -290,19 +352,25 @@ function joinEnds(src: Source): Uint32Array {
 export function joinPairs(centres: [number, number][]): [number, number][] {
   const n = centres.length;
   const d = (a: number, b: number) => {
-    const k = Math.cos(((centres[a][1] + centres[b][1]) / 2) * Math.PI / 180);
+    const k = Math.cos((((centres[a][1] + centres[b][1]) / 2) * Math.PI) / 180);
     return Math.hypot((centres[a][0] - centres[b][0]) * k, centres[a][1] - centres[b][1]);
   };
   const pairs = new Set<string>();
   const add = (a: number, b: number) => pairs.add(a < b ? `${a},${b}` : `${b},${a}`);
-  const inTree = new Uint8Array(n), best = new Float64Array(n).fill(Infinity), via = new Int32Array(n).fill(-1);
+  const inTree = new Uint8Array(n),
+    best = new Float64Array(n).fill(Infinity),
+    via = new Int32Array(n).fill(-1);
   best[0] = 0;
   for (let k = 0; k < n; k++) {
     let u = -1;
     for (let v = 0; v < n; v++) if (!inTree[v] && (u < 0 || best[v] < best[u])) u = v;
     inTree[u] = 1;
     if (via[u] >= 0) add(via[u], u);
-    for (let v = 0; v < n; v++) if (!inTree[v] && d(u, v) < best[v]) { best[v] = d(u, v); via[v] = u; }
+    for (let v = 0; v < n; v++)
+      if (!inTree[v] && d(u, v) < best[v]) {
+        best[v] = d(u, v);
+        via[v] = u;
+      }
   }
   for (let a = 0; a < n; a++) {
     const near = [...Array(n).keys()].filter((b) => b !== a).sort((x, y) => d(a, x) - d(a, y) || x - y);
@@ -315,25 +383,34 @@ export function joinPairs(centres: [number, number][]): [number, number][] {
 function makeJoins(src: Source, tiles: [number, number][]): Joins {
   const ends = joinEnds(src);
   if (!ends.length) throw new Error('the fixture has no two-way road to join tiles with');
-  const cLat = (src.minLat + src.maxLat) / 2, cLon = (src.minLon + src.maxLon) / 2;
+  const cLat = (src.minLat + src.maxLat) / 2,
+    cLon = (src.minLon + src.maxLon) / 2;
   const centres = tiles.map(([dLat, dLon]) => [(cLon + dLon) / 1e7, (cLat + dLat) / 1e7] as [number, number]);
-  const k = Math.cos((cLat / 1e7) * Math.PI / 180);
+  const k = Math.cos(((cLat / 1e7) * Math.PI) / 180);
   /** The end node farthest toward direction (x, y) (x east, y north, equal-metre units), lowest index on ties. */
   const toward = (x: number, y: number): number => {
-    let best = -1, score = -Infinity;
+    let best = -1,
+      score = -Infinity;
     for (const i of ends) {
       const s = (src.lons[i] - cLon) * k * x + (src.lats[i] - cLat) * y;
-      if (s > score) { score = s; best = i; }
+      if (s > score) {
+        score = s;
+        best = i;
+      }
     }
     return best;
   };
   const base = tiles.length * ID_STRIDE;
   const joins: Joins = { nodes: [], ways: [], km: 0 };
   joinPairs(centres).forEach(([a, b], j) => {
-    const x = (centres[b][0] - centres[a][0]) * k, y = centres[b][1] - centres[a][1];
-    const from = toward(x, y), to = toward(-x, -y);
-    const lat0 = src.lats[from] + tiles[a][0], lon0 = src.lons[from] + tiles[a][1];
-    const lat1 = src.lats[to] + tiles[b][0], lon1 = src.lons[to] + tiles[b][1];
+    const x = (centres[b][0] - centres[a][0]) * k,
+      y = centres[b][1] - centres[a][1];
+    const from = toward(x, y),
+      to = toward(-x, -y);
+    const lat0 = src.lats[from] + tiles[a][0],
+      lon0 = src.lons[from] + tiles[a][1];
+    const lat1 = src.lats[to] + tiles[b][0],
+      lon1 = src.lons[to] + tiles[b][1];
     const metres = Math.hypot((lon1 - lon0) * k, lat1 - lat0) * 0.0111195; // 1e-7 degree of latitude = 0.0111195 m
     const steps = Math.max(1, Math.round(metres / JOIN_STEP));
     const refs = [src.nodeIds[from] + a * ID_STRIDE];
@@ -343,14 +420,29 @@ function makeJoins(src: Source, tiles: [number, number][]): Joins {
       refs.push(id);
     }
     refs.push(src.nodeIds[to] + b * ID_STRIDE);
-    joins.ways.push({ id: base + j, refs, tags: [['highway', 'trunk'], ['name', `Tile Link ${a}-${b}`], ['ref', `TL${j + 1}`]] });
+    joins.ways.push({
+      id: base + j,
+      refs,
+      tags: [
+        ['highway', 'trunk'],
+        ['name', `Tile Link ${a}-${b}`],
+        ['ref', `TL${j + 1}`],
+      ],
+    });
     joins.km += metres / 1000;
   });
   return joins;
 }
 
 /** Streams `tiles.length` shifted copies of the selection, sorted type-then-id, into `path`. */
-async function writeCopies(src: Source, sel: Selection, tiles: [number, number][], path: string, log: (msg: string) => void, joins?: Joins): Promise<PbfWriter> {
+async function writeCopies(
+  src: Source,
+  sel: Selection,
+  tiles: [number, number][],
+  path: string,
+  log: (msg: string) => void,
+  joins?: Joins,
+): Promise<PbfWriter> {
   const bbox: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const [dLat, dLon] of tiles) {
     bbox[0] = Math.min(bbox[0], src.minLon + dLon);
@@ -415,7 +507,8 @@ function upToDate(path: string): Summary | null {
 async function main(): Promise<void> {
   const usage = 'usage: nepal-data [--force] [--scale S]';
   const args = process.argv.slice(2);
-  let force = false, scale: number | null = null;
+  let force = false,
+    scale: number | null = null;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--force') force = true;
     else if (args[i] === '--scale') {
@@ -427,8 +520,10 @@ async function main(): Promise<void> {
   mkdirSync(OUT_DIR, { recursive: true });
 
   // target: places wanted (a place subset); null: whole copies, `copies` of them, joined by roads
-  const jobs: { file: string; target: number | null; copies: number }[] = [{ file: 'nepal.osm.pbf', target: null, copies: NEPAL_COPIES },
-    ...PLACE_TARGETS.map(([file, target]) => ({ file, target, copies: 0 }))];
+  const jobs: { file: string; target: number | null; copies: number }[] = [
+    { file: 'nepal.osm.pbf', target: null, copies: NEPAL_COPIES },
+    ...PLACE_TARGETS.map(([file, target]) => ({ file, target, copies: 0 })),
+  ];
   if (scale !== null) jobs.push({ file: `nepal-x${scale}.osm.pbf`, target: null, copies: Math.round(NEPAL_COPIES * scale) });
   const todo = jobs.filter((j) => force || !upToDate(join(OUT_DIR, j.file)));
   const summaries: Summary[] = [];
@@ -446,7 +541,9 @@ async function main(): Promise<void> {
     console.log(`  ${src.nodeIds.length} nodes, ${src.wayIds.length} ways, ${src.relations.length} relations in ${sec(t0)} s`);
     const all = selectAll(src);
     const places = selectPlaces(src);
-    console.log(`  ${all.places} places; place subset: ${places.nodeCount} nodes, ${places.wayCount} ways, ${places.relationCount} relations`);
+    console.log(
+      `  ${all.places} places; place subset: ${places.nodeCount} nodes, ${places.wayCount} ways, ${places.relationCount} relations`,
+    );
 
     for (const j of todo) {
       const t1 = performance.now();
@@ -455,7 +552,9 @@ async function main(): Promise<void> {
       const tiles = tileOffsets(src, copies);
       const path = join(OUT_DIR, j.file);
       const joins = j.target === null ? makeJoins(src, tiles) : undefined;
-      console.log(`${j.file}: ${copies} copies${joins ? `, joined by ${joins.ways.length} trunk roads (${Math.round(joins.km)} km)` : ''} ...`);
+      console.log(
+        `${j.file}: ${copies} copies${joins ? `, joined by ${joins.ways.length} trunk roads (${Math.round(joins.km)} km)` : ''} ...`,
+      );
       const w = await writeCopies(src, sel, tiles, `${path}.tmp`, console.log, joins);
       renameSync(`${path}.tmp`, path);
       const s: Summary = {
@@ -466,10 +565,7 @@ async function main(): Promise<void> {
         places: sel.places * copies,
         bytes: w.bytes,
         seconds: Number(sec(t1)),
-        centres: tiles.map(([dLat, dLon]) => [
-          (src.minLon + src.maxLon + 2 * dLon) / 2e7,
-          (src.minLat + src.maxLat + 2 * dLat) / 2e7,
-        ]),
+        centres: tiles.map(([dLat, dLon]) => [(src.minLon + src.maxLon + 2 * dLon) / 2e7, (src.minLat + src.maxLat + 2 * dLat) / 2e7]),
         ...(joins && { joins: { ways: joins.ways.length, nodes: joins.nodes.length, km: Math.round(joins.km) } }),
       };
       writeFileSync(`${path}.json`, `${JSON.stringify(s, null, 1)}\n`);
@@ -478,13 +574,20 @@ async function main(): Promise<void> {
     }
   }
 
-  console.log(`\n${'file'.padEnd(22)}${'copies'.padStart(7)}${'nodes'.padStart(12)}${'ways'.padStart(11)}${'relations'.padStart(11)}${'places'.padStart(10)}${'MB'.padStart(9)}${'s'.padStart(8)}`);
+  console.log(
+    `\n${'file'.padEnd(22)}${'copies'.padStart(7)}${'nodes'.padStart(12)}${'ways'.padStart(11)}${'relations'.padStart(11)}${'places'.padStart(10)}${'MB'.padStart(9)}${'s'.padStart(8)}`,
+  );
   for (const s of jobs.map((j) => summaries.find((x) => x.file === j.file)!)) {
-    console.log(`${s.file.padEnd(22)}${String(s.copies).padStart(7)}${String(s.nodes).padStart(12)}${String(s.ways).padStart(11)}` +
-      `${String(s.relations).padStart(11)}${String(s.places).padStart(10)}${(s.bytes / 1e6).toFixed(1).padStart(9)}${s.seconds.toFixed(1).padStart(8)}`);
+    console.log(
+      `${s.file.padEnd(22)}${String(s.copies).padStart(7)}${String(s.nodes).padStart(12)}${String(s.ways).padStart(11)}` +
+        `${String(s.relations).padStart(11)}${String(s.places).padStart(10)}${(s.bytes / 1e6).toFixed(1).padStart(9)}${s.seconds.toFixed(1).padStart(8)}`,
+    );
   }
   for (const s of summaries) {
-    if (s.joins) console.log(`${s.file}: its ${s.copies} tiles are one road network, joined by ${s.joins.ways} two-way trunk roads, ${s.joins.km} km, ${s.joins.nodes} new nodes (counted above)`);
+    if (s.joins)
+      console.log(
+        `${s.file}: its ${s.copies} tiles are one road network, joined by ${s.joins.ways} two-way trunk roads, ${s.joins.km} km, ${s.joins.nodes} new nodes (counted above)`,
+      );
   }
   console.log(`total ${sec(t0)} s, in ${OUT_DIR}`);
 }

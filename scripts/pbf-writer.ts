@@ -74,7 +74,10 @@ const MAX_BLOCK_ENTITIES = 8000;
 const MAX_BLOCK_BYTES = 8 * 1024 * 1024;
 const MAX_LAT = 900_000_000;
 const MAX_LON = 1_800_000_000;
-const NONE = 0, NODES = 1, WAYS = 2, RELATIONS = 3;
+const NONE = 0,
+  NODES = 1,
+  WAYS = 2,
+  RELATIONS = 3;
 const KIND_NAMES = ['', 'node', 'way', 'relation'];
 
 /**
@@ -155,7 +158,9 @@ export class PbfWriter {
     } else if (sink && typeof sink.write === 'function') {
       this.write = (chunk) => {
         if (!sink.write(chunk) && !this.drain) {
-          const drained = once(sink, 'drain').finally(() => { this.drain = null; });
+          const drained = once(sink, 'drain').finally(() => {
+            this.drain = null;
+          });
           drained.catch(() => {}); // a stream error reaches whoever awaits ready() or close()
           this.drain = drained;
         }
@@ -364,8 +369,13 @@ function encodeHeader(options: PbfWriterOptions): Uint8Array {
   const bbox = options.bbox;
   if (bbox) {
     const [minLon, minLat, maxLon, maxLat] = bbox;
-    const ok = bbox.length === 4 && bbox.every(Number.isInteger) &&
-      Math.abs(minLon) <= MAX_LON && Math.abs(maxLon) <= MAX_LON && Math.abs(minLat) <= MAX_LAT && Math.abs(maxLat) <= MAX_LAT;
+    const ok =
+      bbox.length === 4 &&
+      bbox.every(Number.isInteger) &&
+      Math.abs(minLon) <= MAX_LON &&
+      Math.abs(maxLon) <= MAX_LON &&
+      Math.abs(minLat) <= MAX_LAT &&
+      Math.abs(maxLat) <= MAX_LAT;
     if (!ok) throw new RangeError(`bbox must be 4 integers [minLon, minLat, maxLon, maxLat] in 1e-7 degrees, got ${JSON.stringify(bbox)}`);
     // the header stores nanodegrees
     pbf.writeMessage(1, writeBBox, [minLon * 100, maxLon * 100, maxLat * 100, minLat * 100]);

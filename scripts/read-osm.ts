@@ -7,9 +7,22 @@ import type { MemberType, OsmNode, OsmRelation, OsmWay } from './pbf-writer.js';
 
 const require = createRequire(import.meta.url);
 
-interface RawNode { id: string; lat: number; lon: number; tags: Record<string, string> }
-interface RawWay { id: string; nodeRefs: string[]; tags: Record<string, string> }
-interface RawRelation { id: string; members: { type: MemberType; ref: string; role: string }[]; tags: Record<string, string> }
+interface RawNode {
+  id: string;
+  lat: number;
+  lon: number;
+  tags: Record<string, string>;
+}
+interface RawWay {
+  id: string;
+  nodeRefs: string[];
+  tags: Record<string, string>;
+}
+interface RawRelation {
+  id: string;
+  members: { type: MemberType; ref: string; role: string }[];
+  tags: Record<string, string>;
+}
 interface ParseOptions {
   filePath: string;
   node(n: RawNode): void;
@@ -19,7 +32,9 @@ interface ParseOptions {
   error(e: unknown): void;
 }
 type Long = number | { toString(): string };
-interface Decoder<T> { decode(bytes: Uint8Array): T }
+interface Decoder<T> {
+  decode(bytes: Uint8Array): T;
+}
 interface Proto {
   OSMPBF: {
     BlobHeader: Decoder<{ type: string; datasize: number }>;
@@ -59,13 +74,20 @@ export function readOsm(path: string): Promise<OsmData> {
   return new Promise((resolve, reject) => {
     osmRead.parsePbf({
       filePath: path,
-      node: (n) => data.nodes.push({ id: Number(n.id), lat: Math.round(n.lat * 1e7), lon: Math.round(n.lon * 1e7), tags: Object.entries(n.tags ?? {}) }),
+      node: (n) =>
+        data.nodes.push({
+          id: Number(n.id),
+          lat: Math.round(n.lat * 1e7),
+          lon: Math.round(n.lon * 1e7),
+          tags: Object.entries(n.tags ?? {}),
+        }),
       way: (w) => data.ways.push({ id: Number(w.id), refs: w.nodeRefs.map(Number), tags: Object.entries(w.tags) }),
-      relation: (r) => data.relations.push({
-        id: Number(r.id),
-        members: r.members.map((m) => ({ type: m.type, ref: Number(m.ref), role: m.role })),
-        tags: Object.entries(r.tags),
-      }),
+      relation: (r) =>
+        data.relations.push({
+          id: Number(r.id),
+          members: r.members.map((m) => ({ type: m.type, ref: Number(m.ref), role: m.role })),
+          tags: Object.entries(r.tags),
+        }),
       endDocument: () => resolve(data),
       error: (e) => reject(e instanceof Error ? e : new Error(String(e))),
     });

@@ -157,7 +157,10 @@ function drawIcons(flavor: ReturnType<typeof namedFlavor>, maki: Map<string, Pat
     height: star,
     layers: [
       { coverage: rasterize(circle(star / 2, star / 2, 7.5 * ratio), star, star), colour: halo },
-      { coverage: rasterize([...circle(star / 2, star / 2, 6.5 * ratio), ...circle(star / 2, star / 2, 5.2 * ratio, true)], star, star), colour: text },
+      {
+        coverage: rasterize([...circle(star / 2, star / 2, 6.5 * ratio), ...circle(star / 2, star / 2, 5.2 * ratio, true)], star, star),
+        colour: text,
+      },
       { coverage: rasterize(starPath(star / 2, star / 2, 4.6 * ratio, 1.9 * ratio), star, star), colour: text },
     ],
   });
@@ -179,9 +182,18 @@ function drawIcons(flavor: ReturnType<typeof namedFlavor>, maki: Map<string, Pat
     ratio,
     0,
   );
-  icons.push({ name: 'arrow', width: arrowW, height: arrowH, layers: [{ coverage: rasterize(arrow, arrowW, arrowH), colour: hex(flavor.roads_label_minor), alpha: 0.8 }] });
+  icons.push({
+    name: 'arrow',
+    width: arrowW,
+    height: arrowH,
+    layers: [{ coverage: rasterize(arrow, arrowW, arrowH), colour: hex(flavor.roads_label_minor), alpha: 0.8 }],
+  });
   // Shields: a rounded box wide enough for the ref at the layer's 8 px text.
-  const fills: Record<string, Rgb> = { 'generic_shield-': hex(flavor.major), 'US:I-': [0x1d, 0x4f, 0x91], 'NL:S-road-': [0xf6, 0xc3, 0x44] };
+  const fills: Record<string, Rgb> = {
+    'generic_shield-': hex(flavor.major),
+    'US:I-': [0x1d, 0x4f, 0x91],
+    'NL:S-road-': [0xf6, 0xc3, 0x44],
+  };
   for (const prefix of SHIELDS) {
     for (let n = 1; n <= SHIELD_CHARS; n++) {
       const w = (10 + 6 * n) * ratio;
@@ -191,8 +203,14 @@ function drawIcons(flavor: ReturnType<typeof namedFlavor>, maki: Map<string, Pat
         width: w,
         height: h,
         layers: [
-          { coverage: rasterize(roundRect(0.5 * ratio, 0.5 * ratio, w - ratio, h - ratio, 3 * ratio), w, h), colour: hex(flavor.major_casing_early) },
-          { coverage: rasterize(roundRect(1.5 * ratio, 1.5 * ratio, w - 3 * ratio, h - 3 * ratio, 2.2 * ratio), w, h), colour: fills[prefix]! },
+          {
+            coverage: rasterize(roundRect(0.5 * ratio, 0.5 * ratio, w - ratio, h - ratio, 3 * ratio), w, h),
+            colour: hex(flavor.major_casing_early),
+          },
+          {
+            coverage: rasterize(roundRect(1.5 * ratio, 1.5 * ratio, w - 3 * ratio, h - 3 * ratio, 2.2 * ratio), w, h),
+            colour: fills[prefix]!,
+          },
         ],
       });
     }
@@ -201,7 +219,10 @@ function drawIcons(flavor: ReturnType<typeof namedFlavor>, maki: Map<string, Pat
 }
 
 // Shelf-packs the icons into one RGBA sheet and its index (MapLibre's sprite JSON).
-function pack(icons: Icon[], ratio: number): { png: Buffer; index: Record<string, { x: number; y: number; width: number; height: number; pixelRatio: number }> } {
+function pack(
+  icons: Icon[],
+  ratio: number,
+): { png: Buffer; index: Record<string, { x: number; y: number; width: number; height: number; pixelRatio: number }> } {
   const maxWidth = 256 * ratio;
   const gap = ratio; // keeps neighbours out of each other's linear sampling
   let x = 0;

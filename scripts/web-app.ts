@@ -53,7 +53,8 @@ export async function buildWebApp(out = APP_DIR): Promise<WebAppBuild> {
   await rename(tmp, dir);
   await rm(old, { recursive: true, force: true });
   const files: Record<string, number> = {};
-  for (const name of ['index.html', 'app.js', 'app.css', 'maplibre-gl.css', 'maplibre-gl-worker.mjs']) files[name] = (await stat(join(dir, name))).size;
+  for (const name of ['index.html', 'app.js', 'app.css', 'maplibre-gl.css', 'maplibre-gl-worker.mjs'])
+    files[name] = (await stat(join(dir, name))).size;
   return { dir, files };
 }
 
@@ -62,6 +63,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { dir, files } = await buildWebApp(process.argv[2]);
   const kb = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
   process.stderr.write(
-    `web app: ${Object.entries(files).map(([f, n]) => `${f} ${kb(n)}`).join(', ')} in ${((performance.now() - t0) / 1000).toFixed(1)} s → ${dir}\n`,
+    `web app: ${Object.entries(files)
+      .map(([f, n]) => `${f} ${kb(n)}`)
+      .join(', ')} in ${((performance.now() - t0) / 1000).toFixed(1)} s → ${dir}\n`,
   );
 }

@@ -59,14 +59,18 @@ async function main(argv: string[]): Promise<number> {
   if (name === 'help') return main([rest[0]!, '--help']);
   const command = name === undefined ? undefined : Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!command) {
-    process.stderr.write(`nepal-places: ${name === undefined ? 'no command given' : `unknown command '${name}'`}\n${usage}\ncommands: ${Object.keys(commands).join(', ')}\n`);
+    process.stderr.write(
+      `nepal-places: ${name === undefined ? 'no command given' : `unknown command '${name}'`}\n${usage}\ncommands: ${Object.keys(commands).join(', ')}\n`,
+    );
     return 2;
   }
   return (await command.load()).run(rest);
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (err: unknown) => {
     process.stderr.write(`nepal-places: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;

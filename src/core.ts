@@ -12,7 +12,13 @@ export { route, MAX_POINTS, SNAP_KM, ALTERNATIVES, type RouteQuery, type Route }
 export type { Instruction } from './route/instructions.js';
 export type { Mode } from './road/profile.js';
 export {
-  toFeatureCollection, type FeatureCollection, type Feature, type FeatureProperties, type FeatureOptions, type FeatureGeometry, type GeoRecord,
+  toFeatureCollection,
+  type FeatureCollection,
+  type Feature,
+  type FeatureProperties,
+  type FeatureOptions,
+  type FeatureGeometry,
+  type GeoRecord,
 } from './query/geojson.js';
 export { PlaceIndex } from './index/place-index.js';
 export { buildSnapshot } from './snapshot/build.js';
@@ -20,10 +26,29 @@ export { fromSnapshot } from './snapshot/read.js';
 export { isSnapshot, SNAPSHOT_VERSION } from './snapshot/format.js';
 export { parseInstant, INSTANT_FORMAT } from './hours/instant.js';
 export { MERGED_TYPES, FEATURE_KEYS, NODE_FEATURE_KEYS } from './place/feature.js';
-export { InvalidQueryError, PbfError, SnapshotError, RouteError, type RouteProblem, type SnapshotProblem, type QueryParam, type FileErrorOptions } from './errors.js';
+export {
+  InvalidQueryError,
+  PbfError,
+  SnapshotError,
+  RouteError,
+  type RouteProblem,
+  type SnapshotProblem,
+  type QueryParam,
+  type FileErrorOptions,
+} from './errors.js';
 // LoadOptions and LoadProgress are the PBF loader's, exported by the Node entry only;
 // LoadStats and LoadTimings describe any index, a snapshot's too
 export type {
-  NearbyPlace, NearbyQuery, Centroid, Geometry, Position, LoadStats, LoadTimings,
-  Place, ReversePlace, Suggestion, SearchQuery, ReverseQuery,
+  NearbyPlace,
+  NearbyQuery,
+  Centroid,
+  Geometry,
+  Position,
+  LoadStats,
+  LoadTimings,
+  Place,
+  ReversePlace,
+  Suggestion,
+  SearchQuery,
+  ReverseQuery,
 } from './types.js';

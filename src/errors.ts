@@ -2,8 +2,24 @@
  * The arguments of `nearby`, `place`, `search` and `reverse` that an `InvalidQueryError`
  * can name; `query` is the query object itself (not an object).
  */
-export type QueryParam = 'query' | 'type' | 'lat' | 'lon' | 'radius' | 'limit' | 'sortBy' | 'isOpen' | 'at' | 'q' | 'placeId'
-  | 'points' | 'mode' | 'instructions' | 'alternatives' | 'records' | 'geometry';
+export type QueryParam =
+  | 'query'
+  | 'type'
+  | 'lat'
+  | 'lon'
+  | 'radius'
+  | 'limit'
+  | 'sortBy'
+  | 'isOpen'
+  | 'at'
+  | 'q'
+  | 'placeId'
+  | 'points'
+  | 'mode'
+  | 'instructions'
+  | 'alternatives'
+  | 'records'
+  | 'geometry';
 
 /** A query argument is missing or out of range. `param` names it. */
 export class InvalidQueryError extends Error {

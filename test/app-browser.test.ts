@@ -35,7 +35,10 @@ interface Server {
 
 /** `nepal-places serve ARGS` on a free port, once it says where its map is. */
 async function serveCli(args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = { stdout: '', stderr: '' };
   child.stdout!.on('data', (d: Buffer) => (out.stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out.stderr += d.toString()));
@@ -106,7 +109,12 @@ const sameQuery = (url: string) => {
  * street level in the middle of the data, or with `hash` null at the URL without one, as a
  * first visit does.
  */
-async function openApp(viewport = { width: 1280, height: 800 }, mobile = false, hash?: null, origin = server.origin): Promise<{ page: Page; errors: string[] }> {
+async function openApp(
+  viewport = { width: 1280, height: 800 },
+  mobile = false,
+  hash?: null,
+  origin = server.origin,
+): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: 1 });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000); // a step that does not happen fails with what was waited for
@@ -118,7 +126,7 @@ async function openApp(viewport = { width: 1280, height: 800 }, mobile = false, 
   // the middle of the data (where the style opens), at street level
   if (hash === null) await page.goto(`${origin}/`);
   else {
-    const style = await (await fetch(`${origin}/api/v1/styles/breeze?key=${devKey}`)).json() as { center: [number, number] };
+    const style = (await (await fetch(`${origin}/api/v1/styles/breeze?key=${devKey}`)).json()) as { center: [number, number] };
     await page.goto(`${origin}/#16/${style.center[1]}/${style.center[0]}`);
   }
   await page.waitForFunction(() => (globalThis as any).nepalPlaces?.map, null, { timeout: 60_000 });
@@ -128,11 +136,14 @@ async function openApp(viewport = { width: 1280, height: 800 }, mobile = false, 
 
 /** Waits until the map has nothing left to load or draw. */
 async function idle(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((resolve) => {
-    const map = (globalThis as any).nepalPlaces.map;
-    const check = () => (map.loaded() && !map.isMoving() ? resolve() : map.once('idle', check));
-    check();
-  }));
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const map = (globalThis as any).nepalPlaces.map;
+        const check = () => (map.loaded() && !map.isMoving() ? resolve() : map.once('idle', check));
+        check();
+      }),
+  );
 }
 
 /** The map's centre as `[lon, lat]`. */
@@ -149,12 +160,14 @@ const shownName = (r: { name: string; type: string; tags?: string[] }) =>
  * What the map shows of the world, `[west, south, east, north, zoom]`: the part above the
  * phone's sheet (the map's bottom padding), which covers the rest.
  */
-const visibleBox = (page: Page) => page.evaluate(() => {
-  const map = (globalThis as any).nepalPlaces.map;
-  const c = map.getContainer() as { clientWidth: number; clientHeight: number };
-  const sw = map.unproject([0, c.clientHeight - map.getPadding().bottom]), ne = map.unproject([c.clientWidth, 0]);
-  return [sw.lng, sw.lat, ne.lng, ne.lat, map.getZoom()] as number[];
-});
+const visibleBox = (page: Page) =>
+  page.evaluate(() => {
+    const map = (globalThis as any).nepalPlaces.map;
+    const c = map.getContainer() as { clientWidth: number; clientHeight: number };
+    const sw = map.unproject([0, c.clientHeight - map.getPadding().bottom]),
+      ne = map.unproject([c.clientWidth, 0]);
+    return [sw.lng, sw.lat, ne.lng, ne.lat, map.getZoom()] as number[];
+  });
 
 /** The data's extent as `/health` says it. */
 async function dataBounds(origin = server.origin): Promise<number[]> {
@@ -194,7 +207,7 @@ describe('the page and its key', () => {
     expect(await (await fetch(`${server.origin}/`)).text()).toContain(key);
   });
 
-  it('the page key answers the server\'s own origin and requests without one, and is refused (403) from another origin', async () => {
+  it("the page key answers the server's own origin and requests without one, and is refused (403) from another origin", async () => {
     const key = /name="nepal-places-key" content="([^"]+)"/.exec(await (await fetch(`${server.origin}/`)).text())![1]!;
     const url = `${server.origin}/api/v1/search?q=thamel&key=${key}`;
     expect((await fetch(url)).status).toBe(200);
@@ -203,11 +216,18 @@ describe('the page and its key', () => {
     expect(other.status).toBe(403);
     expect(((await other.json()) as any).message).toMatch(/Origin/);
     // and the styles it loads the map with
-    expect((await fetch(`${server.origin}/api/v1/styles/breeze?key=${key}`, { headers: { Origin: 'http://127.0.0.1:1' } })).status).toBe(403);
+    expect((await fetch(`${server.origin}/api/v1/styles/breeze?key=${key}`, { headers: { Origin: 'http://127.0.0.1:1' } })).status).toBe(
+      403,
+    );
   });
 
-  it('the app\'s files: content types, ETag and 304, gzip; an unknown file is a 404 envelope', async () => {
-    for (const [path, type] of [['/app/app.js', 'text/javascript'], ['/app/app.css', 'text/css'], ['/app/maplibre-gl.css', 'text/css'], ['/app/maplibre-gl-worker.mjs', 'text/javascript']]) {
+  it("the app's files: content types, ETag and 304, gzip; an unknown file is a 404 envelope", async () => {
+    for (const [path, type] of [
+      ['/app/app.js', 'text/javascript'],
+      ['/app/app.css', 'text/css'],
+      ['/app/maplibre-gl.css', 'text/css'],
+      ['/app/maplibre-gl-worker.mjs', 'text/javascript'],
+    ]) {
       const res = await fetch(server.origin + path, { headers: { 'Accept-Encoding': 'identity' } });
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toContain(type);
@@ -277,11 +297,19 @@ describe('the map draws the loaded data, on a laptop', () => {
     const first = await page.locator('.np-result .np-meta').first().innerText();
     expect(first).toMatch(expected[0].open ? /open now/ : /closed now|hours unknown/);
     // the radius: a ring drawn at the asked radius from the centre
-    const ring = await page.evaluate(async () => (await (globalThis as any).nepalPlaces.map.getSource('np-radius').getData()).features[0].geometry.coordinates[0] as [number, number][]);
+    const ring = await page.evaluate(
+      async () =>
+        (await (globalThis as any).nepalPlaces.map.getSource('np-radius').getData()).features[0].geometry.coordinates[0] as [
+          number,
+          number,
+        ][],
+    );
     const radiusKm = Number(q.get('radius'));
     for (const p of ring.slice(0, 8)) expect(metres(p, [Number(q.get('lon')), Number(q.get('lat'))])).toBeCloseTo(radiusKm * 1000, -1);
     await idle(page);
-    expect(await page.evaluate(() => (globalThis as any).nepalPlaces.map.queryRenderedFeatures({ layers: ['np-radius-line'] }).length)).toBeGreaterThan(0);
+    expect(
+      await page.evaluate(() => (globalThis as any).nepalPlaces.map.queryRenderedFeatures({ layers: ['np-radius-line'] }).length),
+    ).toBeGreaterThan(0);
     writeFileSync(join(ARTIFACTS, 'app-laptop-cafes.png'), await page.screenshot());
 
     // "open now": asks again with isOpen=true, and shows what that answers
@@ -332,7 +360,10 @@ describe('the map draws the loaded data, on a laptop', () => {
       const url = (await asked).url();
       const q = new URL(url).searchParams;
       // the point clicked, as the map has it
-      const at = await page.evaluate(([x, y]) => (globalThis as any).nepalPlaces.map.unproject([x, y]).toArray(), [box.width / 2 + dx, box.height / 2 + dy]);
+      const at = await page.evaluate(
+        ([x, y]) => (globalThis as any).nepalPlaces.map.unproject([x, y]).toArray(),
+        [box.width / 2 + dx, box.height / 2 + dy],
+      );
       expect(metres([Number(q.get('lon')), Number(q.get('lat'))], at)).toBeLessThan(1);
       const [found] = await api(sameQuery(url));
       await expect.poll(() => page.locator('.np-popup .np-address').innerText()).toBe(found.address);
@@ -365,7 +396,11 @@ describe('the map draws the loaded data, on a laptop', () => {
     const [route] = await api(sameQuery(url));
     const expected = polyline.decode(route.encodedPolyline).map(([lat, lon]) => [lon, lat]);
     await expect.poll(() => page.locator('.np-summary').innerText()).toMatch(/ (on foot|by bike|by car)$/);
-    const line = await page.evaluate(async () => (await (globalThis as any).nepalPlaces.map.getSource('np-route').getData()).features.find((f: any) => f.properties.part === 'route').geometry.coordinates as [number, number][]);
+    const line = await page.evaluate(
+      async () =>
+        (await (globalThis as any).nepalPlaces.map.getSource('np-route').getData()).features.find((f: any) => f.properties.part === 'route')
+          .geometry.coordinates as [number, number][],
+    );
     expect(line).toEqual(expected);
     // its length, measured here, is the distance the API says
     expect(turfLength(lineString(line), { units: 'kilometers' }) * 1000).toBeCloseTo(route.distanceInMeters, -1);
@@ -378,7 +413,9 @@ describe('the map draws the loaded data, on a laptop', () => {
     const shownSeconds = (Number(m[3] ?? 0) * 60 + Number(m[4])) * (m[5] === 'min' ? 60 : 1);
     expect(Math.abs(shownSeconds - route.timeInMs / 1000)).toBeLessThanOrEqual(m[5] === 'min' ? 30 : 1);
     await idle(page);
-    expect(await page.evaluate(() => (globalThis as any).nepalPlaces.map.queryRenderedFeatures({ layers: ['np-route-line'] }).length)).toBeGreaterThan(0);
+    expect(
+      await page.evaluate(() => (globalThis as any).nepalPlaces.map.queryRenderedFeatures({ layers: ['np-route-line'] }).length),
+    ).toBeGreaterThan(0);
   }
 });
 
@@ -419,18 +456,22 @@ describe('a first visit (no # in the URL) opens on the data, at every size', () 
     ['a phone', { width: 390, height: 844 }, true],
     ['a tablet', { width: 768, height: 1024 }, true],
     ['a laptop', { width: 1280, height: 800 }, false],
-  ])('%s', async (_, viewport, mobile) => {
-    const { page, errors } = await openApp(viewport, mobile, null);
-    try {
-      expectFits(await visibleBox(page), await dataBounds());
-      // and the map is drawn there: the tiles' features
-      const drawn = await page.evaluate(() => (globalThis as any).nepalPlaces.map.queryRenderedFeatures().length);
-      expect(drawn).toBeGreaterThan(20);
-      expect(errors).toEqual([]);
-    } finally {
-      await page.context().close();
-    }
-  }, 120_000);
+  ])(
+    '%s',
+    async (_, viewport, mobile) => {
+      const { page, errors } = await openApp(viewport, mobile, null);
+      try {
+        expectFits(await visibleBox(page), await dataBounds());
+        // and the map is drawn there: the tiles' features
+        const drawn = await page.evaluate(() => (globalThis as any).nepalPlaces.map.queryRenderedFeatures().length);
+        expect(drawn).toBeGreaterThan(20);
+        expect(errors).toEqual([]);
+      } finally {
+        await page.context().close();
+      }
+    },
+    120_000,
+  );
 });
 
 describe('a server without map tiles', () => {
@@ -495,7 +536,8 @@ describe('serve --public-url', () => {
       expect(res.headers.get('content-security-policy')).toContain("connect-src 'self' https://maps.example.com;");
       const key = /name="nepal-places-key" content="([^"]+)"/.exec(await res.text())![1]!;
       const url = `${pub.origin}/api/v1/search?q=thamel&key=${key}`;
-      for (const origin of ['https://maps.example.com', pub.origin]) expect((await fetch(url, { headers: { Origin: origin } })).status, origin).toBe(200);
+      for (const origin of ['https://maps.example.com', pub.origin])
+        expect((await fetch(url, { headers: { Origin: origin } })).status, origin).toBe(200);
       expect((await fetch(url, { headers: { Origin: 'https://maps.example.org' } })).status).toBe(403);
     } finally {
       pub.child.kill('SIGTERM');

@@ -114,11 +114,13 @@ async function inBrowser(q: NearbyQuery | Record<string, unknown>): Promise<Show
       timeZone: await attr('data-time-zone'),
       process: await attr('data-process'),
       json: (await page.locator('#json').textContent()) ?? '',
-      rows: await page.locator('#places tbody tr').evaluateAll((trs) => trs.map((tr) => ({
-        placeId: Number(tr.getAttribute('data-place-id')),
-        km: Number(tr.getAttribute('data-km')),
-        name: tr.firstElementChild?.textContent ?? '',
-      }))),
+      rows: await page.locator('#places tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => ({
+          placeId: Number(tr.getAttribute('data-place-id')),
+          km: Number(tr.getAttribute('data-km')),
+          name: tr.firstElementChild?.textContent ?? '',
+        })),
+      ),
     };
   } finally {
     await page.close();
@@ -143,14 +145,21 @@ function expectSameRecords(got: NearbyPlace[], want: NearbyPlace[]): void {
 }
 
 const QUERIES: [string, NearbyQuery, string?][] = [
-  ['restaurants nearest first around Thamel',
-    { type: 'restaurant', ...THAMEL, radius: 1, limit: 20, sortBy: true, at: SUNDAY_EVENING }],
-  ['the merged type eat, open on a Sunday evening, by score',
-    { type: 'eat', ...THAMEL, radius: 2, limit: 25, isOpen: true, at: SUNDAY_EVENING }],
-  ['night life open in the hour New York skips', // "Mo-Su 15:00-03:00" is open at 02:30
-    { type: 'night_life', ...CENTER, radius: 5, limit: 50, isOpen: true, at: NY_GAP }, 'London Pub'],
-  ['eat open while a 24/7 window crosses New York\'s change',
-    { type: 'eat', ...CENTER, radius: 5, limit: 100, isOpen: true, at: BEFORE_NY_CHANGE }, 'Pizza King'],
+  ['restaurants nearest first around Thamel', { type: 'restaurant', ...THAMEL, radius: 1, limit: 20, sortBy: true, at: SUNDAY_EVENING }],
+  [
+    'the merged type eat, open on a Sunday evening, by score',
+    { type: 'eat', ...THAMEL, radius: 2, limit: 25, isOpen: true, at: SUNDAY_EVENING },
+  ],
+  [
+    'night life open in the hour New York skips', // "Mo-Su 15:00-03:00" is open at 02:30
+    { type: 'night_life', ...CENTER, radius: 5, limit: 50, isOpen: true, at: NY_GAP },
+    'London Pub',
+  ],
+  [
+    "eat open while a 24/7 window crosses New York's change",
+    { type: 'eat', ...CENTER, radius: 5, limit: 100, isOpen: true, at: BEFORE_NY_CHANGE },
+    'Pizza King',
+  ],
 ];
 
 describe('nearby in headless Chromium on a fetched snapshot', () => {
@@ -165,7 +174,11 @@ describe('nearby in headless Chromium on a fetched snapshot', () => {
     const want = asJson(nearby(snapIndex, q));
     expect(want.length, 'the query finds places').toBeGreaterThan(0);
     expect(asJson(nearby(pbfIndex, q)), 'the snapshot answers as the PBF does').toEqual(want);
-    if (mustShow) expect(want.map((r) => r.name), 'the case this query is for').toContain(mustShow);
+    if (mustShow)
+      expect(
+        want.map((r) => r.name),
+        'the case this query is for',
+      ).toContain(mustShow);
 
     const shown = await inBrowser(q);
     expect(shown.state, shown.text).toBe('done');

@@ -35,7 +35,10 @@ afterAll(async () => {
 
 /** `serve --port 0 ARGS` until its banner is out; then its stdout, stderr, API base and key. */
 async function serve(...args: string[]): Promise<{ child: ChildProcess; stdout: string; stderr: string; api: string; key: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--no-app', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--no-app', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const got = { stdout: '', stderr: '' };
   child.stdout!.on('data', (d: Buffer) => (got.stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (got.stderr += d.toString()));
@@ -44,7 +47,10 @@ async function serve(...args: string[]): Promise<{ child: ChildProcess; stdout: 
     await new Promise((r) => setTimeout(r, 100));
     m = /API v1 at (\S+) [^]*development key [^\n]*: (\S+)\n/.exec(got.stdout);
   }
-  if (!m) { child.kill('SIGKILL'); throw new Error(`serve did not start:\n${got.stdout}\n${got.stderr}`); }
+  if (!m) {
+    child.kill('SIGKILL');
+    throw new Error(`serve did not start:\n${got.stdout}\n${got.stderr}`);
+  }
   return { child, ...got, api: m[1]!, key: m[2]! };
 }
 
@@ -60,7 +66,7 @@ describe('build --tiles writes the snapshot and the map in one run', () => {
     expect((await readdir(dir)).sort()).toEqual(['core.places', 'core.pmtiles']);
   });
 
-  it('the map is a PMTiles archive of the data\'s extent, z0–14, and the summary says what was written', async () => {
+  it("the map is a PMTiles archive of the data's extent, z0–14, and the summary says what was written", async () => {
     const archive = await TileArchive.open(map);
     try {
       expect(archive.header.minZoom).toBe(0);
@@ -74,19 +80,25 @@ describe('build --tiles writes the snapshot and the map in one run', () => {
       await archive.close();
     }
     const size = (await stat(map)).size;
-    expect(built.stderr).toMatch(new RegExp(`\\n  map {7}${map.replace(/[.]/g, '\\.')}: [\\d,]+ tiles, ${formatCount(size)} bytes \\(${formatBytes(size).replace('.', '\\.')}\\)\\n`));
+    expect(built.stderr).toMatch(
+      new RegExp(
+        `\\n  map {7}${map.replace(/[.]/g, '\\.')}: [\\d,]+ tiles, ${formatCount(size)} bytes \\(${formatBytes(size).replace('.', '\\.')}\\)\\n`,
+      ),
+    );
     expect(built.stderr).toMatch(/^tiles z14: /m);
     expect(built.stderr).toMatch(/time {6}load .*, tiles [\d.]+ m?s, total /);
   });
 
   it('--json reports the archive and its time', async () => {
-    const out = join(dir, 'json.places'), tiles = join(dir, 'json.pmtiles');
+    const out = join(dir, 'json.places'),
+      tiles = join(dir, 'json.pmtiles');
     const r = await cli('build', CORE, '-o', out, '--tiles', tiles, '--json', '--workers', '0');
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.tiles).toEqual({ output: tiles, tiles: expect.any(Number), size: (await stat(tiles)).size });
     expect(j.ms.tiles).toBeGreaterThan(0);
-    await rm(out); await rm(tiles);
+    await rm(out);
+    await rm(tiles);
   });
 
   it.each([
@@ -123,7 +135,7 @@ describe('serve --data OUT.places finds OUT.pmtiles beside it', () => {
       expect(s.stdout).toMatch(new RegExp(`map tiles z0–14 from \\S*core\\.pmtiles`));
       const r = await fetch(`${s.api}/styles/breeze?key=${s.key}`);
       expect(r.status).toBe(200);
-      const style = await r.json() as { center: [number, number] };
+      const style = (await r.json()) as { center: [number, number] };
       expect(style.center[0]).toBeCloseTo(85.3, 0);
     } finally {
       await stop(s.child);
@@ -145,7 +157,8 @@ describe('serve --data OUT.places finds OUT.pmtiles beside it', () => {
   });
 
   it('an archive beside the data that cannot be served: a warning naming it, and no map (not a failure)', async () => {
-    const data = join(dir, 'bad.places'), bad = join(dir, 'bad.pmtiles');
+    const data = join(dir, 'bad.places'),
+      bad = join(dir, 'bad.pmtiles');
     await copyFile(places, data);
     await writeFile(bad, 'not an archive');
     const s = await serve('--data', data);
@@ -154,7 +167,8 @@ describe('serve --data OUT.places finds OUT.pmtiles beside it', () => {
       expect((await fetch(`${s.api}/styles/breeze?key=${s.key}`)).status).toBe(404);
     } finally {
       await stop(s.child);
-      await rm(data); await rm(bad);
+      await rm(data);
+      await rm(bad);
     }
   });
 });

@@ -19,7 +19,6 @@ import { cli, type Run } from './support/cli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-
 let dir: string;
 let index: PlaceIndex;
 let pbfSize: number;
@@ -56,7 +55,9 @@ describe('build writes a snapshot', () => {
     const total = formatBytes(pbfSize).replace(/ .*/, '');
     expect(lines[0]).toMatch(new RegExp(`^load {3}0%  0\\.0/${total} MB  0 objects`));
     const objects = index.stats.nodes + index.stats.ways + index.stats.relations;
-    expect(lines.at(-1)).toMatch(new RegExp(`^load 100%  ${total}/${total} MB  ${formatCount(objects)} objects  [\\d.]+ [kM]B/s  in [\\d.]+ m?s$`));
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^load 100%  ${total}/${total} MB  ${formatCount(objects)} objects  [\\d.]+ [kM]B/s  in [\\d.]+ m?s$`),
+    );
   });
 
   it('the summary: places by kind, skipped, sizes and their ratio, times; matching the index', async () => {
@@ -65,9 +66,15 @@ describe('build writes a snapshot', () => {
     const n = (x: number) => formatCount(x);
     const text = built.stderr;
     expect(text).toContain(`nepal-places build: wrote ${out}\n`);
-    expect(text).toContain(`places    ${n(index.size)}: ${n(s.points)} points, ${n(s.lineStrings)} lineStrings, ${n(s.polygons)} polygons, ${n(s.multiPolygons)} multiPolygons\n`);
-    expect(text).toContain(`skipped   ${n(s.skippedWays)} ways, ${n(s.skippedRelations)} relations; ${n(s.partial)} partial; ${n(s.badSchedules)} bad opening_hours of ${n(s.schedules)}\n`);
-    expect(text).toContain(`snapshot  ${n(size)} bytes (${formatBytes(size)}), ${(size / pbfSize).toFixed(2)}x the PBF's ${n(pbfSize)} bytes (${formatBytes(pbfSize)})\n`);
+    expect(text).toContain(
+      `places    ${n(index.size)}: ${n(s.points)} points, ${n(s.lineStrings)} lineStrings, ${n(s.polygons)} polygons, ${n(s.multiPolygons)} multiPolygons\n`,
+    );
+    expect(text).toContain(
+      `skipped   ${n(s.skippedWays)} ways, ${n(s.skippedRelations)} relations; ${n(s.partial)} partial; ${n(s.badSchedules)} bad opening_hours of ${n(s.schedules)}\n`,
+    );
+    expect(text).toContain(
+      `snapshot  ${n(size)} bytes (${formatBytes(size)}), ${(size / pbfSize).toFixed(2)}x the PBF's ${n(pbfSize)} bytes (${formatBytes(pbfSize)})\n`,
+    );
     const times = /time {6}load ([\d.]+) (m?s), snapshot ([\d.]+) (m?s), write ([\d.]+) (m?s), total ([\d.]+) (m?s)\n$/.exec(text);
     expect(times, text).not.toBeNull();
     const ms = (i: number) => Number(times![i]) * (times![i + 1] === 's' ? 1000 : 1);
@@ -104,7 +111,13 @@ describe('build --json: the summary as one JSON object on stdout', () => {
     const got = JSON.parse(r.stdout);
     const size = (await stat(json)).size;
     expect(got).toEqual({
-      input: CORE, output: json, places: index.size, license: index.license, stats: index.stats, size, pbfSize,
+      input: CORE,
+      output: json,
+      places: index.size,
+      license: index.license,
+      stats: index.stats,
+      size,
+      pbfSize,
       ms: { load: expect.any(Number), snapshot: expect.any(Number), write: expect.any(Number), total: expect.any(Number) },
     });
     expect(got.ms.total).toBeGreaterThanOrEqual(got.ms.load + got.ms.snapshot + got.ms.write - 3);
@@ -130,7 +143,9 @@ describe('build of a PBF with a blob of unknown type: a warning, or with --stric
     const o = join(dir, 'damaged.places');
     const r = await cli('build', damaged, '-o', o, '--quiet');
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(`nepal-places build: warning: ${damaged}: 1 blob of unknown type skipped, so the places in it are missing (damaged data?); --strict refuses such files\n`);
+    expect(r.stderr).toBe(
+      `nepal-places build: warning: ${damaged}: 1 blob of unknown type skipped, so the places in it are missing (damaged data?); --strict refuses such files\n`,
+    );
     expect(isSnapshot(await readFile(o))).toBe(true);
     await rm(o);
   });
@@ -139,7 +154,11 @@ describe('build of a PBF with a blob of unknown type: a warning, or with --stric
     const o = join(dir, 'strict.places');
     const r = await cli('build', damaged, '-o', o, '--strict', '--quiet');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^nepal-places build: ${damaged.replace(/[.]/g, '\\.')}: 1 blob of unknown type \\("OSMDatb" at offset \\d+\\): strict loading refuses`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^nepal-places build: ${damaged.replace(/[.]/g, '\\.')}: 1 blob of unknown type \\("OSMDatb" at offset \\d+\\): strict loading refuses`,
+      ),
+    );
     expect(await readdir(dir)).not.toContain('strict.places');
   });
 });
@@ -157,9 +176,11 @@ describe('build: bad usage is a message and the usage on stderr, exit 2', () => 
   const runs = new Map<string, Run>();
   beforeAll(async () => {
     const queue = [...cases];
-    await Promise.all([0, 1].map(async () => {
-      for (let c = queue.shift(); c; c = queue.shift()) runs.set(c[0], await cli('build', ...c[1]));
-    }));
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let c = queue.shift(); c; c = queue.shift()) runs.set(c[0], await cli('build', ...c[1]));
+      }),
+    );
   });
 
   for (const [name, , message] of cases) {
@@ -214,7 +235,11 @@ describe('nearby and serve read the snapshot with --data', () => {
   const q = ['--type', 'eat', '--lat', '27.7154', '--lon', '85.3123', '--radius', '2', '--limit', '7', '--at', '2026-01-18T19:30:00+05:45'];
 
   it('nearby --data SNAPSHOT prints exactly what nearby --data PBF and --pbf PBF print', async () => {
-    const [fromSnapshot, fromPbf, fromAlias] = await Promise.all([cli('nearby', ...q, '--data', out), cli('nearby', ...q, '--data', CORE), cli('nearby', ...q, '--pbf', CORE)]);
+    const [fromSnapshot, fromPbf, fromAlias] = await Promise.all([
+      cli('nearby', ...q, '--data', out),
+      cli('nearby', ...q, '--data', CORE),
+      cli('nearby', ...q, '--pbf', CORE),
+    ]);
     expect(fromPbf.code).toBe(0);
     expect(fromSnapshot.stderr).toBe('');
     expect(fromSnapshot.code).toBe(0);
@@ -247,7 +272,10 @@ describe('nearby and serve read the snapshot with --data', () => {
   });
 
   it('serve --data SNAPSHOT answers /search/nearby as the index does', async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--data', out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--data', out], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

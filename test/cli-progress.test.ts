@@ -4,7 +4,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  bar, barLine, eta, formatBytes, formatClock, formatCount, formatDuration, formatPart, formatRate, Progress, progressText,
+  bar,
+  barLine,
+  eta,
+  formatBytes,
+  formatClock,
+  formatCount,
+  formatDuration,
+  formatPart,
+  formatRate,
+  Progress,
+  progressText,
   type ProgressMode,
 } from '../src/cli/progress.js';
 import type { LoadProgress } from '../src/types.js';
@@ -21,7 +31,7 @@ describe('formatters', () => {
     expect(formatBytes(7e15)).toBe('7000.0 TB');
   });
 
-  it('formatPart: the done part in the total\'s unit', () => {
+  it("formatPart: the done part in the total's unit", () => {
     expect(formatPart(69_200_000, 133_100_000)).toBe('69.2/133.1 MB');
     expect(formatPart(125, 1_321_985)).toBe('0.0/1.3 MB');
     expect(formatPart(12, 800)).toBe('12/800 B');
@@ -107,15 +117,18 @@ describe('progressText and barLine', () => {
   });
 
   it('every block in but the index not ready: indexing, not 100% or ETA 0:00', () => {
-    expect(progressText({ bytesRead: 1_321_577, bytesTotal: 1_321_985, objects: 180_217 }, 490)).toBe(' 99%  1.3/1.3 MB  180,217 objects  2.7 MB/s  indexing');
+    expect(progressText({ bytesRead: 1_321_577, bytesTotal: 1_321_985, objects: 180_217 }, 490)).toBe(
+      ' 99%  1.3/1.3 MB  180,217 objects  2.7 MB/s  indexing',
+    );
   });
 
   it('done: 100% and the time taken', () => {
-    expect(progressText({ bytesRead: 133_100_000, bytesTotal: 133_100_000, objects: 18_112_000 }, 10_100))
-      .toBe('100%  133.1/133.1 MB  18,112,000 objects  13.2 MB/s  in 10.1 s');
+    expect(progressText({ bytesRead: 133_100_000, bytesTotal: 133_100_000, objects: 18_112_000 }, 10_100)).toBe(
+      '100%  133.1/133.1 MB  18,112,000 objects  13.2 MB/s  in 10.1 s',
+    );
   });
 
-  it('barLine: the bar\'s width depends on the columns only, and the line fits them', () => {
+  it("barLine: the bar's width depends on the columns only, and the line fits them", () => {
     const a = barLine({ ...mid, objects: 1 }, 3500, 100);
     const b = barLine(mid, 3500, 100);
     expect(a.indexOf(']')).toBe(b.indexOf(']'));
@@ -163,9 +176,19 @@ describe('Progress', () => {
   });
 
   it('lines: a fast load is the first line, indexing and the last line only', () => {
-    const out = play('lines', [[0, 0.00001], [100, 0.5], [150, 0.99], [200, 0.99999], [250, 0.999995], [300, 1]]);
+    const out = play('lines', [
+      [0, 0.00001],
+      [100, 0.5],
+      [150, 0.99],
+      [200, 0.99999],
+      [250, 0.999995],
+      [300, 1],
+    ]);
     expect(out.split('\n')).toEqual([
-      expect.stringMatching(/^load {3}0%/), expect.stringMatching(/^load  99%.* indexing$/), expect.stringMatching(/^load 100%.* in 300 ms$/), '',
+      expect.stringMatching(/^load {3}0%/),
+      expect.stringMatching(/^load  99%.* indexing$/),
+      expect.stringMatching(/^load 100%.* in 300 ms$/),
+      '',
     ]);
   });
 
@@ -180,14 +203,32 @@ describe('Progress', () => {
     expect(out.split('\n')).toHaveLength(2);
   });
 
-  it('bar: the last block\'s report is drawn however soon it follows the one before', () => {
-    const draws = play('bar', [[0, 0.001], [3000, 0.9], [3010, 0.99995], [5000, 1]], 100).split('\r').filter(Boolean);
+  it("bar: the last block's report is drawn however soon it follows the one before", () => {
+    const draws = play(
+      'bar',
+      [
+        [0, 0.001],
+        [3000, 0.9],
+        [3010, 0.99995],
+        [5000, 1],
+      ],
+      100,
+    )
+      .split('\r')
+      .filter(Boolean);
     expect(draws.map((d) => /(\d+)%/.exec(d)![1])).toEqual(['0', '90', '99', '100']);
     expect(draws[2]).toMatch(/indexing/);
   });
 
   it('bar: end() after a failed load ends the line once', () => {
-    const out = play('bar', [[0, 0.001], [500, 0.4]], 100);
+    const out = play(
+      'bar',
+      [
+        [0, 0.001],
+        [500, 0.4],
+      ],
+      100,
+    );
     expect(out.endsWith('\x1b[K\n')).toBe(true);
     expect(out.split('\n')).toHaveLength(2);
   });

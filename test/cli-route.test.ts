@@ -6,9 +6,13 @@ import { route } from '../src/query/route.js';
 import { cli } from './support/cli.js';
 import { CORE_PBF } from './support/http-fixture.js';
 
-const FROM = '27.7154,85.3123', VIA = '27.7060,85.3100', TO = '27.7090,85.3290';
+const FROM = '27.7154,85.3123',
+  VIA = '27.7060,85.3100',
+  TO = '27.7090,85.3290';
 let index: PlaceIndex;
-beforeAll(async () => { index = await loadPbf(CORE_PBF); }, 60_000);
+beforeAll(async () => {
+  index = await loadPbf(CORE_PBF);
+}, 60_000);
 
 describe('prints route() as JSON', () => {
   it('--from --via --to --mode car --instructions: the points in that order', async () => {
@@ -17,7 +21,7 @@ describe('prints route() as JSON', () => {
     expect(JSON.parse(r.stdout)).toEqual(route(index, { points: [FROM, VIA, TO], mode: 'car', instructions: true }));
   }, 60_000);
 
-  it('--geojson: one LineString per route, [lon, lat], the polyline\'s vertices', async () => {
+  it("--geojson: one LineString per route, [lon, lat], the polyline's vertices", async () => {
     const r = await cli('route', '--from', FROM, '--to', TO, '--alternatives', '--geojson');
     expect(r.code, r.stderr).toBe(0);
     const fc = JSON.parse(r.stdout);

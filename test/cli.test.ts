@@ -14,8 +14,20 @@ import { TRANSIT } from './support/raw.js';
 import { cli, cliWith, type Run } from './support/cli.js';
 import { damagedFixture } from './support/damaged.js';
 
-const FIELDS = ['placeId', 'osmId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'radialDistanceInKm', 'open'].sort();
-
+const FIELDS = [
+  'placeId',
+  'osmId',
+  'license',
+  'name',
+  'address',
+  'type',
+  'centroid',
+  'tags',
+  'geometry',
+  'score',
+  'radialDistanceInKm',
+  'open',
+].sort();
 
 let index: PlaceIndex;
 
@@ -24,7 +36,7 @@ beforeAll(async () => {
 });
 
 describe('nearby prints the JSON array of NearbyPlace', () => {
-  it('the issue\'s example: --type cafe --lat 27.7172 --lon 85.3240', async () => {
+  it("the issue's example: --type cafe --lat 27.7172 --lon 85.3240", async () => {
     const r = await cli('nearby', '--type', 'cafe', '--lat', '27.7172', '--lon', '85.3240');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -43,16 +55,47 @@ describe('nearby prints the JSON array of NearbyPlace', () => {
 
   it('every flag: --radius --limit --sort-by --is-open --at', async () => {
     const at = '2026-01-18T19:30:00+05:45';
-    const r = await cli('nearby', '--type', 'eat', '--lat', '27.7154', '--lon', '85.3123', '--radius', '2', '--limit', '7', '--sort-by', '--is-open', '--at', at);
+    const r = await cli(
+      'nearby',
+      '--type',
+      'eat',
+      '--lat',
+      '27.7154',
+      '--lon',
+      '85.3123',
+      '--radius',
+      '2',
+      '--limit',
+      '7',
+      '--sort-by',
+      '--is-open',
+      '--at',
+      at,
+    );
     expect(r.code).toBe(0);
     const got = JSON.parse(r.stdout) as NearbyPlace[];
-    expect(got).toEqual(nearby(index, { type: 'eat', lat: 27.7154, lon: 85.3123, radius: 2, limit: 7, sortBy: true, isOpen: true, at: new Date(at) }));
+    expect(got).toEqual(
+      nearby(index, { type: 'eat', lat: 27.7154, lon: 85.3123, radius: 2, limit: 7, sortBy: true, isOpen: true, at: new Date(at) }),
+    );
     expect(got.length).toBe(7);
     for (const p of got) expect(p.open).toBe(true);
   });
 
   it('--pbf reads another file', async () => {
-    const r = await cli('nearby', '--type', 'bus_stop', '--lat', '27.7172', '--lon', '85.3240', '--limit', '3', '--sort-by', '--pbf', TRANSIT);
+    const r = await cli(
+      'nearby',
+      '--type',
+      'bus_stop',
+      '--lat',
+      '27.7172',
+      '--lon',
+      '85.3240',
+      '--limit',
+      '3',
+      '--sort-by',
+      '--pbf',
+      TRANSIT,
+    );
     expect(r.code).toBe(0);
     const got = JSON.parse(r.stdout) as NearbyPlace[];
     expect(got.length).toBe(3);
@@ -79,16 +122,21 @@ describe('bad arguments: one line on stderr, nothing on stdout, exit code 2', ()
     ['--radius 1.5', ['--type', 'cafe', '--lat', '27.7172', '--lon', '85.3240', '--radius', '1.5']],
     ['--limit x', ['--type', 'cafe', '--lat', '27.7172', '--lon', '85.3240', '--limit', 'x']],
     ['--at not-a-date', ['--type', 'cafe', '--lat', '27.7172', '--lon', '85.3240', '--at', 'not-a-date']],
-    ['--at not ISO 8601 (but a date to new Date())', ['--type', 'cafe', '--lat', '27.7172', '--lon', '85.3240', '--at', 'Nov 21 2026 22:10']],
+    [
+      '--at not ISO 8601 (but a date to new Date())',
+      ['--type', 'cafe', '--lat', '27.7172', '--lon', '85.3240', '--at', 'Nov 21 2026 22:10'],
+    ],
     ['--at a day that does not exist', ['--type', 'cafe', '--lat', '27.7172', '--lon', '85.3240', '--at', '2026-02-30T10:00']],
   ];
   // each run costs a Node start-up: run them a few at a time up front
   const runs = new Map<string, Run>();
   beforeAll(async () => {
     const queue = [...cases];
-    await Promise.all([0, 1, 2].map(async () => {
-      for (let c = queue.shift(); c; c = queue.shift()) runs.set(c[0], await cli('nearby', ...c[1]));
-    }));
+    await Promise.all(
+      [0, 1, 2].map(async () => {
+        for (let c = queue.shift(); c; c = queue.shift()) runs.set(c[0], await cli('nearby', ...c[1]));
+      }),
+    );
   });
 
   for (const [name] of cases) {
@@ -118,13 +166,44 @@ describe('bad arguments: one line on stderr, nothing on stdout, exit code 2', ()
 });
 
 describe('--at without an offset is Nepal Time, whatever the host time zone', () => {
-  const args = ['nearby', '--type', 'eat', '--lat', '27.7154', '--lon', '85.3123', '--radius', '3', '--limit', '100', '--is-open', '--at', '2026-11-21T22:10'];
+  const args = [
+    'nearby',
+    '--type',
+    'eat',
+    '--lat',
+    '27.7154',
+    '--lon',
+    '85.3123',
+    '--radius',
+    '3',
+    '--limit',
+    '100',
+    '--is-open',
+    '--at',
+    '2026-11-21T22:10',
+  ];
 
   it('the same places under TZ=UTC, Asia/Kathmandu and America/New_York, as at 22:10+05:45', async () => {
     const runs = await Promise.all(['UTC', 'Asia/Kathmandu', 'America/New_York'].map((TZ) => cliWith({ TZ }, ...args)));
-    const want = nearby(index, { type: 'eat', lat: 27.7154, lon: 85.3123, radius: 3, limit: 100, isOpen: true, at: new Date('2026-11-21T22:10:00+05:45') });
+    const want = nearby(index, {
+      type: 'eat',
+      lat: 27.7154,
+      lon: 85.3123,
+      radius: 3,
+      limit: 100,
+      isOpen: true,
+      at: new Date('2026-11-21T22:10:00+05:45'),
+    });
     // an instant where the host's reading would differ: 22:10 UTC and 22:10 New York are other hours in Kathmandu
-    const utcReading = nearby(index, { type: 'eat', lat: 27.7154, lon: 85.3123, radius: 3, limit: 100, isOpen: true, at: new Date('2026-11-21T22:10:00Z') });
+    const utcReading = nearby(index, {
+      type: 'eat',
+      lat: 27.7154,
+      lon: 85.3123,
+      radius: 3,
+      limit: 100,
+      isOpen: true,
+      at: new Date('2026-11-21T22:10:00Z'),
+    });
     expect(utcReading.map((p) => p.placeId)).not.toEqual(want.map((p) => p.placeId));
     for (const r of runs) {
       expect(r.code, r.stderr).toBe(0);
@@ -133,9 +212,23 @@ describe('--at without an offset is Nepal Time, whatever the host time zone', ()
   });
 
   it('an offset is used as written', async () => {
-    const r = await cliWith({ TZ: 'America/New_York' }, 'nearby', '--type', 'eat', '--lat', '27.7154', '--lon', '85.3123', '--is-open', '--at', '2026-11-21T16:25Z');
+    const r = await cliWith(
+      { TZ: 'America/New_York' },
+      'nearby',
+      '--type',
+      'eat',
+      '--lat',
+      '27.7154',
+      '--lon',
+      '85.3123',
+      '--is-open',
+      '--at',
+      '2026-11-21T16:25Z',
+    );
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(nearby(index, { type: 'eat', lat: 27.7154, lon: 85.3123, isOpen: true, at: new Date('2026-11-21T16:25:00Z') }));
+    expect(JSON.parse(r.stdout)).toEqual(
+      nearby(index, { type: 'eat', lat: 27.7154, lon: 85.3123, isOpen: true, at: new Date('2026-11-21T16:25:00Z') }),
+    );
   });
 
   it('a bad --at says what is accepted', async () => {
@@ -153,7 +246,8 @@ describe('help and version', () => {
       expect(r.stderr).toBe('');
       expect(r.stdout).toBe(runs[0].stdout);
     }
-    for (const name of ['nearby', 'search', 'place', 'reverse', 'build', 'serve']) expect(runs[0].stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    for (const name of ['nearby', 'search', 'place', 'reverse', 'build', 'serve'])
+      expect(runs[0].stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(runs[0].stdout).toMatch(/Exit codes: 0 done, 1 the data or the system failed, 2 bad usage/);
   });
 
@@ -253,14 +347,22 @@ describe('negative numbers are option values', () => {
 
 describe('one rule of exit codes: 2 bad usage, 1 the data or the system failed', () => {
   let dir: string;
-  beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'np-cli-')); });
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'np-cli-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('2: bad arguments of search, place and reverse, one line', async () => {
     const runs = await Promise.all([
-      cli('search'), cli('search', 'x', '--q', 'y'), cli('search', 'x', '--limit', '0.5'),
-      cli('place'), cli('place', 'abc'), cli('place', '1', '2'),
-      cli('reverse', '--lat', '27.7'), cli('reverse', '--lat', '95', '--lon', '85'), cli('reverse', '--lat', '27', '--lon', '85', '--radius', '0'),
+      cli('search'),
+      cli('search', 'x', '--q', 'y'),
+      cli('search', 'x', '--limit', '0.5'),
+      cli('place'),
+      cli('place', 'abc'),
+      cli('place', '1', '2'),
+      cli('reverse', '--lat', '27.7'),
+      cli('reverse', '--lat', '95', '--lon', '85'),
+      cli('reverse', '--lat', '27', '--lon', '85', '--radius', '0'),
     ]);
     for (const r of runs) {
       expect(r.code, r.stderr).toBe(2);
@@ -312,7 +414,9 @@ describe('blobs of unknown type: a warning on stderr, or with --strict exit 1', 
       const r = await cli('nearby', ...q, '--data', file);
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toBeInstanceOf(Array);
-      expect(r.stderr).toBe(`nepal-places nearby: warning: ${file}: 1 blob of unknown type skipped, so the places in it are missing (damaged data?); --strict refuses such files\n`);
+      expect(r.stderr).toBe(
+        `nepal-places nearby: warning: ${file}: 1 blob of unknown type skipped, so the places in it are missing (damaged data?); --strict refuses such files\n`,
+      );
     }
   });
 
@@ -321,12 +425,17 @@ describe('blobs of unknown type: a warning on stderr, or with --strict exit 1', 
       const r = await cli('nearby', ...q, '--data', file, '--strict');
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(new RegExp(`^nepal-places nearby: ${file.replace(/[.]/g, '\\.')}: .*unknown type.*strict`))]);
+      expect(r.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^nepal-places nearby: ${file.replace(/[.]/g, '\\.')}: .*unknown type.*strict`)),
+      ]);
     }
   });
 
   it('--strict on a sound file answers as without it', async () => {
-    const [a, b] = await Promise.all([cli('nearby', ...q, '--strict', '--at', '2026-11-21T10:00'), cli('nearby', ...q, '--at', '2026-11-21T10:00')]);
+    const [a, b] = await Promise.all([
+      cli('nearby', ...q, '--strict', '--at', '2026-11-21T10:00'),
+      cli('nearby', ...q, '--at', '2026-11-21T10:00'),
+    ]);
     expect(a.code).toBe(0);
     expect(a.stderr).toBe('');
     expect(a.stdout).toBe(b.stdout);

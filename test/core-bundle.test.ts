@@ -24,7 +24,8 @@ describe('the core bundles for a browser', () => {
 
   it('imports no Node built-in', () => {
     for (const [file, input] of Object.entries(min.metafile.inputs)) {
-      for (const i of input.imports) expect(i.path, `${file} imports ${i.path}`).not.toMatch(/^node:|^(fs|zlib|worker_threads|os|path|url|buffer|stream)$/);
+      for (const i of input.imports)
+        expect(i.path, `${file} imports ${i.path}`).not.toMatch(/^node:|^(fs|zlib|worker_threads|os|path|url|buffer|stream)$/);
     }
     expect(min.code.match(/["'`]node:\w+/g) ?? []).toEqual([]);
   });
@@ -35,7 +36,7 @@ describe('the core bundles for a browser', () => {
     expect(min.code.match(/(?<![\w$.])process\b/g) ?? []).toEqual([]);
     expect(min.code.match(/(?<![\w$.])Buffer\b/g) ?? []).toEqual([]);
     expect(min.code.match(/(?<![\w$.])require\(/g) ?? []).toEqual([]);
-    expect(min.code.includes('__require'), 'esbuild\'s require shim').toBe(false);
+    expect(min.code.includes('__require'), "esbuild's require shim").toBe(false);
   });
 
   it('leaves the PBF loader out', () => {
@@ -53,6 +54,8 @@ describe('the core bundles for a browser', () => {
     const top = largestInputs(min.metafile, 5);
     expect(top).toHaveLength(5);
     for (let i = 1; i < top.length; i++) expect(top[i]!.bytes).toBeLessThanOrEqual(top[i - 1]!.bytes);
-    console.log(`core bundle: ${s.bytes} B minified, ${s.gzip} B min+gzip; largest: ${top.map((t) => `${t.input} ${t.bytes} B`).join(', ')}`);
+    console.log(
+      `core bundle: ${s.bytes} B minified, ${s.gzip} B min+gzip; largest: ${top.map((t) => `${t.input} ${t.bytes} B`).join(', ')}`,
+    );
   });
 });

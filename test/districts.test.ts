@@ -14,7 +14,7 @@ import { decodeDistricts, DISTRICTS_FILE, DistrictTableError, encodeDistricts, n
 
 const features = nepalGeojson.districts().features;
 
-describe('the table holds nepal-geojson\'s districts exactly', () => {
+describe("the table holds nepal-geojson's districts exactly", () => {
   it('the built table: 77 districts, names, provinces and every coordinate as nepal-geojson has them', () => {
     const table = nepalDistrictTable();
     expect(table).toHaveLength(77);
@@ -43,10 +43,18 @@ describe('the table holds nepal-geojson\'s districts exactly', () => {
 });
 
 describe('district and province at a point: the same as nepal-geojson read with turf', () => {
-  it('at 3,000 points over Nepal\'s box and one inside each district', async () => {
+  it("at 3,000 points over Nepal's box and one inside each district", async () => {
     const { districts, province } = await nepalDistricts();
     const polygons = features.map((f) => polygon(f.geometry.coordinates));
-    const provinces = ['Koshi Province', 'Madhesh Province', 'Bagmati Province', 'Gandaki Province', 'Lumbini Province', 'Karnali Province', 'Sudurpashchim Province'];
+    const provinces = [
+      'Koshi Province',
+      'Madhesh Province',
+      'Bagmati Province',
+      'Gandaki Province',
+      'Lumbini Province',
+      'Karnali Province',
+      'Sudurpashchim Province',
+    ];
     // a fixed pseudo-random sequence (LCG): the same points on every run
     let seed = 12345;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -55,14 +63,18 @@ describe('district and province at a point: the same as nepal-geojson read with 
     // the first vertex of each district nudged towards the district's vertex mean: near its edge, mostly inside
     for (const f of features) {
       const r = f.geometry.coordinates[0]!;
-      const mx = r.reduce((s, p) => s + p[0]!, 0) / r.length, my = r.reduce((s, p) => s + p[1]!, 0) / r.length;
+      const mx = r.reduce((s, p) => s + p[0]!, 0) / r.length,
+        my = r.reduce((s, p) => s + p[1]!, 0) / r.length;
       points.push([r[0]![0]! + (mx - r[0]![0]!) * 0.01, r[0]![1]! + (my - r[0]![1]!) * 0.01]);
     }
     let inside = 0;
     for (const [lon, lat] of points) {
       const want = polygons.findIndex((p) => booleanPointInPolygon(point([lon, lat]), p));
       const got = districts.at(lon, lat);
-      if (want < 0) { expect(got, `${lon},${lat}`).toEqual([]); continue; }
+      if (want < 0) {
+        expect(got, `${lon},${lat}`).toEqual([]);
+        continue;
+      }
       inside++;
       const f = features[want]!;
       expect(got, `${lon},${lat}`).toEqual([want]);

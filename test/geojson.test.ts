@@ -95,7 +95,7 @@ describe("properties: the record's other fields, tags as an object", () => {
     }
   });
 
-  it('every other field is the record\'s, unchanged, and geometry is not among them', () => {
+  it("every other field is the record's, unchanged, and geometry is not among them", () => {
     for (const geometry of ['full', 'centroid'] as const) {
       const fc = toFeatureCollection(records, { geometry });
       fc.features.forEach((f, i) => {

@@ -69,7 +69,8 @@ describe('geometry: node → Point, area way → Polygon, other way → LineStri
         const ring = JSON.stringify(g.coordinates);
         ok = ring === JSON.stringify(e.coordinates) || ring === JSON.stringify([e.coordinates[0].slice().reverse()]);
       } else ok = JSON.stringify(canonPolys(g.coordinates as Pos[][][])) === JSON.stringify(canonPolys(e.coordinates));
-      if (!ok) wrong.push(`${p.kind === 1 ? 'way' : p.kind === 2 ? 'relation' : 'node'} ${p.osmId}: ${JSON.stringify(g)} vs ${JSON.stringify(e)}`);
+      if (!ok)
+        wrong.push(`${p.kind === 1 ? 'way' : p.kind === 2 ? 'relation' : 'node'} ${p.osmId}: ${JSON.stringify(g)} vs ${JSON.stringify(e)}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -160,7 +161,10 @@ describe('incomplete ways and relations: built from what exists, counted in stat
 
   it('a way with fewer than 2 present nodes is no place', () => {
     // way 349703477 (office=it, 0 of 5 nodes) and way 501579199 (place_of_worship, 1 of 5)
-    for (const [id, type, present] of [[349703477, 'it', 0], [501579199, 'place_of_worship', 1]] as const) {
+    for (const [id, type, present] of [
+      [349703477, 'it', 0],
+      [501579199, 'place_of_worship', 1],
+    ] as const) {
       const way = raw.way.get(id)!;
       expect(way.refs.filter((n) => raw.node.has(n)).length).toBe(present);
       const got = nearby(index, { type, lat: 27.7083, lon: 85.3206, limit: ALL, at: AT });
@@ -200,7 +204,12 @@ describe('centroid: a point itself, area-weighted for polygons (holes subtracted
       const r = record(p);
       const c = centroidOf(p.geometry);
       const tol = centroidTolerance(p.geometry);
-      if (Math.abs(r.centroid.lat - c.lat) > tol || Math.abs(r.centroid.lon - c.lon) > tol || !onGrid(r.centroid.lat) || !onGrid(r.centroid.lon)) {
+      if (
+        Math.abs(r.centroid.lat - c.lat) > tol ||
+        Math.abs(r.centroid.lon - c.lon) > tol ||
+        !onGrid(r.centroid.lat) ||
+        !onGrid(r.centroid.lon)
+      ) {
         wrong.push(`place ${p.placeId} (${p.geometry.type}): ${JSON.stringify(r.centroid)} vs ${JSON.stringify(c)}`);
       }
     }

@@ -56,7 +56,9 @@ describe('the hand-made file reads back through osm-read as written', () => {
 describe('stats: what was read, built, partial and skipped', () => {
   it('counts', () => {
     expect(index.stats).toEqual({
-      nodes: 61, ways: 17, relations: 6,
+      nodes: 61,
+      ways: 17,
+      relations: 6,
       // 9 tagged nodes (one of them historic=yes, a place without a type)
       points: 9,
       // way 11 (area=no), way 13 (a fence), way 16 (open, a node missing)
@@ -76,7 +78,10 @@ describe('stats: what was read, built, partial and skipped', () => {
       skippedBlobs: 0,
       // the one road: way 12 (highway=pedestrian), a closed ring whose first node is its only
       // junction, one edge round the loop (17, highway=bus_stop, is no road); no restrictions
-      roadNodes: 1, roadEdges: 1, restrictions: 0, skippedRestrictions: 0,
+      roadNodes: 1,
+      roadEdges: 1,
+      restrictions: 0,
+      skippedRestrictions: 0,
       // no id repeats
       duplicates: 0,
     });
@@ -87,7 +92,13 @@ describe('stats: what was read, built, partial and skipped', () => {
 describe('tags in file order, not sorted; values keep their "|"', () => {
   it('node 1', () => {
     expect(one('cafe', 1, 0).tags).toEqual([
-      'shop|bakery', 'name|Zed', 'amenity|cafe', 'addr:street| Main ', 'addr:housenumber|12', 'addr:city|Main', 'note|a|b|c',
+      'shop|bakery',
+      'name|Zed',
+      'amenity|cafe',
+      'addr:street| Main ',
+      'addr:housenumber|12',
+      'addr:city|Main',
+      'note|a|b|c',
     ]);
   });
 });
@@ -111,7 +122,11 @@ describe('type of a merged type: the first member in tag order', () => {
 
   it('highway on a way makes no place; not a multipolygon makes no place', () => {
     expect(() => all('bus_stop')).toThrow(/^type: unknown type "bus_stop"/); // on a way only: no place has the type
-    expect(all('school').map((r) => r.osmId).sort((a, b) => a - b)).toEqual([10, 11, 16, 20, 21, 22, 25]);
+    expect(
+      all('school')
+        .map((r) => r.osmId)
+        .sort((a, b) => a - b),
+    ).toEqual([10, 11, 16, 20, 21, 22, 25]);
   });
 });
 
@@ -161,15 +176,21 @@ describe('opening hours with explicit off days', () => {
 });
 
 describe('geometry and centroid, by hand', () => {
-  it('a clockwise way comes out counter-clockwise; centroid the square\'s middle', () => {
+  it("a clockwise way comes out counter-clockwise; centroid the square's middle", () => {
     const r = one('school', 10, 1);
-    expect(r.geometry).toEqual({ type: 'Polygon', coordinates: [[gridPos(20, 0), gridPos(21, 0), gridPos(21, 1), gridPos(20, 1), gridPos(20, 0)]] });
+    expect(r.geometry).toEqual({
+      type: 'Polygon',
+      coordinates: [[gridPos(20, 0), gridPos(21, 0), gridPos(21, 1), gridPos(20, 1), gridPos(20, 0)]],
+    });
     expect(r.centroid).toEqual({ lon: 85.3205, lat: 27.7005 });
   });
 
   it('a closed way with area=no is a LineString, centroid by length', () => {
     const r = one('school', 11, 1);
-    expect(r.geometry).toEqual({ type: 'LineString', coordinates: [gridPos(30, 0), gridPos(31, 0), gridPos(31, 1), gridPos(30, 1), gridPos(30, 0)] });
+    expect(r.geometry).toEqual({
+      type: 'LineString',
+      coordinates: [gridPos(30, 0), gridPos(31, 0), gridPos(31, 1), gridPos(30, 1), gridPos(30, 0)],
+    });
     expect(r.centroid).toEqual({ lon: 85.3305, lat: 27.7005 });
   });
 
@@ -196,7 +217,11 @@ describe('geometry and centroid, by hand', () => {
     const polys = r.geometry.coordinates as [number, number][][][];
     expect(polys.length).toBe(1);
     expect(polys[0].length).toBe(2);
-    const sorted = (ring: [number, number][]) => ring.slice(0, -1).map((p) => p.join()).sort();
+    const sorted = (ring: [number, number][]) =>
+      ring
+        .slice(0, -1)
+        .map((p) => p.join())
+        .sort();
     expect(sorted(polys[0][0])).toEqual([gridPos(0, 0), gridPos(4, 0), gridPos(4, 4), gridPos(0, 4)].map((p) => p.join()).sort());
     expect(sorted(polys[0][1])).toEqual([gridPos(1, 1), gridPos(2, 1), gridPos(2, 2), gridPos(1, 2)].map((p) => p.join()).sort());
     // 2.0333… units = 0.0020333…°, rounded to 1e-7

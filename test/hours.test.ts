@@ -178,9 +178,15 @@ describe('the host time zone does not matter (child processes under TZ=…)', ()
   beforeAll(async () => {
     outputs = {};
     const zones = ['UTC', 'America/New_York', 'Asia/Kathmandu'];
-    const runs = await Promise.all(zones.map((tz) => run(process.execPath, ['--import', 'tsx', 'test/support/nearby-at.ts'], {
-      cwd: ROOT, env: { ...process.env, TZ: tz }, maxBuffer: 64 * 1024 * 1024,
-    })));
+    const runs = await Promise.all(
+      zones.map((tz) =>
+        run(process.execPath, ['--import', 'tsx', 'test/support/nearby-at.ts'], {
+          cwd: ROOT,
+          env: { ...process.env, TZ: tz },
+          maxBuffer: 64 * 1024 * 1024,
+        }),
+      ),
+    );
     zones.forEach((tz, i) => {
       const out = JSON.parse(runs[i].stdout);
       expect([tz, tz.replace('Kathmandu', 'Katmandu')]).toContain(out.tz); // ICU's spelling varies

@@ -36,12 +36,22 @@ describe('requests the Node adapter refuses: an envelope and one log line each',
   it.each([
     ['GET *', 'GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 400, 'GET *'],
     ['Host: a b', 'GET /api/v1/openapi.json HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n', 400, 'GET /api/v1/openapi.json'],
-    ['a backslash in the path', `GET /api\\v1/search/nearby?type=cafe&key=${key.key} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 400, 'GET /api\\v1/search/nearby?type=cafe'],
+    [
+      'a backslash in the path',
+      `GET /api\\v1/search/nearby?type=cafe&key=${key.key} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+      400,
+      'GET /api\\v1/search/nearby?type=cafe',
+    ],
     ['headers over the limit (431)', `GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(70_000)}\r\n\r\n`, 431, '- -'],
     ['not HTTP', 'HELLO THERE\r\n\r\n', 400, '- -'],
     ['a bad header line', 'GET / HTTP/1.1\r\nHost x\r\n\r\n', 400, '- -'],
     ['no Host', 'GET /api/v1/openapi.json HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'GET /api/v1/openapi.json'],
-    ['an Expect other than 100-continue (417)', 'GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\nExpect: magic\r\nConnection: close\r\n\r\n', 417, 'GET /api/v1/openapi.json'],
+    [
+      'an Expect other than 100-continue (417)',
+      'GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\nExpect: magic\r\nConnection: close\r\n\r\n',
+      417,
+      'GET /api/v1/openapi.json',
+    ],
   ])('%s: %s', async (_, bytes, status, logged) => {
     const before = server.lines.length;
     const r = await raw(bytes);
@@ -52,7 +62,9 @@ describe('requests the Node adapter refuses: an envelope and one log line each',
     expect(Object.keys(body)).toEqual(['timestamp', 'status', 'message', 'data']);
     expect(body.timestamp).toMatch(new RegExp(TIMESTAMP_PATTERN));
     expect(body).toMatchObject({ status, data: [] });
-    expect(body.message).toMatch({ 400: /^Bad request: /, 417: /^Expectation failed: "magic"/, 431: /^Request header fields too large/ }[status]!);
+    expect(body.message).toMatch(
+      { 400: /^Bad request: /, 417: /^Expectation failed: "magic"/, 431: /^Request header fields too large/ }[status]!,
+    );
     const lines = server.lines.slice(before);
     expect(lines.length).toBe(1);
     const m = LINE.exec(lines[0]!);

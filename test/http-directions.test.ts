@@ -19,7 +19,9 @@ const CHROMIUM = '/usr/bin/chromium';
 
 const KEY = token('d');
 // Thamel, Kamalpokhari and Asan: inside the fixture's bounds
-const A = '27.7154,85.3123', B = '27.7090,85.3290', C = '27.7060,85.3100';
+const A = '27.7154,85.3123',
+  B = '27.7090,85.3290',
+  C = '27.7060,85.3100';
 
 let index: PlaceIndex;
 let server: TestServer;
@@ -41,17 +43,19 @@ afterAll(async () => {
 
 // Runs the client in the page: `build` is the body of a function of (Baato, base, key, points) returning the request.
 async function client(build: string, points: string[]): Promise<any[]> {
-  return page.evaluate(async ([body, base, key, pts]) => {
-    // eslint-disable-next-line no-new-func
-    const make = new Function('Baato', 'base', 'key', 'points', body) as (...a: unknown[]) => { doRequest(): Promise<unknown> };
-    return make((globalThis as unknown as { Baato: unknown }).Baato, base, key, pts).doRequest();
-  }, [build, `${server.origin}/api`, KEY.key, points] as const) as Promise<any[]>;
+  return page.evaluate(
+    async ([body, base, key, pts]) => {
+      const make = new Function('Baato', 'base', 'key', 'points', body) as (...a: unknown[]) => { doRequest(): Promise<unknown> };
+      return make((globalThis as unknown as { Baato: unknown }).Baato, base, key, pts).doRequest();
+    },
+    [build, `${server.origin}/api`, KEY.key, points] as const,
+  ) as Promise<any[]>;
 }
 
 const directions = (query: string) => server.request(`/api/v1/directions?${query}&key=${KEY.key}`);
 
 describe('the Baato JS client works unchanged', () => {
-  it('getBest() with instructions: the engine\'s best car route, instructions included', async () => {
+  it("getBest() with instructions: the engine's best car route, instructions included", async () => {
     const res = await client(
       "return new Baato.Routing({ key }).setBaseUrl(base).addPoints(points).setVehicle('car').hasInstructions(true).getBest();",
       [A, B],

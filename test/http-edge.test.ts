@@ -54,7 +54,9 @@ beforeAll(async () => {
   index = await coreIndex();
   const dir = await mkdtemp(join(tmpdir(), 'np-edge-'));
   await writeFile(join(dir, 'kathmandu.places'), buildSnapshot(index));
-  await writeFile(join(dir, 'worker.ts'), `
+  await writeFile(
+    join(dir, 'worker.ts'),
+    `
     import { createApp } from 'nepal-places/http';
     import { fromSnapshot } from 'nepal-places/core';
     import snapshot from './kathmandu.places';
@@ -65,7 +67,8 @@ beforeAll(async () => {
       log: (line) => globalThis.logged.push(line),
     });
     export default { fetch: (request) => app.fetch(request) };
-  `);
+  `,
+  );
   const out = await build({
     entryPoints: [join(dir, 'worker.ts')],
     bundle: true,
@@ -84,10 +87,34 @@ beforeAll(async () => {
   inputs = Object.keys(out.metafile.inputs);
   // Web APIs only: what a worker runtime offers, and nothing of Node
   const web = {
-    Request, Response, Headers, URL, URLSearchParams, TextEncoder, TextDecoder, crypto, atob, btoa, console, performance,
-    setTimeout, clearTimeout, AbortController, AbortSignal, Event, EventTarget, ReadableStream, WritableStream,
-    TransformStream, CompressionStream, DecompressionStream, Blob, structuredClone, queueMicrotask,
-    navigator: { userAgent: 'Cloudflare-Workers' }, logged: [] as string[],
+    Request,
+    Response,
+    Headers,
+    URL,
+    URLSearchParams,
+    TextEncoder,
+    TextDecoder,
+    crypto,
+    atob,
+    btoa,
+    console,
+    performance,
+    setTimeout,
+    clearTimeout,
+    AbortController,
+    AbortSignal,
+    Event,
+    EventTarget,
+    ReadableStream,
+    WritableStream,
+    TransformStream,
+    CompressionStream,
+    DecompressionStream,
+    Blob,
+    structuredClone,
+    queueMicrotask,
+    navigator: { userAgent: 'Cloudflare-Workers' },
+    logged: [] as string[],
   };
   const context = createContext(web);
   runInContext(code, context);
@@ -97,7 +124,10 @@ beforeAll(async () => {
 
 describe('the app bundles for a worker and runs on Web APIs alone', () => {
   it('resolves nepal-places/http to the runtime-neutral entry under the worker conditions', () => {
-    expect(picked).toEqual([['nepal-places/http', './dist/http/index.js'], ['nepal-places/core', './dist/core.js']]);
+    expect(picked).toEqual([
+      ['nepal-places/http', './dist/http/index.js'],
+      ['nepal-places/core', './dist/core.js'],
+    ]);
     const mine = inputs.filter((f) => f.startsWith('src/'));
     expect(mine).toEqual(expect.arrayContaining(['src/http/app.ts', 'src/http/keys.ts', 'src/snapshot/read.ts']));
     for (const f of ['src/http/server.ts', 'src/http/redis-quota.ts', 'src/http/tokens-file.ts', 'src/load/load.ts', 'src/index.ts']) {

@@ -49,17 +49,29 @@ describe('embedded in a host Hono app: our middleware, 404 and errors stay on ou
     for (const path of [`${base}/nope`, base, `${base}/search/nearby/`]) {
       const r = await h.request(path);
       expect(r.status).toBe(404);
-      expect(await r.json()).toMatchObject({ status: 404, data: [], message: `Not found: no route "${path}"; the API is under ${base} (see ${base}/openapi.json)` });
+      expect(await r.json()).toMatchObject({
+        status: 404,
+        data: [],
+        message: `Not found: no route "${path}"; the API is under ${base} (see ${base}/openapi.json)`,
+      });
     }
     const post = await h.request(base + nearby, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(lines.length).toBe(5);
     expect(lines.map((l) => l.split(' ')[3]!.split('?')[0])).toEqual([
-      `${base}/search/nearby`, `${base}/nope`, base, `${base}/search/nearby/`, `${base}/search/nearby`,
+      `${base}/search/nearby`,
+      `${base}/nope`,
+      base,
+      `${base}/search/nearby/`,
+      `${base}/search/nearby`,
     ]);
   });
 
-  it.each([['/geo', '/geo/api/v1'], ['/', '/api/v1'], ['/a/b', '/a/b/api/v1']])('mounted at %s: OpenAPI servers is %s', async (prefix, url) => {
+  it.each([
+    ['/geo', '/geo/api/v1'],
+    ['/', '/api/v1'],
+    ['/a/b', '/a/b/api/v1'],
+  ])('mounted at %s: OpenAPI servers is %s', async (prefix, url) => {
     const { h } = host(prefix);
     const r = await h.request(`${url}/openapi.json`);
     const doc = (await r.json()) as { servers: unknown };

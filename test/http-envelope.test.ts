@@ -28,8 +28,15 @@ describe('timestamp: Nepal Time written like Java Date.toString()', () => {
 
   it('agrees with ICU time-zone data for Asia/Kathmandu (UTC+05:45 since 1986)', () => {
     const icu = new Intl.DateTimeFormat('en-US', {
-      timeZone: 'Asia/Kathmandu', weekday: 'short', month: 'short', day: '2-digit',
-      hour: '2-digit', minute: '2-digit', second: '2-digit', year: 'numeric', hourCycle: 'h23',
+      timeZone: 'Asia/Kathmandu',
+      weekday: 'short',
+      month: 'short',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      year: 'numeric',
+      hourCycle: 'h23',
     });
     const min = Date.parse('1986-01-01T00:00:00Z');
     const max = Date.parse('2100-01-01T00:00:00Z');
@@ -44,7 +51,10 @@ describe('timestamp: Nepal Time written like Java Date.toString()', () => {
 
   it('matches the pattern the OpenAPI document gives', () => {
     const re = new RegExp(TIMESTAMP_PATTERN);
-    fc.assert(fc.property(fc.integer({ min: 0, max: Date.parse('9999-01-01') }), (ms) => re.test(nptTimestamp(ms))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Date.parse('9999-01-01') }), (ms) => re.test(nptTimestamp(ms))),
+      { numRuns: 300 },
+    );
   });
 
   it('is the same whatever the host time zone (TZ) is', async () => {
@@ -76,7 +86,13 @@ describe('envelope: {timestamp, status, message, data} on every response', () =>
   beforeAll(async () => {
     index = await coreIndex();
     server = await startServer({ index, tokens: [key], now: () => at });
-    failing = await startServer({ index, tokens: [key], nearby: () => { throw new Error('boom'); } });
+    failing = await startServer({
+      index,
+      tokens: [key],
+      nearby: () => {
+        throw new Error('boom');
+      },
+    });
   });
   afterAll(async () => {
     await server?.close();

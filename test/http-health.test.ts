@@ -32,18 +32,21 @@ describe('health: a 200 envelope saying what it serves, without a key', () => {
     expect(new ResponseValidator(doc).errors('/health', 'get', 200, r.body)).toEqual([]);
   });
 
-  it('the version of package.json, the places, the data\'s date, no map; nothing secret', async () => {
+  it("the version of package.json, the places, the data's date, no map; nothing secret", async () => {
     const [h] = (await server.request('/api/v1/health')).body.data;
     const version = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
     expect(h).toEqual({ version, places: index.size, bounds: expect.any(Array), dataDate: '2026-01-10T06:30:00.000Z', map: false });
     expect(JSON.stringify(h)).not.toContain(key.key);
   });
 
-  it('bounds: inside the fixture\'s nodes, around every place of nearby', async () => {
+  it("bounds: inside the fixture's nodes, around every place of nearby", async () => {
     const [h] = (await server.request('/api/v1/health')).body.data;
     const [w, s, e, n] = h.bounds as number[];
     const raw = await readRaw();
-    const box = raw.nodes.reduce((b, p) => [Math.min(b[0], p.lon), Math.min(b[1], p.lat), Math.max(b[2], p.lon), Math.max(b[3], p.lat)], [Infinity, Infinity, -Infinity, -Infinity]);
+    const box = raw.nodes.reduce(
+      (b, p) => [Math.min(b[0], p.lon), Math.min(b[1], p.lat), Math.max(b[2], p.lon), Math.max(b[3], p.lat)],
+      [Infinity, Infinity, -Infinity, -Infinity],
+    );
     expect(w).toBeGreaterThanOrEqual(box[0]);
     expect(s).toBeGreaterThanOrEqual(box[1]);
     expect(e).toBeLessThanOrEqual(box[2]);

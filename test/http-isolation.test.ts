@@ -9,7 +9,9 @@ const src = fileURLToPath(new URL('../src/', import.meta.url));
 function specifiers(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)) {
+  for (const m of text.matchAll(
+    /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm,
+  )) {
     out.push((m[1] ?? m[2] ?? m[3])!);
   }
   return out;

@@ -36,7 +36,11 @@ beforeAll(async () => {
   foreign = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>other</title>'));
   await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
   foreignPort = (foreign.address() as { port: number }).port;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage'], headless: true });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    headless: true,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -53,25 +57,40 @@ async function fromPage(url: string): Promise<{ img: string; fetch: string }> {
     const target = `${running.origin}/api/v1/${QUERY}`;
     const before = lines.length;
     // an <img> sends no Origin; it fails to decode JSON either way, so its status is read from the log
-    await page.evaluate((src) => new Promise((resolve) => {
-      const img = new (globalThis as any).Image(); // in the page (the test's types have no DOM)
-      img.onload = img.onerror = resolve;
-      img.src = src;
-    }), `${target}&limit=1`);
-    await page.evaluate((src) => fetch(src, { mode: 'no-cors' }).then(() => null, () => null), `${target}&limit=2`);
+    await page.evaluate(
+      (src) =>
+        new Promise((resolve) => {
+          const img = new (globalThis as any).Image(); // in the page (the test's types have no DOM)
+          img.onload = img.onerror = resolve;
+          img.src = src;
+        }),
+      `${target}&limit=1`,
+    );
+    await page.evaluate(
+      (src) =>
+        fetch(src, { mode: 'no-cors' }).then(
+          () => null,
+          () => null,
+        ),
+      `${target}&limit=2`,
+    );
     // the two told apart by their limit
-    const status = (limit: number) => lines.slice(before).find((l) => l.includes(`&limit=${limit} `))?.split(' ')[4] ?? 'none';
+    const status = (limit: number) =>
+      lines
+        .slice(before)
+        .find((l) => l.includes(`&limit=${limit} `))
+        ?.split(' ')[4] ?? 'none';
     return { img: status(1), fetch: status(2) };
   } finally {
     await page.close();
   }
 }
 
-describe('the page key in Chromium: the server\'s own page only', () => {
-  it('the server\'s own page: 200', async () => {
+describe("the page key in Chromium: the server's own page only", () => {
+  it("the server's own page: 200", async () => {
     expect(await fromPage(`${running.origin}/`)).toEqual({ img: '200', fetch: '200' });
   });
-  it('another site\'s page (localhost against 127.0.0.1, cross-site): 403', async () => {
+  it("another site's page (localhost against 127.0.0.1, cross-site): 403", async () => {
     expect(await fromPage(`http://localhost:${foreignPort}/`)).toEqual({ img: '403', fetch: '403' });
   });
   it('another origin of the same site (another port, same-site): 403', async () => {

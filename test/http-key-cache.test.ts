@@ -9,7 +9,11 @@ import { token } from './support/http-fixture.js';
 
 afterEach(() => vi.restoreAllMocks());
 
-const refused = (p: Promise<unknown>) => p.then(() => 0, (e: unknown) => (e instanceof HttpError ? e.status : -1));
+const refused = (p: Promise<unknown>) =>
+  p.then(
+    () => 0,
+    (e: unknown) => (e instanceof HttpError ? e.status : -1),
+  );
 
 describe('a verified key skips the digest; the answer is the same grant', () => {
   it('digests a live key once, then answers from memory', async () => {

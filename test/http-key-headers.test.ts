@@ -73,10 +73,11 @@ describe('keys in headers: X-API-Key or Authorization: Bearer', () => {
   });
 
   it('a preflight for a header key (no key to check yet) passes for an origin some key allows', async () => {
-    const preflight = (origin: string, headers: string) => server.request(path, {
-      method: 'OPTIONS',
-      headers: { Origin: origin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': headers },
-    });
+    const preflight = (origin: string, headers: string) =>
+      server.request(path, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': headers },
+      });
     for (const headers of ['X-API-Key', 'authorization, x-client']) {
       const ok = await preflight('https://app.example', headers);
       expect(ok.status).toBe(200);

@@ -9,12 +9,21 @@ import { loadTokens } from '../src/http/tokens-file.js';
 import { normalizeOrigin, originAllowed } from '../src/http/origins.js';
 import { token } from './support/http-fixture.js';
 
-const good = (more: Record<string, unknown> = {}) => ({ key: 'k'.repeat(20), allowedOrigins: '*', quota: { requests: 5, windowSeconds: 60 }, ...more });
+const good = (more: Record<string, unknown> = {}) => ({
+  key: 'k'.repeat(20),
+  allowedOrigins: '*',
+  quota: { requests: 5, windowSeconds: 60 },
+  ...more,
+});
 
 describe('tokens: a JSON array of {key, allowedOrigins, quota, deleted?}', () => {
   it('accepts good tokens and normalizes origins', () => {
     const [t] = parseTokens([good({ allowedOrigins: ['https://Maps.Example.com/', 'http://localhost:5173'] })]);
-    expect(t).toEqual({ key: 'k'.repeat(20), allowedOrigins: ['https://maps.example.com', 'http://localhost:5173'], quota: { requests: 5, windowSeconds: 60 } });
+    expect(t).toEqual({
+      key: 'k'.repeat(20),
+      allowedOrigins: ['https://maps.example.com', 'http://localhost:5173'],
+      quota: { requests: 5, windowSeconds: 60 },
+    });
   });
   it.each([
     [{}, /tokens: must be a JSON array/],
@@ -112,12 +121,18 @@ describe('origins: exact origins, "*" for any', () => {
   ])('%s is %s', (value, origin) => {
     expect(normalizeOrigin(value)).toBe(origin);
   });
-  it.each(['null', '*', 'example.com', 'https://example.com/app', 'https://example.com?x', 'https://u:p@example.com', 'https://*.example.com', 'file:///tmp/x'])(
-    '%s is not an origin',
-    (value) => {
-      expect(normalizeOrigin(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    'null',
+    '*',
+    'example.com',
+    'https://example.com/app',
+    'https://example.com?x',
+    'https://u:p@example.com',
+    'https://*.example.com',
+    'file:///tmp/x',
+  ])('%s is not an origin', (value) => {
+    expect(normalizeOrigin(value)).toBeUndefined();
+  });
   it('allows an origin in the set, any for "*", and requests without Origin', () => {
     const set = new Set(['https://example.com']);
     expect(originAllowed(set, 'https://example.com')).toBe(true);

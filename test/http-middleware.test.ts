@@ -35,7 +35,17 @@ function appLogging(lines: string[], ...middleware: MiddlewareHandler<AppEnv>[])
   app.onError(failures.onError);
   for (const m of middleware) app.use(m);
   app.get('/ok', ok);
-  app.get('/big', (c) => envelopeAnswer(c, envelope(200, undefined, Array.from({ length: 200 }, (_, i) => ({ i })), NOW)));
+  app.get('/big', (c) =>
+    envelopeAnswer(
+      c,
+      envelope(
+        200,
+        undefined,
+        Array.from({ length: 200 }, (_, i) => ({ i })),
+        NOW,
+      ),
+    ),
+  );
   app.get('/grant', (c) => envelopeAnswer(c, envelope(200, undefined, [c.get('grant').hint], NOW)));
   app.get('/boom', () => {
     throw new Error('boom');
@@ -145,10 +155,19 @@ describe('keys: the key (401), then its origins (403)', () => {
 });
 
 describe("quota: RateLimit headers, 429 once the window's requests are used, 503 while the store cannot count", () => {
-  const grant = (requests: number): MiddlewareHandler<AppEnv> => async (c, next) => {
-    c.set('grant', { id: 'g', hint: '#g', origins: '*', quota: { requests, windowSeconds: 60 }, deleted: false, ownPages: false } satisfies Grant);
-    await next();
-  };
+  const grant =
+    (requests: number): MiddlewareHandler<AppEnv> =>
+    async (c, next) => {
+      c.set('grant', {
+        id: 'g',
+        hint: '#g',
+        origins: '*',
+        quota: { requests, windowSeconds: 60 },
+        deleted: false,
+        ownPages: false,
+      } satisfies Grant);
+      await next();
+    };
   it('counts each request and refuses the one past the quota with Retry-After', async () => {
     const { app } = appOf(grant(2), quota({ store: new MemoryQuotaStore(now), log: () => {}, now, client: socketClient }));
     const rs = [await app.request('/ok'), await app.request('/ok'), await app.request('/ok')];
@@ -157,16 +176,25 @@ describe("quota: RateLimit headers, 429 once the window's requests are used, 503
     expect(rs[2]!.headers.get('retry-after')).toBe('60');
     expect(((await rs[2]!.json()) as { message: string }).message).toBe('key: quota of 2 requests per 60 s used up; retry in 60 s');
   });
-  it('fails closed: 503 with the store\'s Retry-After, the outage logged once when it starts and once when it ends', async () => {
+  it("fails closed: 503 with the store's Retry-After, the outage logged once when it starts and once when it ends", async () => {
     const lines: string[] = [];
     let down = true;
-    const store = { hit: async () => (down ? Promise.reject(new QuotaUnavailableError('redis: gone', 3)) : { allowed: true, remaining: 1, resetSeconds: 5 }) };
+    const store = {
+      hit: async () =>
+        down ? Promise.reject(new QuotaUnavailableError('redis: gone', 3)) : { allowed: true, remaining: 1, resetSeconds: 5 },
+    };
     const { app } = appOf(grant(2), quota({ store, log: (l) => lines.push(l), now, client: socketClient }));
     const rs = [await app.request('/ok'), await app.request('/ok')];
-    expect(rs.map((r) => [r.status, r.headers.get('retry-after')])).toEqual([[503, '3'], [503, '3']]);
+    expect(rs.map((r) => [r.status, r.headers.get('retry-after')])).toEqual([
+      [503, '3'],
+      [503, '3'],
+    ]);
     down = false;
     expect((await app.request('/ok')).status).toBe(200);
-    expect(lines).toEqual([expect.stringMatching(/quota store unavailable \(redis: gone\)/), expect.stringMatching(/available again after 0\.0 s; 2 requests answered 503$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/quota store unavailable \(redis: gone\)/),
+      expect.stringMatching(/available again after 0\.0 s; 2 requests answered 503$/),
+    ]);
   });
 });
 

@@ -9,7 +9,8 @@ import { coreIndex, THAMEL, token } from './support/http-fixture.js';
 
 // What the envelope of nearby() was before its JSON was kept in parts: JSON.stringify of the
 // records, as a string; the writer's UTF-8 bytes are decoded (fatal on a bad sequence) to compare.
-const expected = (index: PlaceIndex, q: NearbyQuery, now: number) => JSON.stringify(envelope(200, undefined, nearby(index, q).map(toWire), now));
+const expected = (index: PlaceIndex, q: NearbyQuery, now: number) =>
+  JSON.stringify(envelope(200, undefined, nearby(index, q).map(toWire), now));
 const decode = (bytes: Uint8Array) => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 
@@ -63,7 +64,12 @@ describe('NearbyJson: the 200 envelope of nearby, byte for byte JSON.stringify o
     const q: NearbyQuery = { type: 'eat', ...THAMEL, radius: 2, limit: 3, at: new Date(NOW) };
     const real = nearbyHits(index, q);
     const odd = [NaN, Infinity, -Infinity, -0, 5e-324, 1e21, 123456789.125, -1.5e-7];
-    const hits = odd.map((n, i) => ({ ...real[i % real.length]!, score: n, radialDistanceInKm: odd[(i + 3) % odd.length]!, open: i % 2 === 0 }));
+    const hits = odd.map((n, i) => ({
+      ...real[i % real.length]!,
+      score: n,
+      radialDistanceInKm: odd[(i + 3) % odd.length]!,
+      open: i % 2 === 0,
+    }));
     const answer = new NearbyJson().answer(index, hits);
     const want = JSON.stringify(envelope(200, undefined, answer.records(), NOW));
     expect(want).toContain('"score":"NaN"');
@@ -92,7 +98,13 @@ describe('GET /search/nearby: the kept-parts envelope is what the records would 
     const now = () => NOW;
     const fast = createApp({ index, tokens: [key], now, log: () => {} });
     const plain = createApp({ index, tokens: [key], now, log: () => {}, nearby: (i, q) => nearby(i, q) });
-    for (const query of ['type=eat&radius=2&limit=5', 'type=eat&radius=1&limit=1', 'type=school&radius=5&limit=30&sortBy=true', 'type=cafe&radius=2&limit=3&isOpen=true', 'type=bus_stop&radius=1']) {
+    for (const query of [
+      'type=eat&radius=2&limit=5',
+      'type=eat&radius=1&limit=1',
+      'type=school&radius=5&limit=30&sortBy=true',
+      'type=cafe&radius=2&limit=3&isOpen=true',
+      'type=bus_stop&radius=1',
+    ]) {
       const path = `/api/v1/search/nearby?${query}&lat=${THAMEL.lat}&lon=${THAMEL.lon}&key=${key.key}`;
       for (const headers of [{}, { Origin: 'https://app.example' }, { 'X-Request-Id': 'lb-7f3a-0001' }] as Record<string, string>[]) {
         const [a, b] = await Promise.all([fast.request(path, { headers }), plain.request(path, { headers })]);
@@ -100,7 +112,10 @@ describe('GET /search/nearby: the kept-parts envelope is what the records would 
         const [ta, tb] = [await a.text(), await b.text()];
         expect(ta).toBe(tb);
         // every header, the same (the request ids differ unless handed in; the reset may cross a second)
-        const seen = (r: Response) => [...r.headers].filter(([k]) => k !== 'ratelimit-reset').map(([k, v]) => [k, k === 'x-request-id' && !('X-Request-Id' in headers) ? 'id' : v]);
+        const seen = (r: Response) =>
+          [...r.headers]
+            .filter(([k]) => k !== 'ratelimit-reset')
+            .map(([k, v]) => [k, k === 'x-request-id' && !('X-Request-Id' in headers) ? 'id' : v]);
         expect(seen(a)).toEqual(seen(b));
         expect(a.headers.get('ratelimit-limit')).toBe(String(key.quota.requests));
         expect(a.headers.get('vary')).toMatch(/\bOrigin\b/);

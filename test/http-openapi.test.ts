@@ -44,13 +44,21 @@ describe('openapi.json: a valid OpenAPI 3.1 document of the API', () => {
       return served.components.parameters[p.$ref.split('/').pop()!];
     });
     expect(params.map((p: { name: string }) => p.name).sort()).toEqual([...NEARBY_PARAMS].sort());
-    const required = params.filter((p: { required?: boolean }) => p.required).map((p: { name: string }) => p.name).sort();
+    const required = params
+      .filter((p: { required?: boolean }) => p.required)
+      .map((p: { name: string }) => p.name)
+      .sort();
     expect(required).toEqual(['lat', 'lon', 'type']); // key: the parameter, or a header (see securitySchemes)
     expect(served.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'query', name: 'key' }));
   });
 
   it('marks at, and only at, as an extension that is not part of API v1', () => {
-    const params = Object.values(served.components.parameters) as { name: string; description: string; 'x-extension'?: boolean; schema: { pattern?: string } }[];
+    const params = Object.values(served.components.parameters) as {
+      name: string;
+      description: string;
+      'x-extension'?: boolean;
+      schema: { pattern?: string };
+    }[];
     expect(params.filter((p) => p['x-extension']).map((p) => p.name)).toEqual(['at']);
     const at = served.components.parameters.at;
     expect(at.required).toBeUndefined();
@@ -58,14 +66,26 @@ describe('openapi.json: a valid OpenAPI 3.1 document of the API', () => {
     expect(at.description).toMatch(/Nepal Time \(UTC\+05:45\)/);
     // the pattern takes what the server takes, and not what it refuses
     const re = new RegExp(at.schema.pattern!);
-    for (const v of ['2026-11-21', '2026-11-21T22:10', '2026-11-21T22:10:05.25Z', '2026-11-21T22:10-0500']) expect(re.test(v), v).toBe(true);
+    for (const v of ['2026-11-21', '2026-11-21T22:10', '2026-11-21T22:10:05.25Z', '2026-11-21T22:10-0500'])
+      expect(re.test(v), v).toBe(true);
     for (const v of ['2026-11-21 22:10', 'Nov 21 2026', '2026-11-21T22']) expect(re.test(v), v).toBe(false);
   });
 
   it('describes every status the route answers', () => {
-    expect(Object.keys(served.paths['/search/nearby'].get.responses).sort()).toEqual(['200', '400', '401', '403', '405', '429', '500', '503']);
+    expect(Object.keys(served.paths['/search/nearby'].get.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '405',
+      '429',
+      '500',
+      '503',
+    ]);
     const r429 = served.paths['/search/nearby'].get.responses['429'];
-    expect(Object.keys(r429.headers)).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    expect(Object.keys(r429.headers)).toEqual(
+      expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+    );
     expect(served.components.responses.NotFound).toBeDefined();
   });
 
@@ -95,7 +115,9 @@ describe('responses fit the schemas of the document', () => {
     let records = 0;
     for (const type of ['school', 'hospital', 'eat', 'place_of_worship', 'parking', 'bank', 'hotel', 'bus_stop', 'park']) {
       for (const sortBy of ['true', 'false']) {
-        const r = await server.request(`/api/v1/search/nearby?type=${type}&lat=${THAMEL.lat}&lon=${THAMEL.lon}&radius=10&limit=100&sortBy=${sortBy}&key=${key.key}`);
+        const r = await server.request(
+          `/api/v1/search/nearby?type=${type}&lat=${THAMEL.lat}&lon=${THAMEL.lon}&radius=10&limit=100&sortBy=${sortBy}&key=${key.key}`,
+        );
         expect(r.status).toBe(200);
         expect(v.errors('/search/nearby', 'get', 200, r.body)).toEqual([]);
         for (const p of r.body.data) kinds.add(p.geometry.type);
@@ -123,7 +145,7 @@ describe('responses fit the schemas of the document', () => {
       { ...body, data: [{ ...place, geometry: { type: 'Point', coordinates: [85.3] } }] },
       { ...body, data: [{ ...place, open: 'yes' }] },
       { ...body, data: [{ ...place, placeId: 1.5 }] },
-      { ...body, data: [(({ license, ...rest }) => rest)(place)] },
+      { ...body, data: [(({ license: _license, ...rest }) => rest)(place)] },
     ];
     for (const b of broken) expect(v.errors('/search/nearby', 'get', 200, b)).not.toEqual([]);
     expect(v.errors('/search/nearby', 'get', 401, { ...body, status: 401, message: 'key: unknown' })).not.toEqual([]); // data must be empty

@@ -23,7 +23,12 @@ beforeAll(async () => {
 /** An app with the page key (defaults unless given) and its log; requests as @hono/node-server hands them. */
 function pageApp(options: { store?: QuotaStore; quota?: typeof PAGE_QUOTA; perClient?: typeof PAGE_CLIENT_QUOTA } = {}) {
   const lines: string[] = [];
-  const app = createApp({ index, tokens: [pageToken(KEY, [OWN], options.quota, options.perClient)], store: options.store, log: (l) => lines.push(l) });
+  const app = createApp({
+    index,
+    tokens: [pageToken(KEY, [OWN], options.quota, options.perClient)],
+    store: options.store,
+    log: (l) => lines.push(l),
+  });
   return { app, lines };
 }
 
@@ -63,7 +68,7 @@ describe('the page key: a script that reads it is one client, refused at its own
     for (const l of lines) expect(l).not.toContain(KEY);
   });
 
-  it('one connection: 600 answered, then 429 on it; a new connection of the same address is answered up to the address\'s 1,200', async () => {
+  it("one connection: 600 answered, then 429 on it; a new connection of the same address is answered up to the address's 1,200", async () => {
     const { app } = pageApp();
     const first = socket('203.0.113.8');
     expect(await statuses(app, [first], 700)).toEqual({ 200: 600, 429: 100 });
@@ -72,7 +77,7 @@ describe('the page key: a script that reads it is one client, refused at its own
     expect(await statuses(app, [socket('203.0.113.8'), socket('203.0.113.8')], 700)).toEqual({ 200: 600, 429: 100 });
   });
 
-  it('a client refused does not use up the key\'s shared quota: the others are served until it is', async () => {
+  it("a client refused does not use up the key's shared quota: the others are served until it is", async () => {
     const { app } = pageApp({ quota: { requests: 50, windowSeconds: 60 }, perClient: { requests: 10, windowSeconds: 60 } });
     expect(await statuses(app, [socket('203.0.113.9')], 200)).toEqual({ 200: 10, 429: 190 });
     // 40 of the 50 left: four more clients at their bound, then the quota all share is used up
@@ -97,17 +102,23 @@ describe('the page key: a script that reads it is one client, refused at its own
   });
 
   it('other keys are not bounded per client', async () => {
-    const app = createApp({ index, tokens: [{ key: 'o'.repeat(24), allowedOrigins: '*', quota: { requests: 100, windowSeconds: 60 } }], log: () => {} });
+    const app = createApp({
+      index,
+      tokens: [{ key: 'o'.repeat(24), allowedOrigins: '*', quota: { requests: 100, windowSeconds: 60 } }],
+      log: () => {},
+    });
     let ok = 0;
     for (let i = 0; i < 30; i++) {
-      const res = await app.fetch(new Request(`${OWN}${PATH.replace(KEY, 'o'.repeat(24))}`), { incoming: { socket: socket('203.0.113.1') } });
+      const res = await app.fetch(new Request(`${OWN}${PATH.replace(KEY, 'o'.repeat(24))}`), {
+        incoming: { socket: socket('203.0.113.1') },
+      });
       if (res.status === 200) ok++;
     }
     expect(ok).toBe(30);
   });
 });
 
-describe('the page key: each client\'s bound holds across the instances that share the quota store', () => {
+describe("the page key: each client's bound holds across the instances that share the quota store", () => {
   it('two apps on one memory store', async () => {
     const store = new MemoryQuotaStore();
     const a = pageApp({ store, perClient: { requests: 5, windowSeconds: 60 } });
@@ -124,7 +135,8 @@ describe('the page key: each client\'s bound holds across the instances that sha
     const b = createApp({ index, tokens: [pageToken(other, [OWN], PAGE_QUOTA, { requests: 5, windowSeconds: 60 })], store, log: () => {} });
     expect(await statuses(a.app, [socket('203.0.113.7')], 3)).toEqual({ 200: 3 });
     const codes = [];
-    for (let i = 0; i < 4; i++) codes.push((await b.fetch(new Request(`${OWN}${PATH.replace(KEY, other)}`), { incoming: { socket: socket('203.0.113.7') } })).status);
+    for (let i = 0; i < 4; i++)
+      codes.push((await b.fetch(new Request(`${OWN}${PATH.replace(KEY, other)}`), { incoming: { socket: socket('203.0.113.7') } })).status);
     expect(codes).toEqual([200, 200, 429, 429]);
   });
 
@@ -148,14 +160,16 @@ describe('the page key: each client\'s bound holds across the instances that sha
   });
 });
 
-describe('the page key over HTTP: the client is the socket\'s address, the connection its own', () => {
+describe("the page key over HTTP: the client is the socket's address, the connection its own", () => {
   let running: Running;
   const lines: string[] = [];
   beforeAll(async () => {
     const keyring = new Keyring([]);
     const app = createApp({ index, tokens: keyring, log: (l) => lines.push(l) });
     running = await serve(app, { port: 0, host: '127.0.0.1', signals: [] });
-    keyring.replace([pageToken(KEY, [running.origin], { requests: 100, windowSeconds: 60 }, { requests: 10, windowSeconds: 60, perConnection: 4 })]);
+    keyring.replace([
+      pageToken(KEY, [running.origin], { requests: 100, windowSeconds: 60 }, { requests: 10, windowSeconds: 60, perConnection: 4 }),
+    ]);
   });
   afterAll(() => running?.close());
 
@@ -178,7 +192,7 @@ describe('the page key over HTTP: the client is the socket\'s address, the conne
     return seen;
   };
 
-  it('a script on one kept-alive connection, then on new ones, past the key\'s whole quota; another address is still answered', async () => {
+  it("a script on one kept-alive connection, then on new ones, past the key's whole quota; another address is still answered", async () => {
     const kept = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       expect(await count(20, '127.0.0.2', kept)).toEqual({ 200: 4, 429: 16 });
@@ -191,18 +205,43 @@ describe('the page key over HTTP: the client is the socket\'s address, the conne
   });
 });
 
-describe('the page key: browsers may use it from the server\'s own pages only', () => {
+describe("the page key: browsers may use it from the server's own pages only", () => {
   const cases: [string, Record<string, string>, number, RegExp?][] = [
-    ['the page\'s own requests (same-origin, no Origin on a GET)', { 'Sec-Fetch-Site': 'same-origin' }, 200],
-    ['the page\'s own requests with Origin', { 'Sec-Fetch-Site': 'same-origin', Origin: OWN }, 200],
+    ["the page's own requests (same-origin, no Origin on a GET)", { 'Sec-Fetch-Site': 'same-origin' }, 200],
+    ["the page's own requests with Origin", { 'Sec-Fetch-Site': 'same-origin', Origin: OWN }, 200],
     ['a URL the user opened (none)', { 'Sec-Fetch-Site': 'none' }, 200],
     ['curl (none of those headers): bounded per client only', {}, 200],
-    ['another site\'s <img> (cross-site, no Origin)', { 'Sec-Fetch-Site': 'cross-site' }, 403, /^Sec-Fetch-Site: "cross-site": this key is the web app's own/],
-    ['another site\'s fetch (cross-site with its Origin)', { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://elsewhere.example' }, 403, /^Origin: "https:\/\/elsewhere\.example" is not allowed/],
+    [
+      "another site's <img> (cross-site, no Origin)",
+      { 'Sec-Fetch-Site': 'cross-site' },
+      403,
+      /^Sec-Fetch-Site: "cross-site": this key is the web app's own/,
+    ],
+    [
+      "another site's fetch (cross-site with its Origin)",
+      { 'Sec-Fetch-Site': 'cross-site', Origin: 'https://elsewhere.example' },
+      403,
+      /^Origin: "https:\/\/elsewhere\.example" is not allowed/,
+    ],
     ['cross-site claiming our Origin', { 'Sec-Fetch-Site': 'Cross-Site', Origin: OWN }, 403, /^Sec-Fetch-Site: "cross-site"/],
-    ['a sibling origin\'s <img> (same-site, no Origin)', { 'Sec-Fetch-Site': 'same-site' }, 403, /^Sec-Fetch-Site: "same-site" from another origin/],
-    ['a sibling origin\'s fetch (same-site with its Origin)', { 'Sec-Fetch-Site': 'same-site', Origin: 'http://other.example.test' }, 403, /^Origin: "http:\/\/other\.example\.test" is not allowed/],
-    ['a page of another origin by its Referer (a browser without Sec-Fetch-Site)', { Referer: 'https://elsewhere.example/some/page?x=1' }, 403, /^Referer: a page of "https:\/\/elsewhere\.example": this key/],
+    [
+      "a sibling origin's <img> (same-site, no Origin)",
+      { 'Sec-Fetch-Site': 'same-site' },
+      403,
+      /^Sec-Fetch-Site: "same-site" from another origin/,
+    ],
+    [
+      "a sibling origin's fetch (same-site with its Origin)",
+      { 'Sec-Fetch-Site': 'same-site', Origin: 'http://other.example.test' },
+      403,
+      /^Origin: "http:\/\/other\.example\.test" is not allowed/,
+    ],
+    [
+      'a page of another origin by its Referer (a browser without Sec-Fetch-Site)',
+      { Referer: 'https://elsewhere.example/some/page?x=1' },
+      403,
+      /^Referer: a page of "https:\/\/elsewhere\.example": this key/,
+    ],
     ['a Referer that is not a URL', { Referer: 'nonsense' }, 403, /^Referer: not a page's URL/],
     ['a page of ours by its Referer', { Referer: `${OWN}/#16/27.7/85.3` }, 200],
   ];
@@ -219,21 +258,30 @@ describe('the page key: browsers may use it from the server\'s own pages only', 
 
   it('a preflight from another site is refused too; a refusal is not counted', async () => {
     const { app } = pageApp({ perClient: { requests: 1, windowSeconds: 60 } });
-    const pre = await app.fetch(new Request(`${OWN}${PATH}`, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET', 'Sec-Fetch-Site': 'cross-site' } }));
+    const pre = await app.fetch(
+      new Request(`${OWN}${PATH}`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET', 'Sec-Fetch-Site': 'cross-site' },
+      }),
+    );
     expect(pre.status).toBe(403);
     expect((await get(app, socket('198.51.100.1'), { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
     expect((await get(app, socket('198.51.100.1'))).status).toBe(200);
   });
 
-  it('a key from a tokens file keeps working from another site\'s <img> (the rule is the page key\'s)', async () => {
-    const app = createApp({ index, tokens: [{ key: 'f'.repeat(24), allowedOrigins: ['https://partner.example'], quota: { requests: 10, windowSeconds: 60 } }], log: () => {} });
+  it("a key from a tokens file keeps working from another site's <img> (the rule is the page key's)", async () => {
+    const app = createApp({
+      index,
+      tokens: [{ key: 'f'.repeat(24), allowedOrigins: ['https://partner.example'], quota: { requests: 10, windowSeconds: 60 } }],
+      log: () => {},
+    });
     const res = await app.fetch(new Request(`${OWN}${PATH.replace(KEY, 'f'.repeat(24))}`, { headers: { 'Sec-Fetch-Site': 'cross-site' } }));
     expect(res.status).toBe(200);
   });
 });
 
 describe('the memory store forgets the clients whose windows have ended', () => {
-  it('five windows of 20,000 new client addresses each: it never holds more than twice a window\'s', async () => {
+  it("five windows of 20,000 new client addresses each: it never holds more than twice a window's", async () => {
     let t = 0;
     const store = new MemoryQuotaStore(() => t);
     let most = 0;
@@ -280,7 +328,11 @@ describe('foreignPage and clientBucket, rule by rule', () => {
 describe('tokens: perClient and ownPages', () => {
   const good = { key: 'k'.repeat(20), allowedOrigins: [OWN], quota: { requests: 5, windowSeconds: 60 } };
   it('are kept as given', () => {
-    expect(parseTokens([{ ...good, perClient: { requests: 2, windowSeconds: 10, perConnection: 1 }, ownPages: true }])[0]).toEqual({ ...good, perClient: { requests: 2, windowSeconds: 10, perConnection: 1 }, ownPages: true });
+    expect(parseTokens([{ ...good, perClient: { requests: 2, windowSeconds: 10, perConnection: 1 }, ownPages: true }])[0]).toEqual({
+      ...good,
+      perClient: { requests: 2, windowSeconds: 10, perConnection: 1 },
+      ownPages: true,
+    });
   });
   it.each([
     [{ perClient: 5 }, /tokens\[0\]\.perClient: must be \{ requests, windowSeconds, perConnection\? \}/],

@@ -27,7 +27,13 @@ describe('params: a well-formed query', () => {
   });
   it('reads every optional parameter', () => {
     expect(parse(`${base}&radius=3&limit=7&sortBy=true&isOpen=false&key=whatever`)).toEqual({
-      type: 'cafe', lat: 27.7, lon: 85.3, radius: 3, limit: 7, sortBy: true, isOpen: false,
+      type: 'cafe',
+      lat: 27.7,
+      lon: 85.3,
+      radius: 3,
+      limit: 7,
+      sortBy: true,
+      isOpen: false,
     });
   });
   it('reads at, an extension: ISO 8601, Nepal Time without an offset', () => {
@@ -44,7 +50,13 @@ describe('params: a well-formed query', () => {
     expect(parse(`${base}&sortBy=${v}`)).toMatchObject({ sortBy: false });
   });
   it.each([
-    ['-90', -90], ['90', 90], ['+45.5', 45.5], ['.5', 0.5], ['27.', 27], ['2.77e1', 27.7], ['-0', -0],
+    ['-90', -90],
+    ['90', 90],
+    ['+45.5', 45.5],
+    ['.5', 0.5],
+    ['27.', 27],
+    ['2.77e1', 27.7],
+    ['-0', -0],
   ])('lat %s is %d', (s, n) => {
     expect(parse(`type=cafe&lat=${encodeURIComponent(s)}&lon=0`).lat).toBe(n);
   });
@@ -98,8 +110,12 @@ describe('params: 400 naming the parameter', () => {
   });
 
   it('uses the configured maxima in the message', () => {
-    expect(() => parseNearbyParams(new URLSearchParams(`${base}&limit=21`), { maxLimit: 20, maxRadius: 5 })).toThrow(/limit: must be at most 20 \(the maximum\)/);
-    expect(() => parseNearbyParams(new URLSearchParams(`${base}&radius=6`), { maxLimit: 20, maxRadius: 5 })).toThrow(/radius: must be at most 5 km/);
+    expect(() => parseNearbyParams(new URLSearchParams(`${base}&limit=21`), { maxLimit: 20, maxRadius: 5 })).toThrow(
+      /limit: must be at most 20 \(the maximum\)/,
+    );
+    expect(() => parseNearbyParams(new URLSearchParams(`${base}&radius=6`), { maxLimit: 20, maxRadius: 5 })).toThrow(
+      /radius: must be at most 5 km/,
+    );
   });
 
   it('cuts a long value short in the message', () => {
@@ -110,8 +126,35 @@ describe('params: 400 naming the parameter', () => {
 
 describe('params: a query is read as URLSearchParams reads it', () => {
   // queryOf cuts plain queries itself: whatever the query, it must read what URLSearchParams reads.
-  const piece = fc.constantFrom('key=abc', 'type=cafe', 'lat=27.7', '?', '??', '&', '&&', '=', '==', 'a=b=c', '#', ';', ' ',
-    '+', '%', '%zz', '%2', '%41', 'k%65y=1', 'é', '%C3%A9', '\u{1F600}', '\ud800', 'x', 'limit=', '=v', 'type');
+  const piece = fc.constantFrom(
+    'key=abc',
+    'type=cafe',
+    'lat=27.7',
+    '?',
+    '??',
+    '&',
+    '&&',
+    '=',
+    '==',
+    'a=b=c',
+    '#',
+    ';',
+    ' ',
+    '+',
+    '%',
+    '%zz',
+    '%2',
+    '%41',
+    'k%65y=1',
+    'é',
+    '%C3%A9',
+    '\u{1F600}',
+    '\ud800',
+    'x',
+    'limit=',
+    '=v',
+    'type',
+  );
   it('holds for 20,000 generated queries: entries, get, getAll, has and keys', () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
@@ -130,7 +173,13 @@ describe('params: a query is read as URLSearchParams reads it', () => {
 
   it('a plain query by hand: a leading ? dropped, empty parts skipped, a name up to its first =', () => {
     const q = queryOf('http://h/p??a=1&&b&=c&d=e=f&a=2&');
-    expect([...q]).toEqual([['a', '1'], ['b', ''], ['', 'c'], ['d', 'e=f'], ['a', '2']]);
+    expect([...q]).toEqual([
+      ['a', '1'],
+      ['b', ''],
+      ['', 'c'],
+      ['d', 'e=f'],
+      ['a', '2'],
+    ]);
     expect(q.get('a')).toBe('1');
     expect(q.getAll('a')).toEqual(['1', '2']);
     expect(q.has('c')).toBe(false);

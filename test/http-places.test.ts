@@ -144,11 +144,12 @@ describe('GET /search: suggestions', () => {
 });
 
 describe('GET /reverse: what is at a point', () => {
-  it.each([
-    [{ lat: 27.7139, lon: 85.3117 }],
-    [{ lat: 27.7139, lon: 85.3117, radius: 0.05, limit: 5 }],
-    [{ ...THAMEL, radius: 0.25 }],
-  ] as { lat: number; lon: number; radius?: number; limit?: number }[][])('%j: reverse() of the same query at the server clock', async (query) => {
+  it.each([[{ lat: 27.7139, lon: 85.3117 }], [{ lat: 27.7139, lon: 85.3117, radius: 0.05, limit: 5 }], [{ ...THAMEL, radius: 0.25 }]] as {
+    lat: number;
+    lon: number;
+    radius?: number;
+    limit?: number;
+  }[][])('%j: reverse() of the same query at the server clock', async (query) => {
     const pairs = Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]);
     const r = await get('/reverse', `${qs(pairs)}&key=${open.key}`);
     expect(r.status).toBe(200);
@@ -224,7 +225,8 @@ describe.each(ROUTES)('%s: keys, origins, quota, methods, in the order of nearby
 
   it('a CORS preflight of an allowed origin: 200', async () => {
     const r = await get(route, `key=${restricted.key}`, {
-      method: 'OPTIONS', headers: { Origin: 'https://maps.example.com', 'Access-Control-Request-Method': 'GET' },
+      method: 'OPTIONS',
+      headers: { Origin: 'https://maps.example.com', 'Access-Control-Request-Method': 'GET' },
     });
     expect(r.status).toBe(200);
     expect(r.headers.get('access-control-allow-origin')).toBe('https://maps.example.com');
@@ -242,9 +244,33 @@ describe.each(ROUTES)('%s: keys, origins, quota, methods, in the order of nearby
 
 describe('500: a fault in the engine is an envelope, its cause in the log under the request id', () => {
   it.each([
-    ['/places', 'lookup', { row: () => { throw new Error('boom in lookup'); } }],
-    ['/search', 'words', { match: () => { throw new Error('boom in words'); } }],
-    ['/reverse', 'landmarks', { containing: () => { throw new Error('boom in landmarks'); } }],
+    [
+      '/places',
+      'lookup',
+      {
+        row: () => {
+          throw new Error('boom in lookup');
+        },
+      },
+    ],
+    [
+      '/search',
+      'words',
+      {
+        match: () => {
+          throw new Error('boom in words');
+        },
+      },
+    ],
+    [
+      '/reverse',
+      'landmarks',
+      {
+        containing: () => {
+          throw new Error('boom in landmarks');
+        },
+      },
+    ],
   ] as const)('%s', async (route, field, broken) => {
     // the loaded index with one part replaced by one that throws
     const faulty = Object.create(index, { [field]: { value: broken } }) as PlaceIndex;
@@ -269,7 +295,12 @@ describe('the OpenAPI document describes the three routes', () => {
     const op = (doc.paths as any)[path].get;
     const ps = op.parameters.map((p: { $ref: string }) => (doc.components as any).parameters[p.$ref.split('/').pop()!]);
     expect(ps.map((p: { name: string }) => p.name).sort()).toEqual([...params].sort());
-    expect(ps.filter((p: { required?: boolean }) => p.required).map((p: { name: string }) => p.name).sort()).toEqual([...required].sort());
+    expect(
+      ps
+        .filter((p: { required?: boolean }) => p.required)
+        .map((p: { name: string }) => p.name)
+        .sort(),
+    ).toEqual([...required].sort());
     expect(Object.keys(op.responses).sort()).toEqual([...statuses].sort());
   });
 
@@ -284,16 +315,21 @@ describe('the OpenAPI document describes the three routes', () => {
       { ...p, data: [{ ...place0, score: 1 }] },
       { ...p, data: [{ ...place0, osmId: 1 }] },
       { ...p, data: [{ ...place0, radialDistanceInKm: 0 }] },
-    ]) expect(validator.errors('/places', 'get', 200, broken)).not.toEqual([]);
+    ])
+      expect(validator.errors('/places', 'get', 200, broken)).not.toEqual([]);
     const s = (await get('/search', `q=thamel&key=${open.key}`)).body;
     for (const broken of [
       { ...s, data: [{ ...s.data[0], score: 'NaN' }] },
       { ...s, data: [{ ...s.data[0], centroid: { lat: 1, lon: 1 } }] },
       { ...s, data: [{ ...s.data[0], placeId: -1 }] },
-    ]) expect(validator.errors('/search', 'get', 200, broken)).not.toEqual([]);
+    ])
+      expect(validator.errors('/search', 'get', 200, broken)).not.toEqual([]);
     const r = (await get('/reverse', `${GOOD['/reverse']}&key=${open.key}`)).body;
     const { radialDistanceInKm, ...noDistance } = r.data[0];
-    for (const broken of [{ ...r, data: [] }, { ...r, data: [noDistance] }]) {
+    for (const broken of [
+      { ...r, data: [] },
+      { ...r, data: [noDistance] },
+    ]) {
       expect(validator.errors('/reverse', 'get', 200, broken)).not.toEqual([]);
     }
   });

@@ -98,11 +98,14 @@ describe('redis store: one atomic script per hit', () => {
 
 describe.each([
   ['memory', async () => new MemoryQuotaStore()],
-  ['redis', async () => {
-    const s = await RedisQuotaStore.connect(redis.url);
-    stores.push(s);
-    return s;
-  }],
+  [
+    'redis',
+    async () => {
+      const s = await RedisQuotaStore.connect(redis.url);
+      stores.push(s);
+      return s;
+    },
+  ],
 ] as const)('quota over HTTP, %s store', (_, makeStore) => {
   let store: QuotaStore;
   let server: TestServer;

@@ -31,15 +31,19 @@ async function burst(url: string, total: number, concurrency: number): Promise<n
       request(url, { agent }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode!));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
   try {
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        next++;
-        statuses.push(await one());
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < total) {
+          next++;
+          statuses.push(await one());
+        }
+      }),
+    );
   } finally {
     agent.destroy();
   }
@@ -109,7 +113,12 @@ describe('a slow Redis is not an outage: a command queued behind answers still c
       const hits = [];
       for (let i = 0; i < 6; i++) {
         void store.redis.eval(HOLD, 0, 200, pad);
-        hits.push(store.hit(`c${i}`, 60, 10).then(() => 'counted', (err: Error) => err.message));
+        hits.push(
+          store.hit(`c${i}`, 60, 10).then(
+            () => 'counted',
+            (err: Error) => err.message,
+          ),
+        );
       }
       const outcomes = await Promise.all(hits);
       expect(outcomes.slice(0, 3)).toEqual(['counted', 'counted', 'counted']);

@@ -109,9 +109,14 @@ describe('shutdown within its grace period, whatever Redis does', () => {
   it('nepal-places serve --redis exits 0 on SIGTERM while Redis is stopped', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'np-outage-'));
     await writeFile(join(dir, 'tokens.json'), JSON.stringify([key]));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--tokens', join(dir, 'tokens.json'), '--redis', redis.url], {
-      cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--tokens', join(dir, 'tokens.json'), '--redis', redis.url],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -89,7 +89,12 @@ describe('Reloadable: swaps in a fully loaded value, keeps the old one when the 
 
   it('a dispose that throws is reported, not swallowed', async () => {
     const errors: unknown[] = [];
-    const r = new Reloadable('a', async () => 'b', { dispose: () => { throw new Error('close failed'); }, onError: (e) => errors.push(e) });
+    const r = new Reloadable('a', async () => 'b', {
+      dispose: () => {
+        throw new Error('close failed');
+      },
+      onError: (e) => errors.push(e),
+    });
     await r.reload();
     await new Promise((res) => setTimeout(res, 5));
     expect((errors[0] as Error).message).toBe('close failed');
@@ -100,14 +105,18 @@ describe('Reloadable: a load that takes too long is given up; close() stops the 
   it('timeoutMs: a load that never ends fails with ReloadAbortedError, its signal aborted; the next reload runs', async () => {
     let signal: AbortSignal | undefined;
     let calls = 0;
-    const r = new Reloadable('a', (s) => {
-      calls++;
-      if (calls === 1) {
-        signal = s;
-        return new Promise<string>(() => {}); // never settles, like a read of a pipe
-      }
-      return Promise.resolve('b');
-    }, { timeoutMs: 50 });
+    const r = new Reloadable(
+      'a',
+      (s) => {
+        calls++;
+        if (calls === 1) {
+          signal = s;
+          return new Promise<string>(() => {}); // never settles, like a read of a pipe
+        }
+        return Promise.resolve('b');
+      },
+      { timeoutMs: 50 },
+    );
     const first = r.reload();
     const second = r.reload(); // queued behind the stuck one
     const out = await first;
@@ -139,7 +148,10 @@ describe('Reloadable: a load that takes too long is given up; close() stops the 
   it('a value that comes after its load was given up is disposed of, not swapped in', async () => {
     const disposed: string[] = [];
     let finish!: (v: string) => void;
-    const r = new Reloadable('a', () => new Promise<string>((res) => (finish = res)), { timeoutMs: 20, dispose: (v) => void disposed.push(v) });
+    const r = new Reloadable('a', () => new Promise<string>((res) => (finish = res)), {
+      timeoutMs: 20,
+      dispose: (v) => void disposed.push(v),
+    });
     expect((await r.reload()).ok).toBe(false);
     finish('late');
     await new Promise((res) => setTimeout(res, 5));
@@ -188,8 +200,14 @@ describe('loadOffThread: the file is loaded on a thread of its own into the inde
   it('a pipe and a device are refused by what they are, before any read', async () => {
     const fifo = join(dir, 'pipe.places');
     execFileSync('mkfifo', [fifo]);
-    await expect(loadOffThread('t', fifo, { strict: false })).rejects.toMatchObject({ name: 'PbfError', code: 'ENOTREG', message: `${fifo}: is a named pipe, not a regular file: only regular files are read` });
-    await expect(loadOffThread('t', '/dev/zero', { strict: false })).rejects.toThrow(/^\/dev\/zero: is a character device, not a regular file/);
+    await expect(loadOffThread('t', fifo, { strict: false })).rejects.toMatchObject({
+      name: 'PbfError',
+      code: 'ENOTREG',
+      message: `${fifo}: is a named pipe, not a regular file: only regular files are read`,
+    });
+    await expect(loadOffThread('t', '/dev/zero', { strict: false })).rejects.toThrow(
+      /^\/dev\/zero: is a character device, not a regular file/,
+    );
     await expect(loadOffThread('t', dir, { strict: false })).rejects.toThrow(/is a directory/);
     await expect(loadOffThread('t', join(dir, 'none'), { strict: false })).rejects.toThrow(/none: no such file/);
   }, 60_000);
@@ -204,7 +222,11 @@ describe('loadOffThread: the file is loaded on a thread of its own into the inde
     expect((err as Error).message).toMatch(/1000 bytes past its end/);
     const cut = join(dir, 'cut.places');
     await writeFile(cut, bytes.subarray(0, bytes.length - 10));
-    await expect(loadOffThread('t', cut, { strict: false })).rejects.toMatchObject({ name: 'SnapshotError', problem: 'truncated', file: cut });
+    await expect(loadOffThread('t', cut, { strict: false })).rejects.toMatchObject({
+      name: 'SnapshotError',
+      problem: 'truncated',
+      file: cut,
+    });
   }, 60_000);
 
   it('an aborted signal stops the load at once with its reason', async () => {
@@ -235,7 +257,10 @@ describe('only regular files are read: the PBF loader and the query commands ref
   it('loadPbf of /dev/zero or a named pipe rejects with PbfError naming the file', async () => {
     const zero = await loadPbf('/dev/zero').catch((e: unknown) => e);
     expect(zero).toBeInstanceOf(PbfError);
-    expect(zero).toMatchObject({ code: 'ENOTREG', message: '/dev/zero: is a character device, not a regular file: only regular files are read' });
+    expect(zero).toMatchObject({
+      code: 'ENOTREG',
+      message: '/dev/zero: is a character device, not a regular file: only regular files are read',
+    });
     await expect(loadPbf(fifo)).rejects.toMatchObject({ name: 'PbfError', code: 'ENOTREG', file: fifo });
   }, 20_000);
 

@@ -46,7 +46,8 @@ describe('the document states the bounds the server enforces', () => {
         const { minimum, maximum } = param(component(name === 'search' ? prefix : '', p)).schema;
         const other = base.replace(new RegExp(`${p}=[^&]*`), '');
         for (const ok of [minimum, maximum]) expect(refusal(parse, `${other}&${p}=${ok}`)).toBeUndefined();
-        for (const no of [minimum - 0.001, maximum + 0.001]) expect(refusal(parse, `${other}&${p}=${no}`)).toMatch(new RegExp(`^${p}: must be a number from ${minimum} to ${maximum}`));
+        for (const no of [minimum - 0.001, maximum + 0.001])
+          expect(refusal(parse, `${other}&${p}=${no}`)).toMatch(new RegExp(`^${p}: must be a number from ${minimum} to ${maximum}`));
       }
     });
   }

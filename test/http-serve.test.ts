@@ -16,7 +16,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** `nepal-places serve ARGS` as a child process, with its output collected. */
 function cli(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
@@ -120,7 +123,9 @@ describe('serve: the default data, a development key and a curl that answers wit
     try {
       const run = cli(['--port', String(port)]);
       expect(await run.exit).toBe(1);
-      expect(run.out.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^nepal-places serve: cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/)]);
+      expect(run.out.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(/^nepal-places serve: cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/),
+      ]);
     } finally {
       blocker.close();
     }
@@ -154,7 +159,9 @@ describe('serve: --tokens and --redis', () => {
   it('an unreachable Redis is one line on stderr and exit 1', async () => {
     const run = cli(['--port', '0', '--redis', 'redis://127.0.0.1:1']);
     expect(await run.exit).toBe(1);
-    expect(run.out.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^nepal-places serve: cannot connect to redis at redis:\/\/127\.0\.0\.1:1: /)]);
+    expect(run.out.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^nepal-places serve: cannot connect to redis at redis:\/\/127\.0\.0\.1:1: /),
+    ]);
   });
 });
 
@@ -168,7 +175,9 @@ describe('graceful shutdown: stop accepting, finish in-flight requests', () => {
     const inside = new Promise<void>((r) => (entered = r));
     let closedStore = false;
     const app = createApp({
-      index, tokens: [key], log: () => {},
+      index,
+      tokens: [key],
+      log: () => {},
       nearby: async () => {
         entered();
         await gate;
@@ -217,7 +226,14 @@ describe('a request whose client leaves before the answer is logged once, as cut
         const s = honoServe({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as import('node:http').Server));
       });
       const { port } = server.address() as import('node:net').AddressInfo;
-      return { origin: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+      return {
+        origin: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      };
     },
   };
   for (const [name, start] of Object.entries(servers)) {
@@ -230,7 +246,9 @@ describe('a request whose client leaves before the answer is logged once, as cut
       let entered!: () => void;
       const inside = new Promise<void>((r) => (entered = r));
       const app = createApp({
-        index, tokens: [key], log: (l) => lines.push(l),
+        index,
+        tokens: [key],
+        log: (l) => lines.push(l),
         nearby: async () => {
           entered();
           await gate;
@@ -240,13 +258,17 @@ describe('a request whose client leaves before the answer is logged once, as cut
       const s = await start(app);
       try {
         const client = new AbortController();
-        const left = fetch(`${s.origin}/api/v1/search/nearby?type=cafe&lat=1&lon=1&key=${key.key}`, { signal: client.signal }).catch((err: Error) => err);
+        const left = fetch(`${s.origin}/api/v1/search/nearby?type=cafe&lat=1&lon=1&key=${key.key}`, { signal: client.signal }).catch(
+          (err: Error) => err,
+        );
         await inside;
         client.abort();
         expect(await left).toBeInstanceOf(Error);
         // logged when the connection closes, while the search is still running
         for (let i = 0; i < 100 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-        expect(lines).toEqual([expect.stringMatching(/ GET \/api\/v1\/search\/nearby\?type=cafe&lat=1&lon=1 cut \d+\.\dms key=#[0-9a-f]{8}$/)]);
+        expect(lines).toEqual([
+          expect.stringMatching(/ GET \/api\/v1\/search\/nearby\?type=cafe&lat=1&lon=1 cut \d+\.\dms key=#[0-9a-f]{8}$/),
+        ]);
         // and not again when the search ends
         release();
         await new Promise((r) => setTimeout(r, 100));

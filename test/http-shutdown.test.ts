@@ -117,7 +117,10 @@ describe('an idle keep-alive connection gets a FIN; a request in flight gets its
 
 describe('nepal-places serve: SIGTERM under 20 keep-alive clients resets no request', () => {
   it('every request is answered until the port refuses new connections; each connection ends after a Connection: close', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--no-app'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--no-app'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -140,11 +143,13 @@ describe('nepal-places serve: SIGTERM under 20 keep-alive clients resets no requ
             res.resume();
             res.on('end', () => (answered++, resolve(true)));
             res.on('error', (err: NodeJS.ErrnoException) => (errors.push(err.code ?? err.message), resolve(false)));
-          }).on('error', (err: NodeJS.ErrnoException) => {
-            // refused: the server no longer listens, the expected end of each client's loop
-            if (err.code !== 'ECONNREFUSED') errors.push(err.code ?? err.message);
-            resolve(false);
-          }).end();
+          })
+            .on('error', (err: NodeJS.ErrnoException) => {
+              // refused: the server no longer listens, the expected end of each client's loop
+              if (err.code !== 'ECONNREFUSED') errors.push(err.code ?? err.message);
+              resolve(false);
+            })
+            .end();
         });
       const clients = Array.from({ length: 20 }, async () => {
         while (!stop && (await one()));

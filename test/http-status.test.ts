@@ -51,7 +51,15 @@ describe('200: nearby() records in the envelope', () => {
     expect(r.body.data.length).toBe(20);
     let last = 0;
     for (const p of r.body.data) {
-      expect(p.tags.some((t: string) => t.slice(t.indexOf('|') + 1).split(';').map((s) => s.trim()).includes('cafe'))).toBe(true);
+      expect(
+        p.tags.some((t: string) =>
+          t
+            .slice(t.indexOf('|') + 1)
+            .split(';')
+            .map((s) => s.trim())
+            .includes('cafe'),
+        ),
+      ).toBe(true);
       const km = distance([THAMEL.lon, THAMEL.lat], [p.centroid.lon, p.centroid.lat], { units: 'kilometers' });
       expect(km).toBeLessThanOrEqual(1);
       expect(p.radialDistanceInKm).toBeCloseTo(km, 6);
@@ -73,7 +81,9 @@ describe('200: nearby() records in the envelope', () => {
     const atClock = nearby(index, { type: 'eat', ...THAMEL, radius: 3, limit: 100, isOpen: true, at: new Date(at) });
     expect(want.map((p) => p.placeId)).not.toEqual(atClock.map((p) => p.placeId));
     for (const v of ['2026-11-21T22:10', '2026-11-21T16:25Z', '2026-11-21T22:10%2B05:45', '2026-11-21T11:25-05:00']) {
-      const r = await server.request(nearbyUrl(`type=eat&lat=${THAMEL.lat}&lon=${THAMEL.lon}&radius=3&limit=100&isOpen=true&at=${v}&key=${open.key}`));
+      const r = await server.request(
+        nearbyUrl(`type=eat&lat=${THAMEL.lat}&lon=${THAMEL.lon}&radius=3&limit=100&isOpen=true&at=${v}&key=${open.key}`),
+      );
       expect(r.status, v).toBe(200);
       expect(r.body.data, v).toEqual(JSON.parse(JSON.stringify(want)));
       expect(validator.errors('/search/nearby', 'get', 200, r.body)).toEqual([]);
@@ -82,9 +92,17 @@ describe('200: nearby() records in the envelope', () => {
 
   it('at that is not ISO 8601 is a 400 saying what is accepted; an unencoded + gets a hint', async () => {
     for (const v of ['yesterday', 'Nov%2021%202026', '2026-02-30T10:00', '1763742600000']) {
-      expectError(await server.request(nearbyUrl(`${good}&at=${v}&key=${open.key}`)), 400, /^at: must be an ISO 8601 date and time such as 2026-11-21T22:10 \(Nepal Time when no offset is given\)/);
+      expectError(
+        await server.request(nearbyUrl(`${good}&at=${v}&key=${open.key}`)),
+        400,
+        /^at: must be an ISO 8601 date and time such as 2026-11-21T22:10 \(Nepal Time when no offset is given\)/,
+      );
     }
-    expectError(await server.request(nearbyUrl(`${good}&at=2026-11-21T22:10+05:45&key=${open.key}`)), 400, /^at: .*write the offset's \+ as %2B/);
+    expectError(
+      await server.request(nearbyUrl(`${good}&at=2026-11-21T22:10+05:45&key=${open.key}`)),
+      400,
+      /^at: .*write the offset's \+ as %2B/,
+    );
   });
 
   it('an unknown type is a 400 that suggests the type meant', async () => {
@@ -97,7 +115,9 @@ describe('200: nearby() records in the envelope', () => {
   it('lat and lon swapped is a 400 that shows the swapped reading', async () => {
     const r = await server.request(nearbyUrl(`type=cafe&lat=85.3123&lon=27.7154&key=${open.key}`));
     expect(r.status).toBe(400);
-    expect(r.body.message).toMatch(/^lat: lat=85\.3123, lon=27\.7154 lies outside the data, but swapped \(lat=27\.7154, lon=85\.3123\) it lies in it/);
+    expect(r.body.message).toMatch(
+      /^lat: lat=85\.3123, lon=27\.7154 lies outside the data, but swapped \(lat=27\.7154, lon=85\.3123\) it lies in it/,
+    );
   });
 
   it('HEAD answers the headers of GET without a body', async () => {
@@ -125,7 +145,15 @@ describe('400: a parameter missing or malformed, named in the message', () => {
   });
 
   it("the engine's InvalidQueryError becomes a 400 naming its parameter", async () => {
-    const s = await startServer({ index, tokens: [open], nearby: () => { throw new (class extends Error { param = 'type'; })(); } });
+    const s = await startServer({
+      index,
+      tokens: [open],
+      nearby: () => {
+        throw new (class extends Error {
+          param = 'type';
+        })();
+      },
+    });
     try {
       // a plain Error is a fault, not a bad request
       expect((await s.request(nearbyUrl(`${good}&key=${open.key}`))).status).toBe(500);
@@ -133,7 +161,13 @@ describe('400: a parameter missing or malformed, named in the message', () => {
       await s.close();
     }
     const { InvalidQueryError } = await import('../src/errors.js');
-    const t = await startServer({ index, tokens: [open], nearby: () => { throw new InvalidQueryError('type', 'not a known kind'); } });
+    const t = await startServer({
+      index,
+      tokens: [open],
+      nearby: () => {
+        throw new InvalidQueryError('type', 'not a known kind');
+      },
+    });
     try {
       expectError(await t.request(nearbyUrl(`${good}&key=${open.key}`)), 400, /^type: not a known kind$/);
     } finally {
@@ -167,14 +201,20 @@ describe('403: a valid key that does not allow the Origin', () => {
     // readable by the page: another key of this server (`open`) allows any origin
     expect(r.headers.get('access-control-allow-origin')).toBe('https://evil.example.com');
   });
-  it.each(['https://maps.example.com', 'https://MAPS.example.com', 'https://maps.example.com:443'])('admits %s (same origin)', async (origin) => {
-    const r = await server.request(nearbyUrl(`${good}&key=${restricted.key}`), { headers: { Origin: origin } });
-    expect(r.status).toBe(200);
-  });
-  it.each(['http://maps.example.com', 'https://maps.example.com:8443', 'https://sub.maps.example.com', 'null'])('refuses %s', async (origin) => {
-    const r = await server.request(nearbyUrl(`${good}&key=${restricted.key}`), { headers: { Origin: origin } });
-    expect(r.status).toBe(403);
-  });
+  it.each(['https://maps.example.com', 'https://MAPS.example.com', 'https://maps.example.com:443'])(
+    'admits %s (same origin)',
+    async (origin) => {
+      const r = await server.request(nearbyUrl(`${good}&key=${restricted.key}`), { headers: { Origin: origin } });
+      expect(r.status).toBe(200);
+    },
+  );
+  it.each(['http://maps.example.com', 'https://maps.example.com:8443', 'https://sub.maps.example.com', 'null'])(
+    'refuses %s',
+    async (origin) => {
+      const r = await server.request(nearbyUrl(`${good}&key=${restricted.key}`), { headers: { Origin: origin } });
+      expect(r.status).toBe(403);
+    },
+  );
   it('a key allowing "*" takes any origin', async () => {
     const r = await server.request(nearbyUrl(`${good}&key=${open.key}`), { headers: { Origin: 'https://anywhere.example' } });
     expect(r.status).toBe(200);
@@ -185,13 +225,16 @@ describe('403: a valid key that does not allow the Origin', () => {
 });
 
 describe('404 and 405: unknown path, wrong method', () => {
-  it.each(['/', '/api/v1', '/api/v1/place', '/api/v1/search/nearby/', '/api/v2/search/nearby', '/API/V1/search/nearby'])('404 %s', async (path) => {
-    const r = await server.request(`${path}?key=${open.key}`);
-    expect(r.status).toBe(404);
-    expect(r.body).toMatchObject({ status: 404, data: [] });
-    expect(r.body.message).toMatch(/^Not found: /);
-    expect(validator.schemaErrors('ErrorEnvelope', r.body)).toEqual([]);
-  });
+  it.each(['/', '/api/v1', '/api/v1/place', '/api/v1/search/nearby/', '/api/v2/search/nearby', '/API/V1/search/nearby'])(
+    '404 %s',
+    async (path) => {
+      const r = await server.request(`${path}?key=${open.key}`);
+      expect(r.status).toBe(404);
+      expect(r.body).toMatchObject({ status: 404, data: [] });
+      expect(r.body.message).toMatch(/^Not found: /);
+      expect(validator.schemaErrors('ErrorEnvelope', r.body)).toEqual([]);
+    },
+  );
   it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('405 %s on /search/nearby, with Allow', async (method) => {
     const r = await server.request(nearbyUrl(`${good}&key=${open.key}`), { method });
     expectError(r, 405, new RegExp(`^Method not allowed: "${method}"`));

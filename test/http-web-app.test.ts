@@ -26,10 +26,18 @@ describe('withWebApp: the page and its files in front of the API, everything els
 
   it("hands the API the runtime's env and context with the request (the access log reads the Node response from it)", async () => {
     const seen: unknown[][] = [];
-    const site = await withWebApp({ fetch: (...args: unknown[]) => (seen.push(args), new Response('api')) }, { key: KEY, dir: await appDir() });
+    const site = await withWebApp(
+      { fetch: (...args: unknown[]) => (seen.push(args), new Response('api')) },
+      { key: KEY, dir: await appDir() },
+    );
     const env = { incoming: {}, outgoing: {} };
     const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} };
-    for (const [method, url] of [['GET', 'http://h/api/v1/health'], ['POST', 'http://h/'], ['GET', 'http://h/app/none.js'], ['GET', 'http://h/apple']]) {
+    for (const [method, url] of [
+      ['GET', 'http://h/api/v1/health'],
+      ['POST', 'http://h/'],
+      ['GET', 'http://h/app/none.js'],
+      ['GET', 'http://h/apple'],
+    ]) {
       seen.length = 0;
       const r = await site.fetch(new Request(url!, { method }), env, ctx);
       expect(await r.text()).toBe('api');
@@ -42,8 +50,17 @@ describe('withWebApp: the page and its files in front of the API, everything els
 
 describe('pathOf: the path of a request URL, as new URL() reads it', () => {
   const urls = [
-    'http://h/', 'http://h', 'http://h:8080/app/main.js', 'http://h/app/main.js?x=1', 'http://h/a#frag', 'http://h/a?b#c',
-    'https://h.example/x/y/z?q=/a/b', 'http://h/%61pp/main.js', 'http://h/app/?', 'http://[::1]:80/app/x', 'http://h/?a=http://x/y',
+    'http://h/',
+    'http://h',
+    'http://h:8080/app/main.js',
+    'http://h/app/main.js?x=1',
+    'http://h/a#frag',
+    'http://h/a?b#c',
+    'https://h.example/x/y/z?q=/a/b',
+    'http://h/%61pp/main.js',
+    'http://h/app/?',
+    'http://[::1]:80/app/x',
+    'http://h/?a=http://x/y',
   ];
   for (const url of urls) {
     it(url, () => {

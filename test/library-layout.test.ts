@@ -11,7 +11,7 @@ import { flatbushData } from '../src/snapshot/flatbush.js';
 
 function random(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 describe('KDBush: ids and coords are the items in tree order, the tree a median split alternating x and y', () => {
@@ -35,7 +35,11 @@ describe('KDBush: ids and coords are the items in tree order, the tree a median 
     for (let k = 0; k < 15; k++) expect([tree.coords[2 * k], tree.coords[2 * k + 1]]).toEqual([ids[k], (ids[k] * 7) % 15]);
   });
 
-  it.each([[1000, 16], [70_000, 16], [333, 64]])('%i random points, nodeSize %i: every split is the median of its range on its axis', (n, nodeSize) => {
+  it.each([
+    [1000, 16],
+    [70_000, 16],
+    [333, 64],
+  ])('%i random points, nodeSize %i: every split is the median of its range on its axis', (n, nodeSize) => {
     const rnd = random(n);
     const pts = Array.from({ length: n }, () => [Math.round((84 + 4 * rnd()) * 1e7), Math.round((26 + 4 * rnd()) * 1e7)]);
     const tree = new KDBush(n, nodeSize, Int32Array);
@@ -81,28 +85,32 @@ describe('Flatbush: its bytes are a header, the boxes of every node and their in
     [17, 16, Int32Array, 8 + (17 + 2 + 1) * (4 * 4 + 2)],
     [257, 16, Int32Array, 8 + (257 + 17 + 2 + 1) * (4 * 4 + 2)],
     [20_000, 16, Int32Array, 8 + (20_000 + 1250 + 79 + 5 + 1) * (4 * 4 + 4)], // past 16,384 nodes the indices are Uint32
-  ] as const)('%i items, nodeSize %i: the byte length, and flatbushData gives exactly them, fresh or restored at an offset', (n, nodeSize, Type, bytes) => {
-    const rnd = random(n + nodeSize);
-    const tree = new Flatbush(n, nodeSize, Type);
-    for (let i = 0; i < n; i++) {
-      const x = Math.round(rnd() * 1e6), y = Math.round(rnd() * 1e6);
-      tree.add(x, y, x + Math.round(rnd() * 1e3), y + Math.round(rnd() * 1e3));
-    }
-    tree.finish();
-    expect(tree.data.byteLength).toBe(bytes);
-    const own = flatbushData(tree);
-    expect(own.byteLength).toBe(bytes);
-    // inside a bigger buffer (a snapshot's), at an offset a multiple of 8, with bytes after it
-    const big = new Uint8Array(64 + bytes + 40);
-    big.set(own, 64);
-    const restored = Flatbush.from(big.buffer, 64);
-    const again = flatbushData(restored);
-    expect(again.byteOffset).toBe(64);
-    expect(Buffer.from(again).equals(Buffer.from(own))).toBe(true);
-    expect(restored.search(2e5, 2e5, 6e5, 6e5).sort((a, b) => a - b)).toEqual(tree.search(2e5, 2e5, 6e5, 6e5).sort((a, b) => a - b));
-  });
+  ] as const)(
+    '%i items, nodeSize %i: the byte length, and flatbushData gives exactly them, fresh or restored at an offset',
+    (n, nodeSize, Type, bytes) => {
+      const rnd = random(n + nodeSize);
+      const tree = new Flatbush(n, nodeSize, Type);
+      for (let i = 0; i < n; i++) {
+        const x = Math.round(rnd() * 1e6),
+          y = Math.round(rnd() * 1e6);
+        tree.add(x, y, x + Math.round(rnd() * 1e3), y + Math.round(rnd() * 1e3));
+      }
+      tree.finish();
+      expect(tree.data.byteLength).toBe(bytes);
+      const own = flatbushData(tree);
+      expect(own.byteLength).toBe(bytes);
+      // inside a bigger buffer (a snapshot's), at an offset a multiple of 8, with bytes after it
+      const big = new Uint8Array(64 + bytes + 40);
+      big.set(own, 64);
+      const restored = Flatbush.from(big.buffer, 64);
+      const again = flatbushData(restored);
+      expect(again.byteOffset).toBe(64);
+      expect(Buffer.from(again).equals(Buffer.from(own))).toBe(true);
+      expect(restored.search(2e5, 2e5, 6e5, 6e5).sort((a, b) => a - b)).toEqual(tree.search(2e5, 2e5, 6e5, 6e5).sort((a, b) => a - b));
+    },
+  );
 
-  it('5 items, nodeSize 4: level ends and each inner node\'s first child, as the snapshot reader checks them', () => {
+  it("5 items, nodeSize 4: level ends and each inner node's first child, as the snapshot reader checks them", () => {
     const tree = new Flatbush(5, 4);
     for (let i = 0; i < 5; i++) tree.add(i, i, i + 1, i + 1);
     tree.finish();

@@ -28,7 +28,8 @@ function check(lat5: number[], lon5: number[]) {
 describe('each segment is its haversine length (R = 6371.0088 km), as @turf/distance', () => {
   it('short segments of a street (the series): a walk of 2,000 steps of up to 200 m through Kathmandu', () => {
     const rnd = random(11);
-    const lat = [2771540], lon = [8531230];
+    const lat = [2771540],
+      lon = [8531230];
     for (let i = 0; i < 2000; i++) {
       lat.push(lat[i]! + Math.round((rnd() - 0.5) * 360));
       lon.push(lon[i]! + Math.round((rnd() - 0.5) * 400));

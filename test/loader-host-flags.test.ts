@@ -47,12 +47,16 @@ describe('a host started with entry flags loads a PBF on threads', () => {
     expect(run.stdout.trim()).toBe(want);
   });
 
-  it('node --max-old-space-size=2048 --input-type module --eval CODE (a V8 flag, values apart): the same', { timeout: 150_000 }, async () => {
-    const run = await host(['--max-old-space-size=2048', '--input-type', 'module', '--eval', LOAD]);
-    expect(run.stderr).not.toMatch(/thread failed/);
-    expect(run.code).toBe(0);
-    expect(run.stdout.trim()).toBe(want);
-  });
+  it(
+    'node --max-old-space-size=2048 --input-type module --eval CODE (a V8 flag, values apart): the same',
+    { timeout: 150_000 },
+    async () => {
+      const run = await host(['--max-old-space-size=2048', '--input-type', 'module', '--eval', LOAD]);
+      expect(run.stderr).not.toMatch(/thread failed/);
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim()).toBe(want);
+    },
+  );
 });
 
 describe('threadArgv leaves out the entry flags and their values, and keeps the rest', () => {
@@ -61,9 +65,18 @@ describe('threadArgv leaves out the entry flags and their values, and keeps the 
     [['--input-type', 'module', '--eval', 'x()'], []],
     [['-pe', '1 + 1'], []],
     [['--print', '1', '--enable-source-maps'], ['--enable-source-maps']],
-    [['--import', 'tsx', '--input-type=commonjs', '-e', '-x'], ['--import', 'tsx']],
-    [['--conditions=dev', '-c', '--require', './hook.cjs', '-i'], ['--conditions=dev', '--require', './hook.cjs']],
-    [['--max-old-space-size=512', '--experimental-vm-modules'], ['--max-old-space-size=512', '--experimental-vm-modules']],
+    [
+      ['--import', 'tsx', '--input-type=commonjs', '-e', '-x'],
+      ['--import', 'tsx'],
+    ],
+    [
+      ['--conditions=dev', '-c', '--require', './hook.cjs', '-i'],
+      ['--conditions=dev', '--require', './hook.cjs'],
+    ],
+    [
+      ['--max-old-space-size=512', '--experimental-vm-modules'],
+      ['--max-old-space-size=512', '--experimental-vm-modules'],
+    ],
   ])('%j → %j', (argv, kept) => {
     expect(threadArgv(argv)).toEqual(kept);
   });

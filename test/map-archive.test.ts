@@ -43,7 +43,13 @@ describe('TileArchive: a PMTiles v3 archive of MVT tiles', () => {
   it('reads the header and the vector layers of its metadata', async () => {
     const a = await TileArchive.open(good);
     try {
-      expect(a.header).toMatchObject({ specVersion: 3, minZoom: TEST_INFO.minZoom, maxZoom: TEST_INFO.maxZoom, tileType: 1, tileCompression: 2 });
+      expect(a.header).toMatchObject({
+        specVersion: 3,
+        minZoom: TEST_INFO.minZoom,
+        maxZoom: TEST_INFO.maxZoom,
+        tileType: 1,
+        tileCompression: 2,
+      });
       expect(a.header.centerLon).toBeCloseTo(TEST_INFO.center[0], 6);
       expect(a.vectorLayers).toEqual(TEST_LAYERS);
       expect(a.metadata.name).toBe('thamel-test');
@@ -122,13 +128,17 @@ describe('TileArchive.open: an archive it cannot serve is a TileArchiveError nam
   it('another spec version, raster tiles, brotli tiles', async () => {
     // header bytes (PMTiles v3 spec): 7 version, 98 tile compression, 99 tile type
     expect((await openError(variant('v2.pmtiles', (b) => void (b[7] = 2)))).message).toMatch(/spec version 2; this server reads version 3/);
-    expect((await openError(variant('png.pmtiles', (b) => void (b[99] = 2)))).message).toMatch(/holds Png tiles; this server serves vector \(MVT\) tiles/);
+    expect((await openError(variant('png.pmtiles', (b) => void (b[99] = 2)))).message).toMatch(
+      /holds Png tiles; this server serves vector \(MVT\) tiles/,
+    );
     expect((await openError(variant('br.pmtiles', (b) => void (b[98] = 3)))).message).toMatch(/compressed with Brotli/);
   });
 
   it('a damaged root directory, and metadata without vector_layers', async () => {
     // the root directory starts right after the 127-byte header; its gzip stream garbled
-    expect((await openError(variant('root.pmtiles', (b) => void b.fill(0x55, 127 + 10, 127 + 30)))).message).toMatch(/bad PMTiles header or root directory|unreadable|truncated/);
+    expect((await openError(variant('root.pmtiles', (b) => void b.fill(0x55, 127 + 10, 127 + 30)))).message).toMatch(
+      /bad PMTiles header or root directory|unreadable|truncated/,
+    );
     const path = join(dir, 'nolayers.pmtiles');
     writeTestArchive(path, { metadata: { name: 'x' } });
     expect((await openError(path)).message).toMatch(/its metadata lists no vector_layers/);
@@ -137,7 +147,10 @@ describe('TileArchive.open: an archive it cannot serve is a TileArchiveError nam
 
 describe('serve --tiles: a bad archive is one line on stderr and exit 1 (the data failed), before the data loads; bad usage exit 2', () => {
   function serve(args: string[]): Promise<{ code: number | null; stderr: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));

@@ -99,18 +99,27 @@ interface Loaded {
 }
 
 /** Opens the page on style `name` at `zoom` and waits for the map's first `idle`. */
-async function open(name: string, zoom: number, deviceScaleFactor = 1, server = api, center: [number, number] = [85.3123, 27.7154]): Promise<Loaded> {
+async function open(
+  name: string,
+  zoom: number,
+  deviceScaleFactor = 1,
+  server = api,
+  center: [number, number] = [85.3123, 27.7154],
+): Promise<Loaded> {
   const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor });
   const page = await context.newPage();
   const responses: Loaded['responses'] = [];
   page.on('response', (r) => {
-    if (r.url().startsWith(server.origin)) responses.push({ url: r.url(), status: r.status(), cors: r.headers()['access-control-allow-origin'] ?? null });
+    if (r.url().startsWith(server.origin))
+      responses.push({ url: r.url(), status: r.status(), cors: r.headers()['access-control-allow-origin'] ?? null });
   });
   const style = `${server.origin}/api/v1/styles/${name}?key=${PAGE_ORIGIN_KEY}`;
   await page.goto(`${pageOrigin}/?style=${encodeURIComponent(style)}&zoom=${zoom}&center=${center.join(',')}`);
-  await page.waitForFunction(() => (globalThis as any).idle === true, null, { timeout: 60_000 }).catch(async (e: Error) => {
-    throw new Error(`${e.message}; map errors: ${JSON.stringify(await page.evaluate(() => (globalThis as any).errors))}`);
-  });
+  await page
+    .waitForFunction(() => (globalThis as any).idle === true, null, { timeout: 60_000 })
+    .catch(async (e: Error) => {
+      throw new Error(`${e.message}; map errors: ${JSON.stringify(await page.evaluate(() => (globalThis as any).errors))}`);
+    });
   return { page, responses };
 }
 
@@ -131,7 +140,10 @@ function pixels(png: Buffer) {
 }
 
 describe('MapLibre draws the served styles from this server alone', () => {
-  for (const [name, ratio] of [['breeze', 1], ['dark', 2]] as const) {
+  for (const [name, ratio] of [
+    ['breeze', 1],
+    ['dark', 2],
+  ] as const) {
     it(`${name} at ${ratio}x: tiles, English labels, POI icons; every request answered with CORS, no map error`, async () => {
       const { page, responses } = await open(name, 16, ratio);
       try {
@@ -174,7 +186,11 @@ describe('MapLibre draws the served styles from this server alone', () => {
         let variance = 0;
         let mean = 0;
         for (let i = 0; i < a.data.length; i += 4) {
-          if (Math.abs(a.data[i]! - b.data[i]!) + Math.abs(a.data[i + 1]! - b.data[i + 1]!) + Math.abs(a.data[i + 2]! - b.data[i + 2]!) > 30) changed++;
+          if (
+            Math.abs(a.data[i]! - b.data[i]!) + Math.abs(a.data[i + 1]! - b.data[i + 1]!) + Math.abs(a.data[i + 2]! - b.data[i + 2]!) >
+            30
+          )
+            changed++;
           mean += a.data[i]!;
         }
         const n = a.data.length / 4;
@@ -201,7 +217,10 @@ describe('MapLibre draws the map of the Kathmandu fixture (tiles by nepal-places
         // every icon the real POIs, places and roads ask for is in the sprite
         expect(await page.evaluate(() => (globalThis as any).missing)).toEqual([]);
         const layers = await rendered(page);
-        const count = (prefix: string) => Object.entries(layers).filter(([id]) => id.startsWith(prefix)).reduce((n, [, v]) => n + v.length, 0);
+        const count = (prefix: string) =>
+          Object.entries(layers)
+            .filter(([id]) => id.startsWith(prefix))
+            .reduce((n, [, v]) => n + v.length, 0);
         expect(count('roads_')).toBeGreaterThan(20);
         expect(count('buildings')).toBeGreaterThan(50);
         expect(count('pois')).toBeGreaterThan(5);

@@ -102,7 +102,8 @@ describe('GET /styles/{name}: a MapLibre style of the data, valid per the style 
       expect(validateStyleMin(style)).toEqual([]);
       expect(style.layers.length).toBeGreaterThan(50);
       const sourceLayers = new Set(style.layers.map((l: any) => l['source-layer']).filter(Boolean));
-      for (const id of ['earth', 'water', 'landuse', 'roads', 'buildings', 'pois', 'places', 'boundaries']) expect(sourceLayers).toContain(id);
+      for (const id of ['earth', 'water', 'landuse', 'roads', 'buildings', 'pois', 'places', 'boundaries'])
+        expect(sourceLayers).toContain(id);
       // opens on the archive's centre
       expect(style.center).toEqual([TEST_INFO.center[0], TEST_INFO.center[1]]);
       expect(style.zoom).toBe(TEST_INFO.center[2]);
@@ -116,7 +117,7 @@ describe('GET /styles/{name}: a MapLibre style of the data, valid per the style 
     expect(bg(a.body)).not.toBe(bg(b.body));
   });
 
-  it("labels read name:en, then name (MapLibre cannot shape Devanagari)", async () => {
+  it('labels read name:en, then name (MapLibre cannot shape Devanagari)', async () => {
     const style = (await get('/api/v1/styles/breeze')).body;
     const pois = style.layers.find((l: any) => l.id === 'pois');
     // Evaluate the label of a feature with both names, and of one with only `name`.
@@ -130,7 +131,7 @@ describe('GET /styles/{name}: a MapLibre style of the data, valid per the style 
     expect(evaluate({ name: 'Thamel Chowk' })).toBe('Thamel Chowk');
   });
 
-  it("its sources, glyphs and sprite point back at this server, absolute, carrying the key", async () => {
+  it('its sources, glyphs and sprite point back at this server, absolute, carrying the key', async () => {
     const style = (await get('/api/v1/styles/breeze')).body;
     const urls = [...Object.values(style.sources).map((s: any) => s.url), style.glyphs, style.sprite];
     expect(urls).toHaveLength(3);
@@ -207,7 +208,10 @@ describe('GET /tiles.json: TileJSON 3.0 of the archive', () => {
 });
 
 // A GET that returns the body bytes as sent (fetch would inflate them).
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -219,7 +223,7 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
   });
 }
 
-describe('GET /tiles/{z}/{x}/{y}.mvt: the archive\'s tiles, gzip, with ETag and Cache-Control', () => {
+describe("GET /tiles/{z}/{x}/{y}.mvt: the archive's tiles, gzip, with ETag and Cache-Control", () => {
   const [x14, y14] = tileOf(85.3123, 27.7154, 14);
   const url = () => `${server.origin}/api/v1/tiles/14/${x14}/${y14}.mvt?key=${KEY}`;
 
@@ -287,11 +291,11 @@ describe('GET /tiles/{z}/{x}/{y}.mvt: the archive\'s tiles, gzip, with ETag and 
   });
 });
 
-describe('tile coordinates: one rule for z, x and y, and the message says the archive\'s zooms', () => {
+describe("tile coordinates: one rule for z, x and y, and the message says the archive's zooms", () => {
   const [x14, y14] = tileOf(85.3123, 27.7154, 14);
   const zooms = new RegExp(`z must be an integer from ${TEST_INFO.minZoom} to ${TEST_INFO.maxZoom}, the zooms of this server's tiles`);
 
-  it('a z outside the archive\'s zooms is a 400 naming them, whether or not PMTiles could address it', async () => {
+  it("a z outside the archive's zooms is a 400 naming them, whether or not PMTiles could address it", async () => {
     for (const z of [TEST_INFO.maxZoom + 1, 26, 27, 123456789]) {
       expectEnvelope(await get(`/api/v1/tiles/${z}/0/0.mvt`), 400, zooms);
     }
@@ -301,12 +305,24 @@ describe('tile coordinates: one rule for z, x and y, and the message says the ar
   it('x and y out of range, or not decimal digits, are the same 400 however long they are', async () => {
     const last = 2 ** 14 - 1;
     for (const [path, coord] of [
-      [`14/${last + 1}/${y14}`, 'x'], [`14/${x14}/${last + 1}`, 'y'],
-      [`14/123456789/${y14}`, 'x'], [`14/${x14}/123456789`, 'y'],
-      [`14/1234567890123/${y14}`, 'x'], [`14/${x14}/1234567890123`, 'y'],
-      [`14/-1/${y14}`, 'x'], [`14/${x14}/-1`, 'y'], [`14/1.5/${y14}`, 'x'], [`14/${x14}/1.5`, 'y'], [`14/${x14}/`, 'y'], [`14/${x14}/1e3`, 'y'],
+      [`14/${last + 1}/${y14}`, 'x'],
+      [`14/${x14}/${last + 1}`, 'y'],
+      [`14/123456789/${y14}`, 'x'],
+      [`14/${x14}/123456789`, 'y'],
+      [`14/1234567890123/${y14}`, 'x'],
+      [`14/${x14}/1234567890123`, 'y'],
+      [`14/-1/${y14}`, 'x'],
+      [`14/${x14}/-1`, 'y'],
+      [`14/1.5/${y14}`, 'x'],
+      [`14/${x14}/1.5`, 'y'],
+      [`14/${x14}/`, 'y'],
+      [`14/${x14}/1e3`, 'y'],
     ] as const) {
-      expectEnvelope(await get(`/api/v1/tiles/${path}.mvt`), 400, new RegExp(`^Bad tile .*: ${coord} must be an integer from 0 to ${last} \\(2\\^z − 1\\) at z14$`));
+      expectEnvelope(
+        await get(`/api/v1/tiles/${path}.mvt`),
+        400,
+        new RegExp(`^Bad tile .*: ${coord} must be an integer from 0 to ${last} \\(2\\^z − 1\\) at z14$`),
+      );
     }
     expectEnvelope(await get('/api/v1/tiles/2/4/0.mvt'), 400, /^Bad tile "2\/4\/0": x must be an integer from 0 to 3 /);
     expectEnvelope(await get('/api/v1/tiles/a/0/0.mvt'), 400, zooms);
@@ -439,7 +455,8 @@ describe('GET /fonts/{fontstack}/{start}-{end}.pbf: SDF glyph ranges', () => {
 
   it('Medium is bolder than Regular, Italic leans', async () => {
     const ink = (g: any) => g.bitmap.reduce((s: number, v: number) => s + (v >= 191 ? 1 : 0), 0);
-    const get = async (font: string) => readGlyphs((await glyphRange(font, '0-255')).bytes)[0]!.glyphs.find((g) => g.id === 'H'.codePointAt(0));
+    const get = async (font: string) =>
+      readGlyphs((await glyphRange(font, '0-255')).bytes)[0]!.glyphs.find((g) => g.id === 'H'.codePointAt(0));
     const [regular, medium, italic] = await Promise.all([get('Noto Sans Regular'), get('Noto Sans Medium'), get('Noto Sans Italic')]);
     expect(ink(medium)).toBeGreaterThan(ink(regular) * 1.1);
     expect(italic.width).toBeGreaterThan(regular.width);
@@ -480,11 +497,17 @@ describe('GET /fonts/{fontstack}/{start}-{end}.pbf: SDF glyph ranges', () => {
 
 describe('GET /sprites/{name}[@2x].{json,png}: the icons the styles use', () => {
   async function sheet(name: string, ratio: '' | '@2x') {
-    const [j, p] = await Promise.all([get(`/api/v1/sprites/${name}${ratio}.json`), fetch(`${server.origin}/api/v1/sprites/${name}${ratio}.png?key=${KEY}`)]);
+    const [j, p] = await Promise.all([
+      get(`/api/v1/sprites/${name}${ratio}.json`),
+      fetch(`${server.origin}/api/v1/sprites/${name}${ratio}.png?key=${KEY}`),
+    ]);
     expect(j.status).toBe(200);
     expect(p.status).toBe(200);
     expect(p.headers.get('content-type')).toBe('image/png');
-    return { index: j.body as Record<string, { x: number; y: number; width: number; height: number; pixelRatio: number }>, png: PNG.sync.read(Buffer.from(await p.arrayBuffer())) };
+    return {
+      index: j.body as Record<string, { x: number; y: number; width: number; height: number; pixelRatio: number }>,
+      png: PNG.sync.read(Buffer.from(await p.arrayBuffer())),
+    };
   }
 
   /** The image names a style's icon-image expressions give for the features its layers filter for. */
@@ -524,20 +547,25 @@ describe('GET /sprites/{name}[@2x].{json,png}: the icons the styles use', () => 
     it(`${name}: every icon the style can ask for is in the sheet, at 1x and 2x`, async () => {
       const style = (await get(`/api/v1/styles/${name}`)).body;
       const wanted = iconNames(style);
-      for (const icon of ['arrow', 'townspot', 'capital', 'restaurant', 'cafe', 'school', 'train_station', 'generic_shield-3char']) expect(wanted).toContain(icon);
+      for (const icon of ['arrow', 'townspot', 'capital', 'restaurant', 'cafe', 'school', 'train_station', 'generic_shield-3char'])
+        expect(wanted).toContain(icon);
       const [one, two] = await Promise.all([sheet(name, ''), sheet(name, '@2x')]);
       for (const icon of wanted) {
         expect(one.index[icon], icon).toBeDefined();
         expect(two.index[icon], icon).toBeDefined();
       }
-      for (const [{ index, png }, ratio] of [[one, 1], [two, 2]] as const) {
+      for (const [{ index, png }, ratio] of [
+        [one, 1],
+        [two, 2],
+      ] as const) {
         for (const [icon, r] of Object.entries(index)) {
           expect(r.pixelRatio).toBe(ratio);
           expect(r.x + r.width).toBeLessThanOrEqual(png.width);
           expect(r.y + r.height).toBeLessThanOrEqual(png.height);
           // drawn: some pixels of the icon are opaque
           let opaque = 0;
-          for (let y = r.y; y < r.y + r.height; y++) for (let x = r.x; x < r.x + r.width; x++) if (png.data[(y * png.width + x) * 4 + 3]! > 200) opaque++;
+          for (let y = r.y; y < r.y + r.height; y++)
+            for (let x = r.x; x < r.x + r.width; x++) if (png.data[(y * png.width + x) * 4 + 3]! > 200) opaque++;
           expect(opaque, `${icon} @${ratio}x`).toBeGreaterThan(r.width * r.height * 0.05);
         }
         expect(Object.keys(index).sort()).toEqual(Object.keys(one.index).sort());
@@ -572,7 +600,7 @@ describe('key rules as on every endpoint: 401, 403, 429 envelopes', () => {
     }
   });
 
-  it("a key used from an origin it does not allow is 403; from its own origin, 200 with CORS headers", async () => {
+  it('a key used from an origin it does not allow is 403; from its own origin, 200 with CORS headers', async () => {
     for (const path of paths()) {
       expectEnvelope(await get(path, ORIGIN_KEY, { headers: { Origin: 'https://evil.example' } }), 403, /Origin/);
       const ok = await get(path, ORIGIN_KEY, { headers: { Origin: 'https://ok.example' } });
@@ -623,4 +651,3 @@ describe('the OpenAPI document describes the map routes', () => {
     expect(doc.paths['/tiles/{z}/{x}/{y}.mvt'].get.responses[204]).toBeDefined();
   });
 });
-

@@ -83,12 +83,36 @@ async function writeMap(file: string): Promise<void> {
   const e7 = (d: number) => Math.round(d * 1e7);
   // the corners of the data (nodes 0 and 5): the earth the tiles draw (the data's box) fills every view
   w.node({ id: 0, lon: e7(85.25), lat: e7(27.65) });
-  w.node({ id: 1, lon: e7(AT.place[0]), lat: e7(AT.place[1]), tags: [['place', 'neighbourhood'], ['name', WORD]] });
+  w.node({
+    id: 1,
+    lon: e7(AT.place[0]),
+    lat: e7(AT.place[1]),
+    tags: [
+      ['place', 'neighbourhood'],
+      ['name', WORD],
+    ],
+  });
   w.node({ id: 2, lon: e7(AT.road[0] - 0.002), lat: e7(AT.road[1]) });
   w.node({ id: 3, lon: e7(AT.road[0] + 0.002), lat: e7(AT.road[1]) });
-  w.node({ id: 4, lon: e7(AT.cafe[0]), lat: e7(AT.cafe[1]), tags: [['amenity', 'cafe'], ['name', 'फलोरैन्स fashion नेपाल']] });
+  w.node({
+    id: 4,
+    lon: e7(AT.cafe[0]),
+    lat: e7(AT.cafe[1]),
+    tags: [
+      ['amenity', 'cafe'],
+      ['name', 'फलोरैन्स fashion नेपाल'],
+    ],
+  });
   w.node({ id: 5, lon: e7(85.35), lat: e7(27.75) });
-  w.way({ id: 10, refs: [2, 3], tags: [['highway', 'residential'], ['name', 'Pradarshani Marg'], ['name:ne', 'प्रदर्शनी मार्ग']] });
+  w.way({
+    id: 10,
+    refs: [2, 3],
+    tags: [
+      ['highway', 'residential'],
+      ['name', 'Pradarshani Marg'],
+      ['name:ne', 'प्रदर्शनी मार्ग'],
+    ],
+  });
   await w.close();
 }
 
@@ -105,7 +129,10 @@ beforeAll(async () => {
   pages = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-    if (url.pathname === '/text') return void res.writeHead(200, { 'content-type': 'text/html' }).end(TEXT_PAGE(url.searchParams.get('word')!, url.searchParams.has('unshaped')));
+    if (url.pathname === '/text')
+      return void res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(TEXT_PAGE(url.searchParams.get('word')!, url.searchParams.has('unshaped')));
     if (url.pathname === '/font.ttf') return void res.writeHead(200, { 'content-type': 'font/ttf' }).end(font);
     const m = /^\/maplibre\/([\w.-]+)$/.exec(url.pathname);
     if (!m) return void res.writeHead(404).end();
@@ -138,9 +165,11 @@ async function openMap(center: readonly number[], zoom: number): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 640, height: 480 } })).newPage();
   const style = `${api.origin}/api/v1/styles/breeze?lang=ne&key=${KEY}`;
   await page.goto(`${pageOrigin}/?style=${encodeURIComponent(style)}&zoom=${zoom}&center=${center.join(',')}`);
-  await page.waitForFunction(() => (globalThis as any).idle === true, null, { timeout: 60_000 }).catch(async (e: Error) => {
-    throw new Error(`${e.message}; map errors: ${JSON.stringify(await page.evaluate(() => (globalThis as any).errors))}`);
-  });
+  await page
+    .waitForFunction(() => (globalThis as any).idle === true, null, { timeout: 60_000 })
+    .catch(async (e: Error) => {
+      throw new Error(`${e.message}; map errors: ${JSON.stringify(await page.evaluate(() => (globalThis as any).errors))}`);
+    });
   return page;
 }
 
@@ -149,7 +178,10 @@ async function labels(page: Page): Promise<Record<string, string[]>> {
   return page.evaluate(() => {
     const out: Record<string, string[]> = {};
     const map = (globalThis as any).map;
-    const ids = map.getStyle().layers.filter((l: any) => l.type === 'symbol').map((l: any) => l.id);
+    const ids = map
+      .getStyle()
+      .layers.filter((l: any) => l.type === 'symbol')
+      .map((l: any) => l.id);
     for (const f of map.queryRenderedFeatures({ layers: ids })) (out[f.layer.id] ??= []).push(String(f.properties['pgf:name:ne'] ?? ''));
     return out;
   });
@@ -167,7 +199,10 @@ function inkBox(png: Buffer): Ink {
   const img = PNG.sync.read(png);
   const lum = (i: number) => 0.299 * img.data[4 * i]! + 0.587 * img.data[4 * i + 1]! + 0.114 * img.data[4 * i + 2]!;
   const bg = lum(0);
-  let x0 = img.width, y0 = img.height, x1 = -1, y1 = -1;
+  let x0 = img.width,
+    y0 = img.height,
+    x1 = -1,
+    y1 = -1;
   for (let y = 0; y < img.height; y++) {
     for (let x = 0; x < img.width; x++) {
       if (bg - lum(y * img.width + x) <= 40) continue;
@@ -178,9 +213,11 @@ function inkBox(png: Buffer): Ink {
     }
   }
   expect(x1, 'no ink').toBeGreaterThanOrEqual(0);
-  const width = x1 - x0 + 1, height = y1 - y0 + 1;
+  const width = x1 - x0 + 1,
+    height = y1 - y0 + 1;
   const data = new Float64Array(width * height);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data[y * width + x] = Math.max(0, bg - lum((y + y0) * img.width + x + x0)) / bg;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) data[y * width + x] = Math.max(0, bg - lum((y + y0) * img.width + x + x0)) / bg;
   return { width, height, data };
 }
 
@@ -189,10 +226,14 @@ function resample(a: Ink, width: number, height: number): Float64Array {
   const out = new Float64Array(width * height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const sx = ((x + 0.5) * a.width) / width - 0.5, sy = ((y + 0.5) * a.height) / height - 0.5;
-      const x0 = Math.max(0, Math.floor(sx)), y0 = Math.max(0, Math.floor(sy));
-      const x1 = Math.min(a.width - 1, x0 + 1), y1 = Math.min(a.height - 1, y0 + 1);
-      const fx = Math.min(1, Math.max(0, sx - x0)), fy = Math.min(1, Math.max(0, sy - y0));
+      const sx = ((x + 0.5) * a.width) / width - 0.5,
+        sy = ((y + 0.5) * a.height) / height - 0.5;
+      const x0 = Math.max(0, Math.floor(sx)),
+        y0 = Math.max(0, Math.floor(sy));
+      const x1 = Math.min(a.width - 1, x0 + 1),
+        y1 = Math.min(a.height - 1, y0 + 1);
+      const fx = Math.min(1, Math.max(0, sx - x0)),
+        fy = Math.min(1, Math.max(0, sy - y0));
       const at = (px: number, py: number) => a.data[py * a.width + px]!;
       out[y * width + x] = (at(x0, y0) * (1 - fx) + at(x1, y0) * fx) * (1 - fy) + (at(x0, y1) * (1 - fx) + at(x1, y1) * fx) * fy;
     }
@@ -202,10 +243,14 @@ function resample(a: Ink, width: number, height: number): Float64Array {
 
 /** Normalised cross-correlation of `a` and `b`, `a` resampled to `b`'s size. */
 function likeness(a: Ink, b: Ink): number {
-  const x = resample(a, b.width, b.height), y = b.data;
+  const x = resample(a, b.width, b.height),
+    y = b.data;
   const n = y.length;
-  const mx = x.reduce((s, v) => s + v, 0) / n, my = y.reduce((s, v) => s + v, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
+  const mx = x.reduce((s, v) => s + v, 0) / n,
+    my = y.reduce((s, v) => s + v, 0) / n;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
   for (let i = 0; i < n; i++) {
     sxy += (x[i]! - mx) * (y[i]! - my);
     sxx += (x[i]! - mx) ** 2;
@@ -238,7 +283,8 @@ describe('the Nepali style in MapLibre draws the shaped label as Chromium sets t
       // only that label: the roads and POIs are out of view, the other symbol layers hidden
       await page.evaluate(() => {
         const map = (globalThis as any).map;
-        for (const l of map.getStyle().layers) if (l.type === 'symbol' && l.id !== 'places_subplace') map.setLayoutProperty(l.id, 'visibility', 'none');
+        for (const l of map.getStyle().layers)
+          if (l.type === 'symbol' && l.id !== 'places_subplace') map.setLayoutProperty(l.id, 'visibility', 'none');
         (globalThis as any).idle = false;
         map.once('idle', () => ((globalThis as any).idle = true));
       });
@@ -249,7 +295,9 @@ describe('the Nepali style in MapLibre draws the shaped label as Chromium sets t
       writeFileSync(join(ARTIFACTS, 'nepali-label-chromium.png'), reference);
       const letters = await chromiumText(WORD, true);
       writeFileSync(join(ARTIFACTS, 'nepali-label-unshaped.png'), letters);
-      const map = inkBox(shot), text = inkBox(reference), plain = inkBox(letters);
+      const map = inkBox(shot),
+        text = inkBox(reference),
+        plain = inkBox(letters);
       const shaped = likeness(map, text);
       const unshaped = likeness(map, plain);
       // the same size, give or take the SDF's soft edge and rounded advances
@@ -257,7 +305,10 @@ describe('the Nepali style in MapLibre draws the shaped label as Chromium sets t
       expect(Math.abs(map.height - text.height) / text.height).toBeLessThan(0.15);
       expect(shaped).toBeGreaterThan(LIKENESS);
       expect(shaped - unshaped).toBeGreaterThan(0.2);
-      writeFileSync(join(ARTIFACTS, 'nepali-label-likeness.json'), JSON.stringify({ word: WORD, shaped, unshaped, map: [map.width, map.height], text: [text.width, text.height] }));
+      writeFileSync(
+        join(ARTIFACTS, 'nepali-label-likeness.json'),
+        JSON.stringify({ word: WORD, shaped, unshaped, map: [map.width, map.height], text: [text.width, text.height] }),
+      );
     } finally {
       await page.context().close();
     }
@@ -267,7 +318,9 @@ describe('the Nepali style in MapLibre draws the shaped label as Chromium sets t
     const page = await openMap([(AT.road[0] + AT.cafe[0]) / 2, (AT.road[1] + AT.cafe[1]) / 2], 14.5);
     try {
       await page.evaluate(() => (globalThis as any).map.jumpTo({ zoom: 17, center: [85.32, 27.7] }));
-      await page.evaluate(() => ((globalThis as any).idle = false, (globalThis as any).map.once('idle', () => ((globalThis as any).idle = true))));
+      await page.evaluate(
+        () => (((globalThis as any).idle = false), (globalThis as any).map.once('idle', () => ((globalThis as any).idle = true))),
+      );
       await page.waitForFunction(() => (globalThis as any).idle === true, null, { timeout: 30_000 });
       writeFileSync(join(ARTIFACTS, 'nepali-street.png'), await page.locator('#map canvas').screenshot());
       const street = await labels(page);
@@ -275,7 +328,13 @@ describe('the Nepali style in MapLibre draws the shaped label as Chromium sets t
       expect(street.roads_labels_minor?.length).toBeGreaterThan(0);
       for (const label of street.roads_labels_minor!) expect(label).toMatch(/^[\ue000-\uf8ff]+ [\ue000-\uf8ff]+$/);
 
-      await page.evaluate(() => ((globalThis as any).idle = false, (globalThis as any).map.once('idle', () => ((globalThis as any).idle = true)), (globalThis as any).map.jumpTo({ zoom: 18, center: [85.3, 27.72] })));
+      await page.evaluate(
+        () => (
+          ((globalThis as any).idle = false),
+          (globalThis as any).map.once('idle', () => ((globalThis as any).idle = true)),
+          (globalThis as any).map.jumpTo({ zoom: 18, center: [85.3, 27.72] })
+        ),
+      );
       await page.waitForFunction(() => (globalThis as any).idle === true, null, { timeout: 30_000 });
       writeFileSync(join(ARTIFACTS, 'nepali-mixed.png'), await page.locator('#map canvas').screenshot());
       const cafe = await labels(page);

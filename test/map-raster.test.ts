@@ -34,22 +34,50 @@ describe('rasterize: coverage is the exact area of the outline in each pixel', (
   });
 
   it('a square on the pixel grid covers its pixels fully and nothing else', () => {
-    const c = rasterize(polygon([[2, 3], [7, 3], [7, 9], [2, 9]]), 10, 12);
+    const c = rasterize(
+      polygon([
+        [2, 3],
+        [7, 3],
+        [7, 9],
+        [2, 9],
+      ]),
+      10,
+      12,
+    );
     for (let y = 0; y < 12; y++) {
       for (let x = 0; x < 10; x++) expect(c.data[y * 10 + x]).toBe(x >= 2 && x < 7 && y >= 3 && y < 9 ? 1 : 0);
     }
   });
 
   it('a half-pixel offset gives half-covered edge pixels', () => {
-    const c = rasterize(polygon([[2.5, 2], [6.5, 2], [6.5, 4], [2.5, 4]]), 8, 6);
+    const c = rasterize(
+      polygon([
+        [2.5, 2],
+        [6.5, 2],
+        [6.5, 4],
+        [2.5, 4],
+      ]),
+      8,
+      6,
+    );
     expect(c.data[2 * 8 + 2]).toBeCloseTo(0.5, 5);
     expect(c.data[2 * 8 + 3]).toBeCloseTo(1, 5);
     expect(c.data[2 * 8 + 6]).toBeCloseTo(0.5, 5);
   });
 
   it('either winding fills; a contour wound the other way inside another is a hole', () => {
-    const outer: [number, number][] = [[1, 1], [15, 1], [15, 15], [1, 15]];
-    const inner: [number, number][] = [[5, 5], [5, 11], [11, 11], [11, 5]];
+    const outer: [number, number][] = [
+      [1, 1],
+      [15, 1],
+      [15, 15],
+      [1, 15],
+    ];
+    const inner: [number, number][] = [
+      [5, 5],
+      [5, 11],
+      [11, 11],
+      [11, 5],
+    ];
     expect(sum(rasterize(polygon([...outer].reverse()), 16, 16).data)).toBeCloseTo(196, 3);
     const ring = rasterize([...polygon(outer), ...polygon(inner)], 16, 16);
     expect(sum(ring.data)).toBeCloseTo(196 - 36, 3);
@@ -80,9 +108,27 @@ describe('rasterize: coverage is the exact area of the outline in each pixel', (
   });
 
   it('parts outside the grid are clipped, not wrapped into other rows', () => {
-    const c = rasterize(polygon([[-5, 2], [4, 2], [4, 6], [-5, 6]]), 8, 8);
+    const c = rasterize(
+      polygon([
+        [-5, 2],
+        [4, 2],
+        [4, 6],
+        [-5, 6],
+      ]),
+      8,
+      8,
+    );
     expect(sum(c.data)).toBeCloseTo(16, 5);
-    const right = rasterize(polygon([[6, 2], [14, 2], [14, 6], [6, 6]]), 8, 8);
+    const right = rasterize(
+      polygon([
+        [6, 2],
+        [14, 2],
+        [14, 6],
+        [6, 6],
+      ]),
+      8,
+      8,
+    );
     expect(sum(right.data)).toBeCloseTo(8, 5);
     for (let y = 0; y < 8; y++) expect(right.data[y * 8]).toBe(0);
   });
@@ -90,7 +136,16 @@ describe('rasterize: coverage is the exact area of the outline in each pixel', (
 
 describe('distanceField: bytes of 255·(1 − CUTOFF − d/RADIUS), d the signed distance to the outline', () => {
   // a 10 × 10 square at (3, 3)..(13, 13) on a 16 × 16 grid, with a 3-pixel buffer
-  const cov = rasterize(polygon([[3, 3], [13, 3], [13, 13], [3, 13]]), 16, 16);
+  const cov = rasterize(
+    polygon([
+      [3, 3],
+      [13, 3],
+      [13, 13],
+      [3, 13],
+    ]),
+    16,
+    16,
+  );
   const sdf = distanceField(cov, 3);
   // signed distance from a pixel centre (in the buffered grid) to the square: positive outside
   const distance = (px: number, py: number) => {
@@ -128,7 +183,19 @@ describe('distanceField: bytes of 255·(1 − CUTOFF − d/RADIUS), d the signed
     const at = i - 1 + 0.5 + (191 - row[i - 1]!) / (row[i]! - row[i - 1]!);
     expect(Math.abs(at - 6)).toBeLessThan(0.1);
     // and for an edge off the grid: a bar from x = 4.3, in a 2-pixel buffer
-    const bar = distanceField(rasterize(polygon([[4.3, 0], [12, 0], [12, 8], [4.3, 8]]), 16, 8), 2);
+    const bar = distanceField(
+      rasterize(
+        polygon([
+          [4.3, 0],
+          [12, 0],
+          [12, 8],
+          [4.3, 8],
+        ]),
+        16,
+        8,
+      ),
+      2,
+    );
     const r2 = [...bar.data.subarray(5 * bar.width, 6 * bar.width)];
     const j = r2.findIndex((v, k) => k > 0 && r2[k - 1]! < 191 && v >= 191);
     const at2 = j - 1 + 0.5 + (191 - r2[j - 1]!) / (r2[j]! - r2[j - 1]!);
@@ -146,14 +213,34 @@ describe('distanceField: bytes of 255·(1 − CUTOFF − d/RADIUS), d the signed
 describe('glyph ranges', () => {
   it('drawGlyph places the bitmap by the outline: left, top from the ascender, advance rounded', () => {
     // a 4 × 10 px bar standing on the baseline at x = 1.5 (y down, as opentype.js gives outlines)
-    const g = drawGlyph(73, polygon([[1.5, -10], [5.5, -10], [5.5, 0], [1.5, 0]]), 7.4, 25.6);
+    const g = drawGlyph(
+      73,
+      polygon([
+        [1.5, -10],
+        [5.5, -10],
+        [5.5, 0],
+        [1.5, 0],
+      ]),
+      7.4,
+      25.6,
+    );
     expect(g).toMatchObject({ id: 73, left: 1, width: 5, height: 10, top: 10 - 26, advance: 7 });
     expect(g.bitmap!.length).toBe((5 + 6) * (10 + 6));
     expect(drawGlyph(32, [], 6.2, 25.6)).toEqual({ id: 32, advance: 6, width: 0, height: 0, left: 0, top: -26 });
   });
 
   it('encodeGlyphs writes glyphs.proto: fontstack { name = 1, range = 2, glyphs = 3 }', () => {
-    const g = drawGlyph(65, polygon([[0, -8], [6, -8], [6, 0], [0, 0]]), 6, 25.6);
+    const g = drawGlyph(
+      65,
+      polygon([
+        [0, -8],
+        [6, -8],
+        [6, 0],
+        [0, 0],
+      ]),
+      6,
+      25.6,
+    );
     const bytes = encodeGlyphs('Noto Sans Regular', 0, [g]);
     const seen: unknown[] = [];
     new PbfReader(bytes).readFields((tag, _, pbf) => {
@@ -176,7 +263,14 @@ describe('glyph ranges', () => {
   it('parseRange takes only 256-code-point blocks of the BMP', () => {
     expect(parseRange('0', '255')).toBe(0);
     expect(parseRange('65280', '65535')).toBe(65280);
-    for (const [s, e] of [['1', '256'], ['0', '256'], ['65536', '65791'], ['-256', '-1'], ['0x0', '255'], ['', '255']]) {
+    for (const [s, e] of [
+      ['1', '256'],
+      ['0', '256'],
+      ['65536', '65791'],
+      ['-256', '-1'],
+      ['0x0', '255'],
+      ['', '255'],
+    ]) {
       expect(parseRange(s!, e!)).toBeUndefined();
     }
   });
@@ -192,7 +286,16 @@ describe('glyph ranges', () => {
 
 describe('distanceField of an outline at fractional coordinates, against exact distances to its edges', () => {
   // a "T" whose edges fall between pixels, like a glyph's
-  const T: [number, number][] = [[2.3, 3.6], [17.7, 3.6], [17.7, 5.4], [10.9, 5.4], [10.9, 21.2], [9.1, 21.2], [9.1, 5.4], [2.3, 5.4]];
+  const T: [number, number][] = [
+    [2.3, 3.6],
+    [17.7, 3.6],
+    [17.7, 5.4],
+    [10.9, 5.4],
+    [10.9, 21.2],
+    [9.1, 21.2],
+    [9.1, 5.4],
+    [2.3, 5.4],
+  ];
   const buffer = 3;
   const sdf = distanceField(rasterize(polygon(T), 20, 24), buffer);
   const segDist = (px: number, py: number, [ax, ay]: [number, number], [bx, by]: [number, number]) => {
@@ -225,7 +328,14 @@ describe('distanceField of an outline at fractional coordinates, against exact d
 
   it('pixels well away from the outline have no coverage at all (no rounding residue)', () => {
     const c = rasterize(polygon(T), 20, 24);
-    for (const [x, y] of [[4, 12], [15, 18], [0, 0], [19, 23], [5, 6]] as const) expect(c.data[y * 20 + x]).toBe(0);
+    for (const [x, y] of [
+      [4, 12],
+      [15, 18],
+      [0, 0],
+      [19, 23],
+      [5, 6],
+    ] as const)
+      expect(c.data[y * 20 + x]).toBe(0);
     expect(c.data[12 * 20 + 9]).toBeGreaterThan(0.5);
     expect(c.data[12 * 20 + 10]).toBeGreaterThan(0.85);
   });

@@ -13,7 +13,17 @@ import { summary } from '../src/cli/tiles.js';
 import { withShapedGlyphs } from '../src/map/assets.js';
 import { DEVANAGARI_STACK } from '../src/map/glyphs.js';
 import {
-  devanagariFontBytes, FontError, isShapedTable, placeLabel, PUA_FIRST, PUA_LAST, SHAPED_KEY, Shaper, shapeLabels, woffToSfnt, type ShapedTable,
+  devanagariFontBytes,
+  FontError,
+  isShapedTable,
+  placeLabel,
+  PUA_FIRST,
+  PUA_LAST,
+  SHAPED_KEY,
+  Shaper,
+  shapeLabels,
+  woffToSfnt,
+  type ShapedTable,
 } from '../src/map/shape.js';
 import { mapStyle } from '../src/map/style.js';
 import { FeatureSink, POINT, type FeatureTable } from '../src/tiles/features.js';
@@ -21,10 +31,26 @@ import { names } from '../src/tiles/schema.js';
 
 /** Names of the Kathmandu fixture (`name` or `name:ne`), some with Latin words, digits or punctuation. */
 const KATHMANDU = [
-  'ठमेल', 'काठमाडौं', 'नारायणहिटी दरबार संग्रहालय', 'ज्ञानेश्वर मार्ग', 'मैतीदेवी मन्दिर', 'त्रिचन्द्र कलेज', 'प्रदर्शनी मार्ग',
-  'सोह्रहाते गणेश', 'महेन्द्रेश्वर मन्दिर', 'दरबारमार्ग प्रहरी चौकी', 'सिद्धार्थ बैंक', 'अष्टसिद्धि गणेश मन्दिर', 'रञ्जना पार्किङ',
-  'कमलाक्षी', 'पूर्वाधार विकास बैंक', 'बीर अस्पताल प्रवेश द्वार ७', 'गार्डेन अफ ड्रिम्स पार्किङ्', 'ठमेल ट्रेकर्स होटल',
-  'काठमाडौं फाइनान्स प्रा. लि', 'फलोरैन्स fashion नेपाल',
+  'ठमेल',
+  'काठमाडौं',
+  'नारायणहिटी दरबार संग्रहालय',
+  'ज्ञानेश्वर मार्ग',
+  'मैतीदेवी मन्दिर',
+  'त्रिचन्द्र कलेज',
+  'प्रदर्शनी मार्ग',
+  'सोह्रहाते गणेश',
+  'महेन्द्रेश्वर मन्दिर',
+  'दरबारमार्ग प्रहरी चौकी',
+  'सिद्धार्थ बैंक',
+  'अष्टसिद्धि गणेश मन्दिर',
+  'रञ्जना पार्किङ',
+  'कमलाक्षी',
+  'पूर्वाधार विकास बैंक',
+  'बीर अस्पताल प्रवेश द्वार ७',
+  'गार्डेन अफ ड्रिम्स पार्किङ्',
+  'ठमेल ट्रेकर्स होटल',
+  'काठमाडौं फाइनान्स प्रा. लि',
+  'फलोरैन्स fashion नेपाल',
 ];
 
 let shaper: Shaper;
@@ -56,7 +82,10 @@ function devanagariWords(text: string): string[] {
 }
 
 /** The fixture's names as features, through the schema's `names` as the build writes them, and `shapeNames`. */
-function build(list: string[], props: (n: string) => [string, string][] = (n) => [['name', n]]): { table: FeatureTable; shaped: ShapedTable } {
+function build(
+  list: string[],
+  props: (n: string) => [string, string][] = (n) => [['name', n]],
+): { table: FeatureTable; shaped: ShapedTable } {
   const sink = new FeatureSink();
   for (const n of list) sink.add({ layer: 'pois', type: POINT, minZoom: 14, props: names(new Map(props(n))) }, [0, 0], [1]);
   const out = shapeNames(sink.finish(), shaper);
@@ -69,7 +98,7 @@ function property(t: FeatureTable, f: number, key: string): string | undefined {
   return undefined;
 }
 
-describe('a shaped label stands for HarfBuzz\'s shaping of the name', () => {
+describe("a shaped label stands for HarfBuzz's shaping of the name", () => {
   it('for each of 20 Kathmandu names, the glyphs and places written equal harfbuzzjs shaping the name', () => {
     const { table, shaped } = build(KATHMANDU);
     expect(table.count).toBe(KATHMANDU.length);
@@ -92,7 +121,10 @@ describe('a shaped label stands for HarfBuzz\'s shaping of the name', () => {
         for (const [i, run] of runs.entries()) {
           const part = placed.slice(at, at + run.length);
           const x0 = part[0]!.x;
-          expect(part.map((g) => ({ ...g, x: g.x - x0 })), `${name}: run ${i}`).toEqual(run);
+          expect(
+            part.map((g) => ({ ...g, x: g.x - x0 })),
+            `${name}: run ${i}`,
+          ).toEqual(run);
           at += run.length;
         }
         expect(at).toBe(placed.length);
@@ -116,7 +148,10 @@ describe('a shaped label stands for HarfBuzz\'s shaping of the name', () => {
   });
 
   it('shapes a Devanagari `name` without `name:ne`, and prefers `name:ne` to an English `name`', () => {
-    const { table } = build(['ठमेल'], (n) => [['name', 'Thamel'], ['name:ne', n]]);
+    const { table } = build(['ठमेल'], (n) => [
+      ['name', 'Thamel'],
+      ['name:ne', n],
+    ]);
     expect(placeLabel(property(table, 0, 'pgf:name:ne')!, build(['ठमेल']).shaped, shaper)).toEqual(harfbuzz('ठमेल'));
     expect(property(build(['Thamel']).table, 0, 'pgf:name:ne')).toBeUndefined();
   });
@@ -124,12 +159,21 @@ describe('a shaped label stands for HarfBuzz\'s shaping of the name', () => {
 
 describe('the build summary counts the names shaped and those left unshaped', () => {
   const result = (overflow: number): TilesResult => ({
-    features: 10, skipped: 0, zooms: [], archive: { addressed: 1, contents: 1, entries: 1, leaves: 0, bytes: 100 } as TilesResult['archive'],
-    bounds: [85, 27, 86, 28], shaped: { names: 704, features: 894, clusters: 472, overflow }, timings: { read: 1, features: 1, tiles: 1 },
+    features: 10,
+    skipped: 0,
+    zooms: [],
+    archive: { addressed: 1, contents: 1, entries: 1, leaves: 0, bytes: 100 } as TilesResult['archive'],
+    bounds: [85, 27, 86, 28],
+    shaped: { names: 704, features: 894, clusters: 472, overflow },
+    timings: { read: 1, features: 1, tiles: 1 },
   });
   it('says how many, and how many were left unshaped', () => {
-    expect(summary(result(0), 'x.pmtiles', 1000, 5)).toContain('  nepali    704 names shaped on 894 features, 472 clusters; none left unshaped');
-    expect(summary(result(3), 'x.pmtiles', 1000, 5).join('\n')).toMatch(/nepali .* 3 left unshaped \(their clusters beyond the 6,400 code points\)/);
+    expect(summary(result(0), 'x.pmtiles', 1000, 5)).toContain(
+      '  nepali    704 names shaped on 894 features, 472 clusters; none left unshaped',
+    );
+    expect(summary(result(3), 'x.pmtiles', 1000, 5).join('\n')).toMatch(
+      /nepali .* 3 left unshaped \(their clusters beyond the 6,400 code points\)/,
+    );
   });
 });
 
@@ -183,7 +227,13 @@ describe('the font', () => {
     const sfnt = await devanagariFontBytes();
     expect(new DataView(sfnt.buffer, sfnt.byteOffset).getUint32(0)).toBe(0x00010000);
     // cut short: the table directory points past the end
-    const woff = new Uint8Array(await (await import('node:fs/promises')).readFile(new URL('../node_modules/@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff', import.meta.url)));
+    const woff = new Uint8Array(
+      await (
+        await import('node:fs/promises')
+      ).readFile(
+        new URL('../node_modules/@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff', import.meta.url),
+      ),
+    );
     expect(() => woffToSfnt(woff.subarray(0, 2000))).toThrow(FontError);
     // and bytes HarfBuzz finds no font in
     await expect(Shaper.load(new Uint8Array(64))).rejects.toThrow(FontError);
@@ -193,14 +243,16 @@ describe('the font', () => {
 describe('the glyphs of the clusters, served per archive', () => {
   const files = { get: async (path: string) => new TextEncoder().encode(path) };
 
-  it('draws the Private Use Area ranges of the Devanagari stack from the archive\'s table; every other file is the assets\' own', async () => {
+  it("draws the Private Use Area ranges of the Devanagari stack from the archive's table; every other file is the assets' own", async () => {
     const { shaped } = build(KATHMANDU);
     const { assets, problem } = await withShapedGlyphs(files, { [SHAPED_KEY]: shaped });
     expect(problem).toBeUndefined();
     const pbf = await assets!.get(`fonts/${DEVANAGARI_STACK}/57344-57599.pbf`);
     expect(pbf!.length).toBeGreaterThan(1000);
     expect(new TextDecoder().decode(await assets!.get(`fonts/${DEVANAGARI_STACK}/0-255.pbf`))).toBe(`fonts/${DEVANAGARI_STACK}/0-255.pbf`);
-    expect(new TextDecoder().decode(await assets!.get('fonts/Noto Sans Regular/57344-57599.pbf'))).toBe('fonts/Noto Sans Regular/57344-57599.pbf');
+    expect(new TextDecoder().decode(await assets!.get('fonts/Noto Sans Regular/57344-57599.pbf'))).toBe(
+      'fonts/Noto Sans Regular/57344-57599.pbf',
+    );
   });
 
   it('says why it cannot draw a table of another font, or a damaged one, and draws none', async () => {
@@ -221,7 +273,9 @@ describe('the Nepali style', () => {
       const style = mapStyle(name, urls, { lang: 'ne' });
       expect(validateStyleMin(style as never)).toEqual([]);
       const text = JSON.stringify(style.layers);
-      const labelled = (style.layers as { layout?: Record<string, unknown> }[]).filter((l) => JSON.stringify(l.layout?.['text-field'] ?? '').includes('pgf:name:ne'));
+      const labelled = (style.layers as { layout?: Record<string, unknown> }[]).filter((l) =>
+        JSON.stringify(l.layout?.['text-field'] ?? '').includes('pgf:name:ne'),
+      );
       // every name label: water, roads, POIs, places (not house numbers or shields)
       expect(labelled.length).toBe(11);
       expect(text).toContain(JSON.stringify(['format', ['get', 'pgf:name:ne'], { 'text-font': ['literal', [DEVANAGARI_STACK]] }]));

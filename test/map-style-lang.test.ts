@@ -27,12 +27,33 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'map-style-lang-'));
   const pbf = join(dir, 'ne.osm.pbf');
   const w = new PbfWriter(pbf, { sorted: true });
-  w.node({ id: 1, lon: 853_000_000, lat: 277_000_000, tags: [['place', 'neighbourhood'], ['name', 'ठमेल']] });
-  w.node({ id: 2, lon: 853_100_000, lat: 277_000_000, tags: [['amenity', 'cafe'], ['name', 'Himalayan Java'], ['name:ne', 'हिमालयन जाभा']] });
+  w.node({
+    id: 1,
+    lon: 853_000_000,
+    lat: 277_000_000,
+    tags: [
+      ['place', 'neighbourhood'],
+      ['name', 'ठमेल'],
+    ],
+  });
+  w.node({
+    id: 2,
+    lon: 853_100_000,
+    lat: 277_000_000,
+    tags: [
+      ['amenity', 'cafe'],
+      ['name', 'Himalayan Java'],
+      ['name:ne', 'हिमालयन जाभा'],
+    ],
+  });
   await w.close();
   await buildTiles(pbf, join(dir, 'ne.pmtiles'), { workers: 0 });
   tiles = await TileArchive.open(join(dir, 'ne.pmtiles'));
-  api = await startServer({ index: await coreIndex(), tokens: [token('s')], map: { tiles, assets: (await withShapedGlyphs(fileAssets(), tiles.metadata)).assets } });
+  api = await startServer({
+    index: await coreIndex(),
+    tokens: [token('s')],
+    map: { tiles, assets: (await withShapedGlyphs(fileAssets(), tiles.metadata)).assets },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -47,7 +68,10 @@ function glyphIds(pbf: Uint8Array): number[] {
   new PbfReader(pbf).readFields((tag, _, r) => {
     if (tag !== 1) return;
     r.readMessage((t, __, s) => {
-      if (t === 3) s.readMessage((g, ___, q) => { if (g === 1) ids.push(q.readVarint()); }, undefined);
+      if (t === 3)
+        s.readMessage((g, ___, q) => {
+          if (g === 1) ids.push(q.readVarint());
+        }, undefined);
     }, undefined);
   }, undefined);
   return ids;
@@ -79,7 +103,7 @@ describe('GET /styles/{name}?lang=', () => {
 });
 
 describe('the glyphs of the shaped clusters', () => {
-  it('the Devanagari stack\'s first Private Use Area range holds exactly the archive\'s clusters; Latin is served beside them', async () => {
+  it("the Devanagari stack's first Private Use Area range holds exactly the archive's clusters; Latin is served beside them", async () => {
     const table = tiles.metadata[SHAPED_KEY] as ShapedTable;
     expect(table.clusters.length).toBeGreaterThan(3);
     const stack = encodeURIComponent(DEVANAGARI_STACK);

@@ -43,7 +43,8 @@ async function zeroBomb(size: number): Promise<Uint8Array> {
 /** Writes an archive of `tiles` (z/x/y → stored bytes), in tile-id order, with the test archive's header and layers. */
 function writeArchive(path: string, tiles: [number, number, number, Uint8Array][], compress = true): void {
   const w = new PmtilesWriter(path);
-  for (const [z, x, y, data] of [...tiles].sort((a, b) => zxyToTileId(a[0], a[1], a[2]) - zxyToTileId(b[0], b[1], b[2]))) w.add(z, x, y, data);
+  for (const [z, x, y, data] of [...tiles].sort((a, b) => zxyToTileId(a[0], a[1], a[2]) - zxyToTileId(b[0], b[1], b[2])))
+    w.add(z, x, y, data);
   w.finish({ ...TEST_INFO, tileCompression: compress ? 2 : 1 }, { name: 'limits-test', vector_layers: TEST_LAYERS });
 }
 
@@ -88,7 +89,9 @@ function expect502(reply: { status: number; body: any }, tile: string, reason: R
   expect(reply.status).toBe(502);
   expect(reply.body).toMatchObject({ status: 502, data: [] });
   expect(reply.body.timestamp).toMatch(new RegExp(TIMESTAMP_PATTERN));
-  expect(reply.body.message).toMatch(new RegExp(`^Bad gateway: tile ${tile.replace(/\//g, '\\/')} of this server's archive cannot be served: `));
+  expect(reply.body.message).toMatch(
+    new RegExp(`^Bad gateway: tile ${tile.replace(/\//g, '\\/')} of this server's archive cannot be served: `),
+  );
   expect(reply.body.message).toMatch(reason);
   expect(reply.body.message).not.toContain(dir); // the file's path stays on the server
   expect(validator.errors('/tiles/{z}/{x}/{y}.mvt', 'get', 502, reply.body)).toEqual([]);
@@ -111,14 +114,28 @@ describe('the limit of a tile: 16 MiB inflated, checked on every archive', () =>
     const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i * 7919) % 251);
     for (const compress of [true, false]) {
       const path = join(dir, `edge-${compress}.pmtiles`);
-      writeArchive(path, [[1, 0, 0, bytes(limit)], [1, 1, 0, bytes(limit + 1)]].map(([z, x, y, b]) => [z, x, y, compress ? gzipSync(b as Uint8Array) : b]) as [number, number, number, Uint8Array][], compress);
+      writeArchive(
+        path,
+        [
+          [1, 0, 0, bytes(limit)],
+          [1, 1, 0, bytes(limit + 1)],
+        ].map(([z, x, y, b]) => [z, x, y, compress ? gzipSync(b as Uint8Array) : b]) as [number, number, number, Uint8Array][],
+        compress,
+      );
       const a = await TileArchive.open(path, { maxTileBytes: limit });
       try {
         expect(gunzipSync((await a.tile(1, 0, 0))!.data).length).toBe(limit);
-        const err = await a.tile(1, 1, 0).then(() => undefined, (e: unknown) => e);
+        const err = await a.tile(1, 1, 0).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(err).toBeInstanceOf(TileDataError);
         expect((err as TileDataError).tile).toBe('1/1/0');
-        expect((err as TileDataError).reason).toMatch(compress ? /inflates to more than 64 KiB, the limit of a tile/ : /stored in 65537 bytes, more than a tile of 64 KiB, the limit, can take/);
+        expect((err as TileDataError).reason).toMatch(
+          compress
+            ? /inflates to more than 64 KiB, the limit of a tile/
+            : /stored in 65537 bytes, more than a tile of 64 KiB, the limit, can take/,
+        );
         // the same answer again (kept, not inflated again)
         await expect(a.tile(1, 1, 0)).rejects.toThrow(TileDataError);
       } finally {
@@ -143,7 +160,10 @@ describe('the limit of a tile: 16 MiB inflated, checked on every archive', () =>
   it('a directory giving two tiles one offset and two lengths cannot pass a bomb off as the checked tile', async () => {
     const path = join(dir, 'aliased.pmtiles');
     const good = gzipSync(encodeMvt({ roads: [] }));
-    writeArchive(path, [[0, 0, 0, good], [1, 0, 0, await zeroBomb(4 * MiB)]]);
+    writeArchive(path, [
+      [0, 0, 0, good],
+      [1, 0, 0, await zeroBomb(4 * MiB)],
+    ]);
     // 1/0/0 now starts where 0/0/0 does and runs on over the bomb that follows it
     rewriteRoot(path, (entries) => {
       const [first, second] = entries;
@@ -172,7 +192,9 @@ describe('the limit of a tile: 16 MiB inflated, checked on every archive', () =>
     writeArchive(path, [[0, 0, 0, gzipSync(encodeMvt({ roads: [] }))]]);
     rewriteRoot(path, (entries) => void (entries[0]!.length = 2 ** 40));
     const a = await TileArchive.open(path);
-    await expect(a.tile(0, 0, 0)).rejects.toThrow(/tile 0\/0\/0: it is stored in 1099511627776 bytes, more than a tile of 16 MiB, the limit, can take/);
+    await expect(a.tile(0, 0, 0)).rejects.toThrow(
+      /tile 0\/0\/0: it is stored in 1099511627776 bytes, more than a tile of 16 MiB, the limit, can take/,
+    );
     await a.close();
   });
 
@@ -214,9 +236,15 @@ describe('over HTTP: a gzip bomb is a 502 envelope, and the server never inflate
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 2);
     try {
-      const replies = await Promise.all(['identity', 'gzip', 'identity', 'gzip'].map((enc) => server.request(url(x + 1), { headers: { 'Accept-Encoding': enc } })));
+      const replies = await Promise.all(
+        ['identity', 'gzip', 'identity', 'gzip'].map((enc) => server.request(url(x + 1), { headers: { 'Accept-Encoding': enc } })),
+      );
       for (const r of replies) {
-        expect502(r, `14/${x + 1}/${y}`, /it inflates to more than 1 MiB, the limit of a tile; the archive is damaged or was not built for serving$/);
+        expect502(
+          r,
+          `14/${x + 1}/${y}`,
+          /it inflates to more than 1 MiB, the limit of a tile; the archive is damaged or was not built for serving$/,
+        );
         expect(r.headers.get('cache-control')).toBe('no-store');
       }
     } finally {
@@ -237,14 +265,27 @@ describe('over HTTP: a gzip bomb is a 502 envelope, and the server never inflate
 
 describe('the routes inflate for a client that takes no gzip only up to the limit, whatever `tiles` they are given', () => {
   // `map.tiles` may be any object of the `MapTiles` shape, one that checks nothing included
-  const header = { minZoom: 0, maxZoom: 14, minLon: 85.3, minLat: 27.7, maxLon: 85.33, maxLat: 27.73, centerLon: 85.31, centerLat: 27.71, centerZoom: 14 };
+  const header = {
+    minZoom: 0,
+    maxZoom: 14,
+    minLon: 85.3,
+    minLat: 27.7,
+    maxLon: 85.33,
+    maxLat: 27.73,
+    centerLon: 85.31,
+    centerLat: 27.71,
+    centerZoom: 14,
+  };
   let server: TestServer;
   let bomb: Uint8Array;
 
   beforeAll(async () => {
     bomb = await zeroBomb(64 * MiB);
     const tiles = {
-      header, vectorLayers: TEST_LAYERS, metadata: {}, maxTileBytes: MiB,
+      header,
+      vectorLayers: TEST_LAYERS,
+      metadata: {},
+      maxTileBytes: MiB,
       tile: async (z: number) => ({ data: z === 14 ? bomb : new Uint8Array([1, 2, 3]), etag: `"t${z}"` }),
     };
     server = await startServer({ index: await coreIndex(), tokens: [token('a')], map: { tiles } });
@@ -259,7 +300,11 @@ describe('the routes inflate for a client that takes no gzip only up to the limi
   });
 
   it('bytes that are not gzip are a 502 for a plain client, not a 500', async () => {
-    expect502(await server.request(`/api/v1/tiles/13/0/0.mvt?key=${KEY}`, { headers: { 'Accept-Encoding': 'identity' } }), '13/0/0', /its bytes are not valid gzip/);
+    expect502(
+      await server.request(`/api/v1/tiles/13/0/0.mvt?key=${KEY}`, { headers: { 'Accept-Encoding': 'identity' } }),
+      '13/0/0',
+      /its bytes are not valid gzip/,
+    );
   });
 });
 
@@ -273,7 +318,10 @@ function denseTiles(lines: number): [number, number, number, Uint8Array][] {
   const roads: TestFeature[] = [];
   for (let i = 0; i < lines; i++) {
     let [px, py] = [Math.floor(next() * 4096), Math.floor(next() * 4096)];
-    const coords = Array.from({ length: 400 }, () => [(px += Math.floor(next() * 65) - 32), (py += Math.floor(next() * 65) - 32)] as [number, number]);
+    const coords = Array.from(
+      { length: 400 },
+      () => [(px += Math.floor(next() * 65) - 32), (py += Math.floor(next() * 65) - 32)] as [number, number],
+    );
     roads.push({ type: 'line', coords, properties: { kind: 'path', min_zoom: 14 } });
   }
   const shared = encodeMvt({ roads });
@@ -284,7 +332,7 @@ function denseTiles(lines: number): [number, number, number, Uint8Array][] {
   });
 }
 
-describe('an archive of uncompressed tiles: gzipped on zlib\'s threads, once per tile, in a cache bounded by bytes', () => {
+describe("an archive of uncompressed tiles: gzipped on zlib's threads, once per tile, in a cache bounded by bytes", () => {
   let big: [number, number, number, Uint8Array][];
   let small: [number, number, number, Uint8Array][];
   let bigPath: string;
@@ -314,7 +362,14 @@ describe('an archive of uncompressed tiles: gzipped on zlib\'s threads, once per
     try {
       await health(); // the connection and the route warm
       let inFlight = true;
-      const requests = Promise.all(big.map(([z, tx, ty]) => fetch(`${server.origin}/api/v1/tiles/${z}/${tx}/${ty}.mvt?key=${KEY}`).then(async (r) => ({ status: r.status, body: new Uint8Array(await r.arrayBuffer()) })))).finally(() => (inFlight = false));
+      const requests = Promise.all(
+        big.map(([z, tx, ty]) =>
+          fetch(`${server.origin}/api/v1/tiles/${z}/${tx}/${ty}.mvt?key=${KEY}`).then(async (r) => ({
+            status: r.status,
+            body: new Uint8Array(await r.arrayBuffer()),
+          })),
+        ),
+      ).finally(() => (inFlight = false));
       // /health, one after another while the tiles are in flight: the slowest of them
       let slowest = 0;
       let probes = 0;
@@ -363,7 +418,12 @@ describe('an archive of uncompressed tiles: gzipped on zlib\'s threads, once per
     const sizes = small.map(([, , , data]) => gzipSync(data).length);
     // room for two of the four tiles, not three
     const budget = Math.max(...sizes) * 2 + 100;
-    expect([...sizes].sort((a, b) => a - b).slice(0, 3).reduce((a, b) => a + b)).toBeGreaterThan(budget);
+    expect(
+      [...sizes]
+        .sort((a, b) => a - b)
+        .slice(0, 3)
+        .reduce((a, b) => a + b),
+    ).toBeGreaterThan(budget);
     const tiles = await TileArchive.open(smallPath, { cacheBytes: budget });
     try {
       const get = (k: number) => tiles.tile(small[k]![0], small[k]![1], small[k]![2]);

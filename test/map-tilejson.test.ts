@@ -47,7 +47,8 @@ const tileJson = async (server: TestServer) => {
 };
 
 // The MVT value types as TileJSON names them.
-const typeOf = (v: unknown) => (typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : typeof v === 'boolean' ? 'Boolean' : typeof v);
+const typeOf = (v: unknown) =>
+  typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : typeof v === 'boolean' ? 'Boolean' : typeof v;
 
 describe('the fields of the built tiles: every property of every feature is listed, with its type', () => {
   it('holds for every tile of the Kathmandu fixture, z0 to z14', async () => {
@@ -59,7 +60,8 @@ describe('the fields of the built tiles: every property of every feature is list
     let features = 0;
     for (let z = minZoom; z <= maxZoom; z++) {
       const n = 2 ** z;
-      const x0 = Math.floor(((minLon + 180) / 360) * n), x1 = Math.floor(((maxLon + 180) / 360) * n);
+      const x0 = Math.floor(((minLon + 180) / 360) * n),
+        x1 = Math.floor(((maxLon + 180) / 360) * n);
       const row = (lat: number) => Math.floor(((1 - Math.asinh(Math.tan((lat * Math.PI) / 180)) / Math.PI) / 2) * n);
       for (let x = x0; x <= x1; x++) {
         for (let y = row(maxLat); y <= row(minLat); y++) {

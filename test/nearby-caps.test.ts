@@ -24,7 +24,17 @@ beforeAll(async () => {
   const w = new PbfWriter(file, { sorted: true });
   const open = new Set([...OPEN_NEAR_WEST, ...OPEN_NEAR_EAST]);
   for (let id = 1; id <= N; id++) {
-    w.node({ id, lat: 277_000_000, lon: lonOf(id), tags: open.has(id) ? [['amenity', 'cafe'], ['opening_hours', '24/7']] : [['amenity', 'cafe']] });
+    w.node({
+      id,
+      lat: 277_000_000,
+      lon: lonOf(id),
+      tags: open.has(id)
+        ? [
+            ['amenity', 'cafe'],
+            ['opening_hours', '24/7'],
+          ]
+        : [['amenity', 'cafe']],
+    });
   }
   await w.close();
   index = await loadPbf(file);

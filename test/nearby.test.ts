@@ -133,7 +133,9 @@ describe('a type returns every place of that type whose centroid is within the r
     expect(got.length).toBe(places.filter((p) => p.types.includes('crossing')).length);
     expect(got.length).toBe(57);
     // highway=residential is on ways only in the fixture: no place has that type
-    expect(() => nearby(index, { type: 'residential', ...CENTER, radius: 10, limit: ALL, at: AT })).toThrow(/^type: unknown type "residential"/);
+    expect(() => nearby(index, { type: 'residential', ...CENTER, radius: 10, limit: ALL, at: AT })).toThrow(
+      /^type: unknown type "residential"/,
+    );
   });
 });
 
@@ -240,11 +242,14 @@ describe('without sortBy: the limit highest scores, score descending, ties by pl
     const p = byId.get(4412627492 * 4)!;
     const rawKeys = p.rawTags.map(([k]) => k);
     expect(rawKeys).not.toContain('opening_hours');
-    expect(rawKeys.some((k) => ['wikidata', 'wikipedia', 'website', 'contact:website', 'url', 'phone', 'contact:phone'].includes(k))).toBe(false);
+    expect(rawKeys.some((k) => ['wikidata', 'wikipedia', 'website', 'contact:website', 'url', 'phone', 'contact:phone'].includes(k))).toBe(
+      false,
+    );
     const c = centroidOfPlace(p);
     // 1.11195 km due south: haversine along a meridian is R · Δφ
-    const got = nearby(index, { type: p.types[0], lat: c.lat - 0.01, lon: c.lon, radius: 2, limit: ALL, at: AT })
-      .find((r) => r.placeId === p.placeId)!;
+    const got = nearby(index, { type: p.types[0], lat: c.lat - 0.01, lon: c.lon, radius: 2, limit: ALL, at: AT }).find(
+      (r) => r.placeId === p.placeId,
+    )!;
     const d = (6371.0088 * 0.01 * Math.PI) / 180;
     expect(got.radialDistanceInKm).toBeCloseTo(d, 9);
     expect(got.score).toBeCloseTo(2 / (1 + d), 9);
@@ -254,11 +259,16 @@ describe('without sortBy: the limit highest scores, score descending, ties by pl
     // relation 10953874, Bir Hospital: name, no wikidata, website, phone or hours
     const p = byId.get(10953874 * 4 + 2)!;
     const c = centroidOfPlace(p);
-    const r = nearby(index, { type: 'hospital', lat: c.lat, lon: c.lon, radius: 1, limit: ALL, sortBy: true, at: AT })
-      .find((x) => x.placeId === p.placeId)!;
+    const r = nearby(index, { type: 'hospital', lat: c.lat, lon: c.lon, radius: 1, limit: ALL, sortBy: true, at: AT }).find(
+      (x) => x.placeId === p.placeId,
+    )!;
     const has = (k: string) => tag(p.rawTags, k) !== undefined;
-    const base = 2 + (has('wikidata') || has('wikipedia') ? 1 : 0) + (has('website') || has('contact:website') || has('url') ? 0.5 : 0) +
-      (has('phone') || has('contact:phone') ? 0.5 : 0) + (has('opening_hours') ? 0.5 : 0);
+    const base =
+      2 +
+      (has('wikidata') || has('wikipedia') ? 1 : 0) +
+      (has('website') || has('contact:website') || has('url') ? 0.5 : 0) +
+      (has('phone') || has('contact:phone') ? 0.5 : 0) +
+      (has('opening_hours') ? 0.5 : 0);
     const prominence = r.score * (1 + r.radialDistanceInKm);
     const areaTerm = prominence - base;
     expect(areaTerm).toBeGreaterThan(0.5);
@@ -281,7 +291,9 @@ describe('with sortBy: the limit nearest, distance ascending, ties by placeId', 
       for (let i = 1; i < got.length; i++) {
         const a = got[i - 1];
         const b = got[i];
-        expect(a.radialDistanceInKm < b.radialDistanceInKm || (a.radialDistanceInKm === b.radialDistanceInKm && a.placeId < b.placeId)).toBe(true);
+        expect(
+          a.radialDistanceInKm < b.radialDistanceInKm || (a.radialDistanceInKm === b.radialDistanceInKm && a.placeId < b.placeId),
+        ).toBe(true);
       }
       const want = candidates(places, q).sort((a, b) => a.km - b.km || a.place.placeId - b.place.placeId);
       for (let i = 0; i < limit; i++) {
@@ -346,8 +358,9 @@ describe('radialDistanceInKm is the haversine distance to the centroid, R = 6371
     const here = nearby(index, { type: 'cafe', lat, lon, radius: 1, limit: 1, sortBy: true, at: AT });
     expect(here[0].radialDistanceInKm).toBe(0);
     expect(here[0].centroid).toEqual({ lat, lon });
-    const north = nearby(index, { type: 'cafe', lat: lat + 0.05, lon, radius: 10, limit: ALL, sortBy: true, at: AT })
-      .find((r) => r.placeId === p.placeId)!;
+    const north = nearby(index, { type: 'cafe', lat: lat + 0.05, lon, radius: 10, limit: ALL, sortBy: true, at: AT }).find(
+      (r) => r.placeId === p.placeId,
+    )!;
     expect(north.radialDistanceInKm).toBeCloseTo((6371.0088 * 0.05 * Math.PI) / 180, 9);
   });
 
@@ -369,7 +382,10 @@ describe('isOpen: only places open at `at`, the limit applied after the filter',
 
   it('returns `limit` open places where the unfiltered top has closed ones', () => {
     const top = nearby(index, { ...q, limit: 5 });
-    expect(top.some((r) => !r.open), 'premise: some of the unfiltered top 5 are closed').toBe(true);
+    expect(
+      top.some((r) => !r.open),
+      'premise: some of the unfiltered top 5 are closed',
+    ).toBe(true);
     const got = nearby(index, { ...q, limit: 5, isOpen: true });
     expect(got.length).toBe(5);
     for (const r of got) expect(r.open).toBe(true);
@@ -418,12 +434,29 @@ describe('defaults: radius 10 km, limit 5', () => {
 });
 
 describe('random queries agree with the raw computation (seeded, bounded)', () => {
-  const TYPES = ['cafe', 'restaurant', 'school', 'bank', 'pharmacy', 'hotel', 'toilets', 'atm', 'clothes', 'eat', 'shopping', 'tourism', 'parking', 'clinic', 'night_life', 'travel_agency'];
+  const TYPES = [
+    'cafe',
+    'restaurant',
+    'school',
+    'bank',
+    'pharmacy',
+    'hotel',
+    'toilets',
+    'atm',
+    'clothes',
+    'eat',
+    'shopping',
+    'tourism',
+    'parking',
+    'clinic',
+    'night_life',
+    'travel_agency',
+  ];
   const INSTANTS = ['2026-01-17T01:30', '2026-01-17T12:00', '2026-01-18T19:30', '2026-01-16T09:15'].map(npt);
 
   it('200 queries: same places, same order, up to near ties', () => {
     let seed = 20260110;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     let checked = 0;
     for (let n = 0; n < 200; n++) {
       const q = {
@@ -440,9 +473,11 @@ describe('random queries agree with the raw computation (seeded, bounded)', () =
       // a place within a metre of the circle may fall either way: leave such queries out
       if (wide.some((c) => Math.abs(c.km - q.radius) <= EDGE_KM)) continue;
       checked++;
-      const want = wide.sort(q.sortBy
-        ? (a, b) => a.km - b.km || a.place.placeId - b.place.placeId
-        : (a, b) => b.score - a.score || a.place.placeId - b.place.placeId);
+      const want = wide.sort(
+        q.sortBy
+          ? (a, b) => a.km - b.km || a.place.placeId - b.place.placeId
+          : (a, b) => b.score - a.score || a.place.placeId - b.place.placeId,
+      );
       const got = nearby(index, q);
       const what = JSON.stringify(q);
       expect(got.length, what).toBe(Math.min(q.limit, want.length));

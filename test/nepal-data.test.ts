@@ -17,7 +17,9 @@ describe('joinPairs joins every tile into one network', () => {
   it('for the tiles bench:data lays out (100 and 310 copies of a Kathmandu-sized tile)', () => {
     const bbox = { minLat: 277006229, maxLat: 277160104, minLon: 853002400, maxLon: 853409231 };
     for (const copies of [100, 310]) {
-      const centres = tileOffsets(bbox, copies).map(([dLat, dLon]) => [(bbox.minLon + bbox.maxLon + 2 * dLon) / 2e7, (bbox.minLat + bbox.maxLat + 2 * dLat) / 2e7] as [number, number]);
+      const centres = tileOffsets(bbox, copies).map(
+        ([dLat, dLon]) => [(bbox.minLon + bbox.maxLon + 2 * dLon) / 2e7, (bbox.minLat + bbox.maxLat + 2 * dLat) / 2e7] as [number, number],
+      );
       const pairs = joinPairs(centres);
       expect(components(copies, pairs)).toBe(1);
       expect(pairs.length).toBeGreaterThanOrEqual(copies - 1);
@@ -38,11 +40,15 @@ describe('joinPairs joins every tile into one network', () => {
       // the nearest neighbour of each tile (planar, as the script measures) is joined to it
       for (let a = 0; a < n; a++) {
         const k = Math.cos((centres[a][1] * Math.PI) / 180);
-        let near = -1, best = Infinity;
+        let near = -1,
+          best = Infinity;
         for (let b = 0; b < n; b++) {
           if (b === a) continue;
           const d = Math.hypot((centres[a][0] - centres[b][0]) * k, centres[a][1] - centres[b][1]);
-          if (d < best) { best = d; near = b; }
+          if (d < best) {
+            best = d;
+            near = b;
+          }
         }
         expect(keys).toContain(a < near ? `${a},${near}` : `${near},${a}`);
       }

@@ -16,8 +16,22 @@ const routable = (s: string) => roadRules((k) => tags(s).get(k)).access !== 0;
 describe('what a road is: the same highway values are no road to the map and to routing', () => {
   // the values the two lists disagreed on before, and some of both kinds
   it.each([
-    'construction', 'proposed', 'planned', 'abandoned', 'razed', 'demolished', 'removed', 'disused',
-    'bus_stop', 'elevator', 'emergency_bay', 'rest_area', 'services', 'street_lamp', 'traffic_signals', 'crossing',
+    'construction',
+    'proposed',
+    'planned',
+    'abandoned',
+    'razed',
+    'demolished',
+    'removed',
+    'disused',
+    'bus_stop',
+    'elevator',
+    'emergency_bay',
+    'rest_area',
+    'services',
+    'street_lamp',
+    'traffic_signals',
+    'crossing',
   ])('highway=%s: no road on the map, none for routing', (v) => {
     expect(isTileRoad(`highway=${v}`)).toBe(false);
     expect(routable(`highway=${v}`)).toBe(false);
@@ -31,10 +45,14 @@ describe('what a road is: the same highway values are no road to the map and to 
 
 describe('one-ways and roundabouts: the map draws what cars obey', () => {
   it.each([
-    ['highway=residential oneway=yes', true, false], ['highway=residential oneway=-1', true, true],
-    ['highway=residential oneway=reverse', true, true], ['highway=residential junction=roundabout', true, false],
-    ['highway=residential junction=circular', true, false], ['highway=motorway', true, false],
-    ['highway=motorway oneway=no', false, false], ['highway=residential oneway=reversible', false, false],
+    ['highway=residential oneway=yes', true, false],
+    ['highway=residential oneway=-1', true, true],
+    ['highway=residential oneway=reverse', true, true],
+    ['highway=residential junction=roundabout', true, false],
+    ['highway=residential junction=circular', true, false],
+    ['highway=motorway', true, false],
+    ['highway=motorway oneway=no', false, false],
+    ['highway=residential oneway=reversible', false, false],
     ['highway=residential', false, false],
   ] as const)('%s: one-way %s, drawn reversed %s', (t, one, rev) => {
     expect(oneway(tags(t))).toBe(one);

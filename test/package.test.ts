@@ -19,13 +19,26 @@ const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
  */
 function exportsOf(file: string, options: ts.CompilerOptions = {}, check = false): { names: string[]; errors: string[] } {
   const program = ts.createProgram([`${ROOT}${file}`], {
-    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true, noEmit: true, skipLibCheck: true, ...options,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    ...options,
   });
   const checker = program.getTypeChecker();
   const symbol = checker.getSymbolAtLocation(program.getSourceFile(`${ROOT}${file}`)!)!;
-  const errors = check ? ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`) : [];
-  return { names: checker.getExportsOfModule(symbol).map((s) => s.name).sort(), errors };
+  const errors = check
+    ? ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`)
+    : [];
+  return {
+    names: checker
+      .getExportsOfModule(symbol)
+      .map((s) => s.name)
+      .sort(),
+    errors,
+  };
 }
 
 describe('license: the code ISC, the data ODbL, opening_hours LGPL-3.0', () => {
@@ -54,7 +67,7 @@ describe('license: the code ISC, the data ODbL, opening_hours LGPL-3.0', () => {
 });
 
 describe('package.json: what a registry and a bundler read', () => {
-  it('the version the HTTP app says (src/version.ts) is package.json\'s', async () => {
+  it("the version the HTTP app says (src/version.ts) is package.json's", async () => {
     expect((await import('../src/version.js')).VERSION).toBe(pkg.version);
   });
 
@@ -70,7 +83,11 @@ describe('package.json: what a registry and a bundler read', () => {
 
 /** The files `npm pack` puts in the tarball (scripts not run: the tree as built). */
 function packed(): string[] {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
 }
 
@@ -110,7 +127,7 @@ describe('the tarball: what it ships works on its own', () => {
     expect(bad).toEqual([]);
   });
 
-  it('ships the district table the addresses and the map\'s outline read', () => {
+  it("ships the district table the addresses and the map's outline read", () => {
     expect(shipped.has('dist/nepal-districts.bin')).toBe(true);
     expect(existsSync(`${ROOT}dist/nepal-districts.bin`)).toBe(true);
   });
@@ -130,7 +147,15 @@ describe('require() of the ES module works where Node can require(esm)', () => {
     const dir = `${ROOT}tmp/require-${process.pid}`;
     mkdirSync(dir, { recursive: true });
     try {
-      await build({ entryPoints: [`${ROOT}src/index.ts`], bundle: true, format: 'esm', platform: 'node', packages: 'external', outfile: `${dir}/index.mjs`, logLevel: 'silent' });
+      await build({
+        entryPoints: [`${ROOT}src/index.ts`],
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        packages: 'external',
+        outfile: `${dir}/index.mjs`,
+        logLevel: 'silent',
+      });
       const script = `const m = require(${JSON.stringify(`${dir}/index.mjs`)}); console.log(JSON.stringify([typeof m.loadPbf, typeof m.nearby, typeof m.fromSnapshot]))`;
       const out = execFileSync(process.execPath, ['--no-warnings', '-e', script], { encoding: 'utf8' });
       expect(JSON.parse(out)).toEqual(['function', 'function', 'function']);
@@ -150,11 +175,19 @@ describe('the browser condition of "." gives the core and its types, nothing Nod
     const core = exportsOf('src/core.ts').names;
     const node = exportsOf('src/index.ts').names;
     // what only the Node entry offers, each of which reads files or describes loading one
-    expect(node.filter((n) => !core.includes(n))).toEqual(['DEFAULT_PBF', 'LoadOptions', 'LoadProgress', 'OSM_LICENSE', 'loadFile', 'loadPbf', 'loadSnapshot']);
+    expect(node.filter((n) => !core.includes(n))).toEqual([
+      'DEFAULT_PBF',
+      'LoadOptions',
+      'LoadProgress',
+      'OSM_LICENSE',
+      'loadFile',
+      'loadPbf',
+      'loadSnapshot',
+    ]);
     expect(core.every((n) => node.includes(n))).toBe(true);
   });
 
-  it('the core type-checks with the DOM and without Node\'s types', { timeout: 120_000 }, () => {
+  it("the core type-checks with the DOM and without Node's types", { timeout: 120_000 }, () => {
     const { errors, names } = exportsOf('src/core.ts', { lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [] }, true);
     expect(errors).toEqual([]);
     expect(names).toContain('fromSnapshot');

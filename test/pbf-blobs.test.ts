@@ -31,8 +31,24 @@ afterAll(() => {
 async function cafes(): Promise<Uint8Array[]> {
   const chunks: Uint8Array[] = [];
   const w = new PbfWriter((c) => chunks.push(c.slice()), { sorted: true });
-  w.node({ id: 1, lat: 277_000_000, lon: 853_000_000, tags: [['amenity', 'cafe'], ['name', 'One']] });
-  w.node({ id: 2, lat: 277_001_000, lon: 853_001_000, tags: [['amenity', 'cafe'], ['name', 'Two']] });
+  w.node({
+    id: 1,
+    lat: 277_000_000,
+    lon: 853_000_000,
+    tags: [
+      ['amenity', 'cafe'],
+      ['name', 'One'],
+    ],
+  });
+  w.node({
+    id: 2,
+    lat: 277_001_000,
+    lon: 853_001_000,
+    tags: [
+      ['amenity', 'cafe'],
+      ['name', 'Two'],
+    ],
+  });
   await w.close();
   return chunks;
 }
@@ -47,7 +63,10 @@ function file(name: string, parts: Uint8Array[]): string {
 }
 
 async function rejection(p: Promise<unknown>): Promise<PbfError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(PbfError);
   return err as PbfError;
 }

@@ -32,15 +32,42 @@ function records(index: PlaceIndex): Map<number, string> {
 /** The road graph as plain arrays, to compare. */
 function roads(index: PlaceIndex): Record<string, number[]> {
   const g = index.router!.graph;
-  return Object.fromEntries(['nodeLon', 'nodeLat', 'edgeFrom', 'edgeTo', 'edgeAccess', 'edgeMeters', 'coords', 'wayId', 'restrictions']
-    .map((k) => [k, Array.from((g as unknown as Record<string, ArrayLike<number>>)[k])]));
+  return Object.fromEntries(
+    ['nodeLon', 'nodeLat', 'edgeFrom', 'edgeTo', 'edgeAccess', 'edgeMeters', 'coords', 'wayId', 'restrictions'].map((k) => [
+      k,
+      Array.from((g as unknown as Record<string, ArrayLike<number>>)[k]),
+    ]),
+  );
 }
 
 /** An earlier version of an object: other tags, and for nodes another place, for ways fewer nodes. */
 const OLD = {
-  node: (n: OsmNode): OsmNode => ({ ...n, lat: n.lat + 1234, lon: n.lon - 999, tags: [['amenity', 'cafe'], ['name', `Old ${n.id}`]] }),
-  way: (w: OsmWay): OsmWay => ({ ...w, refs: w.refs.slice(0, 2), tags: [['highway', 'primary'], ['name', `Old ${w.id}`]] }),
-  relation: (r: OsmRelation): OsmRelation => ({ ...r, members: r.members.slice(1), tags: [['type', 'multipolygon'], ['amenity', 'school'], ['name', `Old ${r.id}`]] }),
+  node: (n: OsmNode): OsmNode => ({
+    ...n,
+    lat: n.lat + 1234,
+    lon: n.lon - 999,
+    tags: [
+      ['amenity', 'cafe'],
+      ['name', `Old ${n.id}`],
+    ],
+  }),
+  way: (w: OsmWay): OsmWay => ({
+    ...w,
+    refs: w.refs.slice(0, 2),
+    tags: [
+      ['highway', 'primary'],
+      ['name', `Old ${w.id}`],
+    ],
+  }),
+  relation: (r: OsmRelation): OsmRelation => ({
+    ...r,
+    members: r.members.slice(1),
+    tags: [
+      ['type', 'multipolygon'],
+      ['amenity', 'school'],
+      ['name', `Old ${r.id}`],
+    ],
+  }),
 };
 
 /**
@@ -82,49 +109,51 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.each([['before', 'just before each object (sorted, with repeats)'], ['first', 'first, in descending id order (unsorted)']] as const)(
-  'earlier versions of objects written %s: the last version kept, the others counted', (where, _what) => {
-    let file: string;
-    let written: number;
-    let index: PlaceIndex;
+describe.each([
+  ['before', 'just before each object (sorted, with repeats)'],
+  ['first', 'first, in descending id order (unsorted)'],
+] as const)('earlier versions of objects written %s: the last version kept, the others counted', (where, _what) => {
+  let file: string;
+  let written: number;
+  let index: PlaceIndex;
 
-    beforeAll(async () => {
-      const rnd = random(where === 'before' ? 61 : 62);
-      // every tagged object, and one in ten of the others (plain nodes of roads and areas)
-      const picked = new Set<number>();
-      for (const list of [data.nodes, data.ways, data.relations]) {
-        for (const x of list) if ((x.tags?.length && rnd() < 0.3) || rnd() < 0.1) picked.add(x.id);
-      }
-      file = join(dir, `${where}.osm.pbf`);
-      written = await write(file, data, (id) => picked.has(id), where);
-      index = await loadPbf(file, { workers: 0 });
-    });
-
-    it('the file has earlier versions of nodes, ways and relations', () => {
-      expect(written).toBeGreaterThan(100);
-    });
-
-    it('stats.duplicates counts them; every other count is the file\'s without them', () => {
-      expect(index.stats.duplicates).toBe(written);
-      expect({ ...index.stats, duplicates: 0 }).toEqual({ ...clean.stats, duplicates: 0 });
-      expect(clean.stats.duplicates).toBe(0);
-    });
-
-    it('every place, with its tags, name and position, is the last version\'s', () => {
-      expect(records(index)).toEqual(records(clean));
-      expect(index.size).toBe(clean.size);
-    });
-
-    it('the road graph is the last versions\' (ways, their nodes and positions)', () => {
-      expect(roads(index)).toEqual(roads(clean));
-    });
-
-    it('on decoder threads, the same', async () => {
-      const threaded = await loadPbf(file, { workers: 2 });
-      expect(threaded.stats).toEqual(index.stats);
-      expect(records(threaded)).toEqual(records(clean));
-    });
+  beforeAll(async () => {
+    const rnd = random(where === 'before' ? 61 : 62);
+    // every tagged object, and one in ten of the others (plain nodes of roads and areas)
+    const picked = new Set<number>();
+    for (const list of [data.nodes, data.ways, data.relations]) {
+      for (const x of list) if ((x.tags?.length && rnd() < 0.3) || rnd() < 0.1) picked.add(x.id);
+    }
+    file = join(dir, `${where}.osm.pbf`);
+    written = await write(file, data, (id) => picked.has(id), where);
+    index = await loadPbf(file, { workers: 0 });
   });
+
+  it('the file has earlier versions of nodes, ways and relations', () => {
+    expect(written).toBeGreaterThan(100);
+  });
+
+  it("stats.duplicates counts them; every other count is the file's without them", () => {
+    expect(index.stats.duplicates).toBe(written);
+    expect({ ...index.stats, duplicates: 0 }).toEqual({ ...clean.stats, duplicates: 0 });
+    expect(clean.stats.duplicates).toBe(0);
+  });
+
+  it("every place, with its tags, name and position, is the last version's", () => {
+    expect(records(index)).toEqual(records(clean));
+    expect(index.size).toBe(clean.size);
+  });
+
+  it("the road graph is the last versions' (ways, their nodes and positions)", () => {
+    expect(roads(index)).toEqual(roads(clean));
+  });
+
+  it('on decoder threads, the same', async () => {
+    const threaded = await loadPbf(file, { workers: 2 });
+    expect(threaded.stats).toEqual(index.stats);
+    expect(records(threaded)).toEqual(records(clean));
+  });
+});
 
 describe('build reports the duplicates', () => {
   it('build --json: stats.duplicates; without --json, a warning on stderr', { timeout: 120_000 }, async () => {

@@ -52,10 +52,15 @@ function frames(b: Uint8Array): Frame[] {
           if (c < 0x80) return v;
         }
       };
-      if (key === 0x0a) { const n = varint(); type = new TextDecoder().decode(b.subarray(p, p + n)); p += n; }
-      else if (key === 0x18) size = varint();
-      else if ((key & 7) === 2) { const n = varint(); p += n; }
-      else varint();
+      if (key === 0x0a) {
+        const n = varint();
+        type = new TextDecoder().decode(b.subarray(p, p + n));
+        p += n;
+      } else if (key === 0x18) size = varint();
+      else if ((key & 7) === 2) {
+        const n = varint();
+        p += n;
+      } else varint();
     }
     out.push({ at: pos, type, blob: end, size });
     pos = end + size;
@@ -209,7 +214,10 @@ describe('a file that is not a PBF rejects with a PbfError naming the file', () 
   it('random bytes', async () => {
     const junk = new Uint8Array(4096);
     let s = 12345;
-    for (let i = 0; i < junk.length; i++) { s = (s * 1103515245 + 12345) >>> 0; junk[i] = s >>> 24; }
+    for (let i = 0; i < junk.length; i++) {
+      s = (s * 1103515245 + 12345) >>> 0;
+      junk[i] = s >>> 24;
+    }
     await expectPbfError(write('junk.osm.pbf', junk));
   });
 
@@ -230,9 +238,9 @@ describe('a missing file rejects with a PbfError naming the file', () => {
 });
 
 describe('a PbfError keeps the error underneath as cause, and its code', () => {
-  it('a missing file: the system\'s ENOENT, from loadPbf and from loadFile', async () => {
+  it("a missing file: the system's ENOENT, from loadPbf and from loadFile", async () => {
     const none = join(dir, 'does-not-exist.osm.pbf');
-    for (const e of [await expectPbfError(none), await loadFile(none).catch((x: unknown) => x) as PbfError]) {
+    for (const e of [await expectPbfError(none), (await loadFile(none).catch((x: unknown) => x)) as PbfError]) {
       expect(e).toBeInstanceOf(PbfError);
       expect(e.code).toBe('ENOENT');
       expect(e.cause).toBeInstanceOf(Error);
@@ -246,14 +254,14 @@ describe('a PbfError keeps the error underneath as cause, and its code', () => {
     expect(e.cause).toMatchObject({ code: 'EISDIR' });
   });
 
-  it('a damaged zlib stream: zlib\'s code, on this thread and on decoder threads', async () => {
+  it("a damaged zlib stream: zlib's code, on this thread and on decoder threads", async () => {
     const f = frames(bytes);
     const copy = bytes.slice();
     const mid = f[5].blob + (f[5].size >> 1);
     for (let i = 0; i < 16; i++) copy[mid + i] ^= 0xff;
     const file = write('flipped-code.osm.pbf', copy);
     for (const workers of [0, 2]) {
-      const e = await loadPbf(file, { workers }).catch((x: unknown) => x) as PbfError;
+      const e = (await loadPbf(file, { workers }).catch((x: unknown) => x)) as PbfError;
       expect(e).toBeInstanceOf(PbfError);
       expect(e.code).toMatch(/^Z_(DATA|BUF)_ERROR$/);
       expect(e.cause).toBeInstanceOf(Error);

@@ -13,7 +13,9 @@ import { loadPbf, nearby, type NearbyPlace, type PlaceIndex } from '../src/index
 const FIXTURE = new URL('../fixtures/kathmandu-core_2026-01-10.osm.pbf', import.meta.url).pathname;
 
 let dir: string;
-beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'pbf-writer-')); });
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pbf-writer-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Writes `data` to a fresh file and returns its path. */
@@ -42,17 +44,58 @@ function withTags<T extends { tags?: unknown }>(o: T): T {
 // Hand-made, deliberately unsorted: ids above 2^32 and up to 2^50, negative ids and deltas,
 // coordinates at the poles and the antimeridian, Devanagari and emoji, `|`, empty values.
 const nodes: OsmNode[] = [
-  { id: 2 ** 32 + 1, lat: 277172000, lon: 853240000, tags: [['amenity', 'cafe'], ['name', 'Himalayan Java'], ['name:ne', 'हिमालयन जाभा'], ['note', 'a|b'], ['opening_hours', 'Mo-Su 07:00-21:00']] },
+  {
+    id: 2 ** 32 + 1,
+    lat: 277172000,
+    lon: 853240000,
+    tags: [
+      ['amenity', 'cafe'],
+      ['name', 'Himalayan Java'],
+      ['name:ne', 'हिमालयन जाभा'],
+      ['note', 'a|b'],
+      ['opening_hours', 'Mo-Su 07:00-21:00'],
+    ],
+  },
   { id: 2 ** 32 + 2, lat: -338688000, lon: -1512093000 },
-  { id: 2 ** 40 + 7, lat: 900000000, lon: -1800000000, tags: [['fixme', ''], ['name:new', 'येँ देय्']] },
-  { id: 5, lat: -900000000, lon: 1800000000, tags: [['summit', '🏔️'], ['ele', '8848.86']] },
+  {
+    id: 2 ** 40 + 7,
+    lat: 900000000,
+    lon: -1800000000,
+    tags: [
+      ['fixme', ''],
+      ['name:new', 'येँ देय्'],
+    ],
+  },
+  {
+    id: 5,
+    lat: -900000000,
+    lon: 1800000000,
+    tags: [
+      ['summit', '🏔️'],
+      ['ele', '8848.86'],
+    ],
+  },
   { id: -3, lat: 1, lon: -1, tags: [] },
   { id: 2 ** 50 + 3, lat: 0, lon: 0 },
 ];
 const ways: OsmWay[] = [
-  { id: 2 ** 33 + 9, refs: [2 ** 32 + 1, 2 ** 32 + 2, 2 ** 40 + 7, 2 ** 32 + 1], tags: [['building', 'yes'], ['name', 'Ratna|Park']] },
+  {
+    id: 2 ** 33 + 9,
+    refs: [2 ** 32 + 1, 2 ** 32 + 2, 2 ** 40 + 7, 2 ** 32 + 1],
+    tags: [
+      ['building', 'yes'],
+      ['name', 'Ratna|Park'],
+    ],
+  },
   { id: 12, refs: [2 ** 50 + 3, 5, -3] },
-  { id: 13, refs: [], tags: [['highway', 'footway'], ['name:ne', 'बाटो']] },
+  {
+    id: 13,
+    refs: [],
+    tags: [
+      ['highway', 'footway'],
+      ['name:ne', 'बाटो'],
+    ],
+  },
 ];
 const relations: OsmRelation[] = [
   {
@@ -64,15 +107,34 @@ const relations: OsmRelation[] = [
       { type: 'relation', ref: 2 ** 34 + 2, role: '' },
       { type: 'way', ref: 999, role: 'भित्र' },
     ],
-    tags: [['type', 'multipolygon'], ['amenity', 'school'], ['name', 'श्री विद्यालय | School']],
+    tags: [
+      ['type', 'multipolygon'],
+      ['amenity', 'school'],
+      ['name', 'श्री विद्यालय | School'],
+    ],
   },
-  { id: 2 ** 34 + 2, members: [], tags: [['type', 'route'], ['route', 'bus']] },
-  { id: 7, members: [{ type: 'relation', ref: 2 ** 34 + 1, role: 'subarea' }, { type: 'node', ref: -3, role: '' }] },
+  {
+    id: 2 ** 34 + 2,
+    members: [],
+    tags: [
+      ['type', 'route'],
+      ['route', 'bus'],
+    ],
+  },
+  {
+    id: 7,
+    members: [
+      { type: 'relation', ref: 2 ** 34 + 1, role: 'subarea' },
+      { type: 'node', ref: -3, role: '' },
+    ],
+  },
 ];
 
 describe('round trip through osm-read', () => {
   let read: OsmData;
-  beforeAll(async () => { read = await readOsm(await write('hand.osm.pbf', { nodes, ways, relations })); });
+  beforeAll(async () => {
+    read = await readOsm(await write('hand.osm.pbf', { nodes, ways, relations }));
+  });
 
   it('keeps node ids above 2^32, negative ids, extreme and negative coordinates, and tags in order', () => {
     expect(read.nodes).toEqual(nodes.map(withTags));
@@ -132,11 +194,15 @@ describe("round trip through the engine's loadPbf", () => {
   it('with every id shifted by 2^40, the same places come back with osmId + 2^40 and placeId + 4 * 2^40', async () => {
     const d = 2 ** 40;
     const f = await fixture();
-    const path = await write('fixture-shifted.osm.pbf', {
-      nodes: f.nodes.map((n) => ({ ...n, id: n.id + d })),
-      ways: f.ways.map((w) => ({ ...w, id: w.id + d, refs: w.refs.map((r) => r + d) })),
-      relations: f.relations.map((r) => ({ ...r, id: r.id + d, members: r.members.map((m) => ({ ...m, ref: m.ref + d })) })),
-    }, { sorted: true });
+    const path = await write(
+      'fixture-shifted.osm.pbf',
+      {
+        nodes: f.nodes.map((n) => ({ ...n, id: n.id + d })),
+        ways: f.ways.map((w) => ({ ...w, id: w.id + d, refs: w.refs.map((r) => r + d) })),
+        relations: f.relations.map((r) => ({ ...r, id: r.id + d, members: r.members.map((m) => ({ ...m, ref: m.ref + d })) })),
+      },
+      { sorted: true },
+    );
     const [original, shifted] = [await loadPbf(FIXTURE), await loadPbf(path)];
     const expected = places(original).map((list) => list.map((p) => ({ ...p, osmId: p.osmId + d, placeId: p.placeId + 4 * d })));
     expect(places(shifted)).toEqual(expected);
@@ -146,13 +212,17 @@ describe("round trip through the engine's loadPbf", () => {
 
 describe('file layout', () => {
   it('starts with an OSMHeader block carrying features, bbox in nanodegrees, program, source and timestamp', async () => {
-    const path = await write('header.osm.pbf', { nodes: [nodes[0]] }, {
-      sorted: true,
-      bbox: [801000000, 263600000, 882000000, 304500000],
-      replicationTimestamp: 1768057274,
-      writingProgram: 'test',
-      source: 'hand-made',
-    });
+    const path = await write(
+      'header.osm.pbf',
+      { nodes: [nodes[0]] },
+      {
+        sorted: true,
+        bbox: [801000000, 263600000, 882000000, 304500000],
+        replicationTimestamp: 1768057274,
+        writingProgram: 'test',
+        source: 'hand-made',
+      },
+    );
     const [first] = readFrames(readFileSync(path));
     expect(first.type).toBe('OSMHeader');
     expect(decodeHeader(first.data)).toEqual({
@@ -189,7 +259,9 @@ describe('file layout', () => {
 
   it('writes one kind per block, nodes as DenseNodes, granularity 100 and "" at string 0', async () => {
     const path = await write('kinds.osm.pbf', { nodes, ways, relations });
-    const blocks = readFrames(readFileSync(path)).slice(1).map((f) => decodeBlock(f.data));
+    const blocks = readFrames(readFileSync(path))
+      .slice(1)
+      .map((f) => decodeBlock(f.data));
     expect(blocks.map((b) => b.groups)).toEqual([
       [{ dense: nodes.length, nodes: 0, ways: 0, relations: 0 }],
       [{ dense: 0, nodes: 0, ways: ways.length, relations: 0 }],
@@ -209,8 +281,14 @@ describe('file layout', () => {
     w.way(ways[0]);
     w.node(nodes[1]);
     await w.close();
-    const groups = readFrames(readFileSync(path)).slice(1).map((f) => decodeBlock(f.data).groups[0]);
-    expect(groups.map((g) => [g.dense, g.ways])).toEqual([[1, 0], [0, 1], [1, 0]]);
+    const groups = readFrames(readFileSync(path))
+      .slice(1)
+      .map((f) => decodeBlock(f.data).groups[0]);
+    expect(groups.map((g) => [g.dense, g.ways])).toEqual([
+      [1, 0],
+      [0, 1],
+      [1, 0],
+    ]);
     expect((await readOsm(path)).nodes.map((n) => n.id)).toEqual([nodes[0].id, nodes[1].id]);
   });
 
@@ -296,12 +374,32 @@ describe('bad input', () => {
   });
 
   it.each([
-    ['tags that are not pairs of strings', () => open().node({ id: 1, lat: 0, lon: 0, tags: [['name', 5]] } as unknown as OsmNode), /pair of strings/],
-    ['tags that are not an array', () => open().way({ id: 1, refs: [], tags: { name: 'x' } } as unknown as OsmWay), /tags must be an array/],
+    [
+      'tags that are not pairs of strings',
+      () => open().node({ id: 1, lat: 0, lon: 0, tags: [['name', 5]] } as unknown as OsmNode),
+      /pair of strings/,
+    ],
+    [
+      'tags that are not an array',
+      () => open().way({ id: 1, refs: [], tags: { name: 'x' } } as unknown as OsmWay),
+      /tags must be an array/,
+    ],
     ['refs that are not an array', () => open().way({ id: 1, refs: '1,2' } as unknown as OsmWay), /refs must be an array/],
-    ['a member of unknown type', () => open().relation({ id: 1, members: [{ type: 'area', ref: 1, role: '' }] } as unknown as OsmRelation), /member type must be node, way or relation/],
-    ['a member type inherited from Object', () => open().relation({ id: 1, members: [{ type: 'constructor', ref: 1, role: '' }] } as unknown as OsmRelation), /member type/],
-    ['a role that is not a string', () => open().relation({ id: 1, members: [{ type: 'way', ref: 1 }] } as unknown as OsmRelation), /role must be a string/],
+    [
+      'a member of unknown type',
+      () => open().relation({ id: 1, members: [{ type: 'area', ref: 1, role: '' }] } as unknown as OsmRelation),
+      /member type must be node, way or relation/,
+    ],
+    [
+      'a member type inherited from Object',
+      () => open().relation({ id: 1, members: [{ type: 'constructor', ref: 1, role: '' }] } as unknown as OsmRelation),
+      /member type/,
+    ],
+    [
+      'a role that is not a string',
+      () => open().relation({ id: 1, members: [{ type: 'way', ref: 1 }] } as unknown as OsmRelation),
+      /role must be a string/,
+    ],
     ['a bad sink', () => new PbfWriter({} as never), /sink must be/],
   ])('rejects %s (TypeError)', (_, fn, message) => {
     expect(fn).toThrow(TypeError);
@@ -310,7 +408,11 @@ describe('bad input', () => {
 
   it.each([
     ['a way ref beyond 2^51', () => open().way({ id: 1, refs: [1, -(2 ** 51)] }), /ref must be an integer/],
-    ['a member ref that is not an integer', () => open().relation({ id: 1, members: [{ type: 'node', ref: NaN, role: '' }] }), /ref must be an integer/],
+    [
+      'a member ref that is not an integer',
+      () => open().relation({ id: 1, members: [{ type: 'node', ref: NaN, role: '' }] }),
+      /ref must be an integer/,
+    ],
     ['a bbox in degrees', () => new PbfWriter(() => {}, { bbox: [80.1, 26.4, 88.2, 30.4] }), /bbox must be 4 integers/],
     ['a blockSize above 8000', () => new PbfWriter(() => {}, { blockSize: 8001 }), /blockSize/],
     ['a zlib level of 10', () => new PbfWriter(() => {}, { level: 10 }), /level/],
@@ -342,7 +444,17 @@ describe('bad input', () => {
     const path = join(dir, 'rejected.osm.pbf');
     const w = new PbfWriter(path, { sorted: true });
     w.node(nodes[0]);
-    expect(() => w.node({ id: nodes[1].id, lat: 0, lon: 0, tags: [['ok', 'x'], ['', 'x']] })).toThrow(RangeError);
+    expect(() =>
+      w.node({
+        id: nodes[1].id,
+        lat: 0,
+        lon: 0,
+        tags: [
+          ['ok', 'x'],
+          ['', 'x'],
+        ],
+      }),
+    ).toThrow(RangeError);
     expect(() => w.node({ id: nodes[1].id, lat: 1e10, lon: 0 })).toThrow(RangeError);
     w.node(nodes[1]);
     expect(() => w.way({ id: ways[0].id, refs: [1, 0.5], tags: [['new', 'string']] })).toThrow(RangeError);
@@ -360,11 +472,15 @@ describe('bad input', () => {
   });
 });
 
-describe('deliberately broken files, for readers\' tests', () => {
+describe("deliberately broken files, for readers' tests", () => {
   it('compress: false writes raw blobs (field raw, no raw_size) that still decode', async () => {
     const path = await write('raw.osm.pbf', { nodes, ways }, { compress: false });
     const frames = readFrames(readFileSync(path));
-    expect(frames.map((f) => [f.compression, f.rawSize])).toEqual([['raw', 0], ['raw', 0], ['raw', 0]]);
+    expect(frames.map((f) => [f.compression, f.rawSize])).toEqual([
+      ['raw', 0],
+      ['raw', 0],
+      ['raw', 0],
+    ]);
     expect(decodeHeader(frames[0].data).requiredFeatures).toEqual(['OsmSchema-V0.6', 'DenseNodes']);
     expect(decodeBlock(frames[1].data).groups[0].dense).toBe(nodes.length);
   });

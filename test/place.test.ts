@@ -47,7 +47,7 @@ describe('place(): every placeId a nearby query returns looks up to the same pla
 });
 
 describe('place(): every row of the index has a placeId of its own', () => {
-  it('ids are unique and each finds its row, whose name and tags are the raw object\'s', () => {
+  it("ids are unique and each finds its row, whose name and tags are the raw object's", () => {
     const t = index.table;
     const ids = new Set<number>();
     const wrong: unknown[] = [];
@@ -56,8 +56,14 @@ describe('place(): every row of the index has a placeId of its own', () => {
       ids.add(id);
       const p = place(index, id, { at });
       const o = rawById(raw, id);
-      if (!p || !o || p.placeId !== id || p.name !== displayName(o.tags) ||
-        p.tags.join('\n') !== o.tags.map(([k, v]) => `${k}|${v}`).join('\n')) wrong.push({ id, got: p, raw: o });
+      if (
+        !p ||
+        !o ||
+        p.placeId !== id ||
+        p.name !== displayName(o.tags) ||
+        p.tags.join('\n') !== o.tags.map(([k, v]) => `${k}|${v}`).join('\n')
+      )
+        wrong.push({ id, got: p, raw: o });
     }
     expect(wrong.slice(0, 3)).toEqual([]);
     expect(ids.size).toBe(t.size);
@@ -112,7 +118,7 @@ describe('place(): an id the index does not have is undefined', () => {
 });
 
 describe('place(): open is evaluated at `at`, by default now, in Nepal Time', () => {
-  it('equals the nearby record\'s open state at the same instant', () => {
+  it("equals the nearby record's open state at the same instant", () => {
     let open = 0;
     for (const [id, r] of records) {
       if (place(index, id, { at })!.open !== r.open) throw new Error(`${id}: open differs from nearby`);
@@ -138,14 +144,17 @@ describe('place(): open is evaluated at `at`, by default now, in Nepal Time', ()
 });
 
 describe('place(): a malformed placeId throws InvalidQueryError naming placeId', () => {
-  it.each([-1, -4, 1.5, NaN, Infinity, 2 ** 53, '20' as unknown as number, undefined as unknown as number, null as unknown as number])('%s', (id) => {
-    expect(() => place(index, id)).toThrow(InvalidQueryError);
-    try {
-      place(index, id);
-    } catch (e) {
-      expect((e as InvalidQueryError).param).toBe('placeId');
-    }
-  });
+  it.each([-1, -4, 1.5, NaN, Infinity, 2 ** 53, '20' as unknown as number, undefined as unknown as number, null as unknown as number])(
+    '%s',
+    (id) => {
+      expect(() => place(index, id)).toThrow(InvalidQueryError);
+      try {
+        place(index, id);
+      } catch (e) {
+        expect((e as InvalidQueryError).param).toBe('placeId');
+      }
+    },
+  );
 
   it('a bad `at` names at', () => {
     const [id] = records.keys();

@@ -11,7 +11,20 @@ import type { ExpectedPlace } from './support/places.js';
 import { CORE, readRaw, tag } from './support/raw.js';
 import { npt } from './support/hours.js';
 
-const FIELDS = ['placeId', 'osmId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'radialDistanceInKm', 'open'];
+const FIELDS = [
+  'placeId',
+  'osmId',
+  'license',
+  'name',
+  'address',
+  'type',
+  'centroid',
+  'tags',
+  'geometry',
+  'score',
+  'radialDistanceInKm',
+  'open',
+];
 const LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
 const AT = npt('2026-01-17T12:00');
 
@@ -95,14 +108,18 @@ describe('placeId = osmId * 4 + kind (0 node, 1 way, 2 relation), osmId exact', 
 
 describe('name: name, else name:en, else name:ne, else ""', () => {
   it('for every place', () => {
-    const wrong = reachable().filter((p) => records.get(p.placeId)!.name !== p.name).map((p) => `${p.placeId}: ${records.get(p.placeId)!.name} vs ${p.name}`);
+    const wrong = reachable()
+      .filter((p) => records.get(p.placeId)!.name !== p.name)
+      .map((p) => `${p.placeId}: ${records.get(p.placeId)!.name} vs ${p.name}`);
     expect(wrong).toEqual([]);
   });
 
   it('is the tag value as written (three names of the fixture end with a space)', () => {
     const spaced = reachable().filter((p) => p.name !== p.name.trim());
     expect(spaced.length).toBeGreaterThan(0);
-    const wrong = spaced.filter((p) => records.get(p.placeId)!.name !== p.name).map((p) => `${p.placeId}: ${JSON.stringify(records.get(p.placeId)!.name)} vs ${JSON.stringify(p.name)}`);
+    const wrong = spaced
+      .filter((p) => records.get(p.placeId)!.name !== p.name)
+      .map((p) => `${p.placeId}: ${JSON.stringify(records.get(p.placeId)!.name)} vs ${JSON.stringify(p.name)}`);
     expect(wrong).toEqual([]);
   });
 
@@ -168,7 +185,9 @@ describe('license: "© OpenStreetMap contributors, ODbL 1.0" unless given at loa
 
 describe('tags: every tag as "key|value" in file order', () => {
   it('for every place', () => {
-    const wrong = reachable().filter((p) => JSON.stringify(records.get(p.placeId)!.tags) !== JSON.stringify(p.tags)).map((p) => p.placeId);
+    const wrong = reachable()
+      .filter((p) => JSON.stringify(records.get(p.placeId)!.tags) !== JSON.stringify(p.tags))
+      .map((p) => p.placeId);
     expect(wrong).toEqual([]);
   });
 

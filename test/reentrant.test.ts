@@ -15,15 +15,26 @@ import { random } from './support/random.js';
 
 /** A jittered lattice with missing and one-way streets: a road-like graph with alternatives. */
 function lattice(rnd: () => number, w: number, h: number): Arcs {
-  const from: number[] = [], to: number[] = [], weight: number[] = [];
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [];
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const v = y * w + x;
-      for (const [u, line] of [[x + 1 < w ? v + 1 : -1, y], [y + 1 < h ? v + w : -1, x]]) {
+      for (const [u, line] of [
+        [x + 1 < w ? v + 1 : -1, y],
+        [y + 1 < h ? v + w : -1, x],
+      ]) {
         if (u < 0 || rnd() < 0.1) continue;
         const c = Math.round((line % 6 === 0 ? 300 : 1000) * (0.8 + rnd() * 0.4));
-        from.push(v); to.push(u); weight.push(c);
-        if (rnd() < 0.93) { from.push(u); to.push(v); weight.push(c); }
+        from.push(v);
+        to.push(u);
+        weight.push(c);
+        if (rnd() < 0.93) {
+          from.push(u);
+          to.push(v);
+          weight.push(c);
+        }
       }
     }
   }
@@ -35,13 +46,19 @@ interface Router {
   alternatives(s: readonly number[], t: readonly number[], o?: { share?: ArrayLike<number> }): Path[];
 }
 
-describe('routes: a search run inside another search\'s callback answers as it does alone', () => {
+describe("routes: a search run inside another search's callback answers as it does alone", () => {
   const g = lattice(random(21), 30, 30);
-  const searches: [string, Router][] = [['CH', contract(g)], ['bidirectional', new BiDijkstra(g)]];
+  const searches: [string, Router][] = [
+    ['CH', contract(g)],
+    ['bidirectional', new BiDijkstra(g)],
+  ];
   const rnd = random(22);
-  const pairs = Array.from({ length: 20 }, () => [[Math.floor(rnd() * g.n), 0], [Math.floor(rnd() * g.n), 0]]);
+  const pairs = Array.from({ length: 20 }, () => [
+    [Math.floor(rnd() * g.n), 0],
+    [Math.floor(rnd() * g.n), 0],
+  ]);
 
-  it.each(searches)('%s: routes and alternatives from inside alternatives\' measure of sharing', (_, r) => {
+  it.each(searches)("%s: routes and alternatives from inside alternatives' measure of sharing", (_, r) => {
     const aloneAlt = pairs.map(([s, t]) => r.alternatives(s, t, { share: g.weight }));
     const aloneRoute = pairs.map(([s, t]) => r.route(s, t));
     expect(aloneAlt.some((routes) => routes.length > 1)).toBe(true);
@@ -66,11 +83,11 @@ describe('routes: a search run inside another search\'s callback answers as it d
   });
 });
 
-describe('search: a match run inside another match\'s row filter answers as it does alone', async () => {
+describe("search: a match run inside another match's row filter answers as it does alone", async () => {
   const index = await engine();
   const queries = ['temple', 'temple road', 'hotel', 'thamel', 'kathmandu guest house', 'b', 'bank'];
 
-  it('every pair of queries, one inside the other\'s accept', () => {
+  it("every pair of queries, one inside the other's accept", () => {
     const alone = queries.map((q) => index.words.match(q));
     expect(alone.every((h) => h.rows.length > 0)).toBe(true);
     queries.forEach((outer, i) => {
@@ -79,7 +96,15 @@ describe('search: a match run inside another match\'s row filter answers as it d
         if (calls >= 12) return true; // nested into the first rows only: 'b' has thousands
         const j = calls++ % queries.length;
         // and one level deeper, now and then
-        const inner = index.words.match(queries[j], calls % 5 === 0 ? () => { expect(index.words.match(outer)).toEqual(alone[i]); return true; } : undefined);
+        const inner = index.words.match(
+          queries[j],
+          calls % 5 === 0
+            ? () => {
+                expect(index.words.match(outer)).toEqual(alone[i]);
+                return true;
+              }
+            : undefined,
+        );
         expect(inner).toEqual(alone[j]);
         return true;
       });
@@ -89,7 +114,7 @@ describe('search: a match run inside another match\'s row filter answers as it d
   });
 });
 
-describe('nearby: a walk run inside another walk\'s visit answers as it does alone', async () => {
+describe("nearby: a walk run inside another walk's visit answers as it does alone", async () => {
   const index = await engine();
   const tt = index.types.get('restaurant')!;
   const queries: NearbyQuery[] = [
@@ -100,7 +125,18 @@ describe('nearby: a walk run inside another walk\'s visit answers as it does alo
 
   const walkAll = (lon: number, lat: number, inside?: (k: number) => void): number[] => {
     const seen: number[] = [];
-    around(tt.tree, lon, lat, 3, (id) => { inside?.(seen.length); seen.push(id); return false; }, { walks: index.walks });
+    around(
+      tt.tree,
+      lon,
+      lat,
+      3,
+      (id) => {
+        inside?.(seen.length);
+        seen.push(id);
+        return false;
+      },
+      { walks: index.walks },
+    );
     return seen;
   };
 
@@ -120,8 +156,18 @@ describe('nearby: a walk run inside another walk\'s visit answers as it does alo
     const alone = queries.map((q) => nearby(index, q));
     const walk = (inside?: (k: number) => void) => {
       const seen: number[] = [];
-      around(tt.tree, CENTER.lon, CENTER.lat, 3, (id, _km, s) => { inside?.(seen.length); seen.push(id, s); return false; },
-        { prom: tt.prom, nodeMax: tt.nodeMax, walks: index.walks });
+      around(
+        tt.tree,
+        CENTER.lon,
+        CENTER.lat,
+        3,
+        (id, _km, s) => {
+          inside?.(seen.length);
+          seen.push(id, s);
+          return false;
+        },
+        { prom: tt.prom, nodeMax: tt.nodeMax, walks: index.walks },
+      );
       return seen;
     };
     const aloneWalk = walk();

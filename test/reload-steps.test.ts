@@ -62,16 +62,27 @@ function answers(index: PlaceIndex): unknown[] {
   for (const q of ['thamel', 'resturant', 'ka', 'ठमेल', 'boudha stupa']) out.push(tryIt(() => search(index, { q, limit: 20 })));
   for (const type of ['cafe', 'eat', 'atm']) out.push(tryIt(() => nearby(index, { lat: 27.7152, lon: 85.3123, type, limit: 10 })));
   for (const mode of ['foot', 'bike', 'car'] as const) {
-    out.push(tryIt(() => route(index, { points: [[27.7152, 85.3123], [27.7046, 85.3206]], mode })));
+    out.push(
+      tryIt(() =>
+        route(index, {
+          points: [
+            [27.7152, 85.3123],
+            [27.7046, 85.3206],
+          ],
+          mode,
+        }),
+      ),
+    );
   }
   return out;
 }
 
-describe('the loading thread hands over the arrays it decoded and the router\'s graphs, each buffer transferred once', () => {
+describe("the loading thread hands over the arrays it decoded and the router's graphs, each buffer transferred once", () => {
   it('a snapshot file: every section decoded into an array of its own is handed over, and the three mode graphs', async () => {
     const done = await snapshotOf({ file, strict: false, contract: false });
     expect(Buffer.from(done.bytes).equals(Buffer.from(bytes))).toBe(true);
-    for (const name of ['name', 'coords', 'tagKV', 'hours', 'postingDoc', 'edgeCoords', 'ch2head']) expect(done.handover.arrays.has(name)).toBe(true);
+    for (const name of ['name', 'coords', 'tagKV', 'hours', 'postingDoc', 'edgeCoords', 'ch2head'])
+      expect(done.handover.arrays.has(name)).toBe(true);
     // raw sections are views of the bytes, a view again on the other side: not handed over
     for (const name of ['osmId', 'lat', 'prominence']) expect(done.handover.arrays.has(name)).toBe(false);
     expect(done.handover.modes?.map((m) => m.mode)).toEqual([0, 1, 2]);
@@ -88,7 +99,7 @@ describe('the loading thread hands over the arrays it decoded and the router\'s 
   });
 });
 
-describe('the serving thread\'s index, made of what was handed over, is the one fromSnapshot makes', () => {
+describe("the serving thread's index, made of what was handed over, is the one fromSnapshot makes", () => {
   it('the same snapshot when written again, the same mode graphs, the same answers; the handed arrays used as they are', async () => {
     const got = await handedOver(await snapshotOf({ file, strict: false, contract: false }));
     const { value: index, steps } = run(snapshotSteps(got.bytes, file, { proven: got.handover }));
@@ -103,7 +114,7 @@ describe('the serving thread\'s index, made of what was handed over, is the one 
     expect(answers(index)).toEqual(answers(plain));
   });
 
-  it('loadOffThread: the index it resolves with answers as fromSnapshot\'s, its search prepared', async () => {
+  it("loadOffThread: the index it resolves with answers as fromSnapshot's, its search prepared", async () => {
     const index = await loadOffThread('test', file, { strict: false });
     const plain = fromSnapshot(await readFile(file));
     expect(answers(index)).toEqual(answers(plain));
@@ -113,7 +124,7 @@ describe('the serving thread\'s index, made of what was handed over, is the one 
   });
 });
 
-describe('the library\'s fromSnapshot, and steps without a handover, check everything', () => {
+describe("the library's fromSnapshot, and steps without a handover, check everything", () => {
   it('a damaged byte is refused by both, with the checksum', () => {
     const bad = bytes.slice();
     bad[bad.length - 9] ^= 0x40;
@@ -123,7 +134,7 @@ describe('the library\'s fromSnapshot, and steps without a handover, check every
 });
 
 describe('Words.preparing() builds, in steps of a few hundred words, what prepare() builds', () => {
-  it('the typos\' tree holds every word, and the phonetic keys are every word\'s keys in order of key, then word', () => {
+  it("the typos' tree holds every word, and the phonetic keys are every word's keys in order of key, then word", () => {
     const index = fromSnapshot(bytes);
     const w = index.words;
     const { steps } = run(w.preparing());
@@ -135,14 +146,18 @@ describe('Words.preparing() builds, in steps of a few hundred words, what prepar
     sorted.forEach((word, k) => expect(inside.dict.get(word)).toBe(sortedId[k]));
     // worked out here with one sort of all the pairs
     const pairs: [string, number][] = [];
-    sorted.forEach((word, k) => { for (const key of matchKeys(word)) pairs.push([key, sortedId[k]]); });
+    sorted.forEach((word, k) => {
+      for (const key of matchKeys(word)) pairs.push([key, sortedId[k]]);
+    });
     pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
     expect(inside.byKey.keys).toEqual(pairs.map((p) => p[0]));
     expect([...inside.byKey.keyWord]).toEqual(pairs.map((p) => p[1]));
   });
 
   it('prepared in steps or at once, or not at all, it answers the same', () => {
-    const a = fromSnapshot(bytes), b = fromSnapshot(bytes), c = fromSnapshot(bytes);
+    const a = fromSnapshot(bytes),
+      b = fromSnapshot(bytes),
+      c = fromSnapshot(bytes);
     run(a.words.preparing());
     b.words.prepare();
     for (const q of ['thamel', 'thamal', 'ka', 'ठमेल', 'kathmandu guest house']) {
@@ -168,7 +183,10 @@ describe('a strings section is decoded 64 KB at a time: characters cut between t
     const cut = new SectionWriter();
     const bytes = new TextEncoder().encode(list.join('')).subarray(0, -1);
     cut.raw('s.utf8', bytes);
-    cut.varint('s.len', Uint32Array.from(list, (s) => s.length));
+    cut.varint(
+      's.len',
+      Uint32Array.from(list, (s) => s.length),
+    );
     expect(() => new SectionReader(cut.finish({}), 'cut').strings('s')).toThrow(/section s is not UTF-8/);
   });
 });

@@ -21,7 +21,8 @@ beforeAll(async () => {
   for (const w of raw.ways) {
     if (w.refs.length < 4 || w.refs[0] !== w.refs[w.refs.length - 1]) continue;
     const ring = w.refs.filter((id) => raw.node.has(id)).map((id): Pos => [raw.node.get(id)!.lon, raw.node.get(id)!.lat]);
-    const xs = ring.map((p) => p[0]), ys = ring.map((p) => p[1]);
+    const xs = ring.map((p) => p[0]),
+      ys = ring.map((p) => p[1]);
     if (ring.length >= 4) rings.push({ id: w.id, ring, box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] });
   }
 }, 60_000);
@@ -32,19 +33,19 @@ const km = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) =>
 function inside(p: Pos, ring: Pos[]): boolean {
   let c = false;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i], [xj, yj] = ring[j];
-    if ((yi > p[1]) !== (yj > p[1]) && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) c = !c;
+    const [xi, yi] = ring[i],
+      [xj, yj] = ring[j];
+    if (yi > p[1] !== yj > p[1] && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) c = !c;
   }
   return c;
 }
-const containedBy = (p: Pos) => rings
-  .filter((r) => p[0] >= r.box[0] && p[1] >= r.box[1] && p[0] <= r.box[2] && p[1] <= r.box[3] && inside(p, r.ring))
-  .map((r) => r.id);
+const containedBy = (p: Pos) =>
+  rings.filter((r) => p[0] >= r.box[0] && p[1] >= r.box[1] && p[0] <= r.box[2] && p[1] <= r.box[3] && inside(p, r.ring)).map((r) => r.id);
 // within about `kmMax` (a quick test in degrees first; 0.01° is over 900 m here)
 const near = (a: { lat: number; lon: number }, b: { lat: number; lon: number }, kmMax: number) =>
   Math.abs(a.lat - b.lat) < 0.01 && Math.abs(a.lon - b.lon) < 0.01 && km(a, b) <= kmMax;
 
-describe('reverse(): a POI node\'s exact coordinate returns that POI', () => {
+describe("reverse(): a POI node's exact coordinate returns that POI", () => {
   it('every named place node whose coordinate no other tagged node shares', () => {
     const byCoord = new Map<string, RawNode[]>();
     for (const n of raw.nodes) {
@@ -59,7 +60,8 @@ describe('reverse(): a POI node\'s exact coordinate returns that POI', () => {
       const n = raw.node.get(p.osmId)!;
       if (byCoord.get(`${n.lat7},${n.lon7}`)!.length > 1) continue;
       const r = reverse(index, { lat: n.lat, lon: n.lon, at });
-      if (r.length !== 1 || r[0].placeId !== p.placeId || r[0].radialDistanceInKm !== 0) wrong.push({ want: p.placeId, name: p.name, got: r.map((x) => [x.placeId, x.name]) });
+      if (r.length !== 1 || r[0].placeId !== p.placeId || r[0].radialDistanceInKm !== 0)
+        wrong.push({ want: p.placeId, name: p.name, got: r.map((x) => [x.placeId, x.name]) });
       checked++;
     }
     expect(wrong.slice(0, 5)).toEqual([]);
@@ -100,7 +102,10 @@ describe('reverse(): a point inside an area answers the area, however far its ce
       const ring = p.geometry.coordinates[0];
       const c = centroidOf(p.geometry);
       // a point a tenth of the way from the first vertex towards the centroid, and the centroid itself
-      for (const point of [[ring[0][0] + (c.lon - ring[0][0]) * 0.1, ring[0][1] + (c.lat - ring[0][1]) * 0.1], [c.lon, c.lat]] as Pos[]) {
+      for (const point of [
+        [ring[0][0] + (c.lon - ring[0][0]) * 0.1, ring[0][1] + (c.lat - ring[0][1]) * 0.1],
+        [c.lon, c.lat],
+      ] as Pos[]) {
         if (!inside(point, ring)) continue;
         const others = containedBy(point).filter((id) => id !== p.osmId);
         if (others.length) continue;
@@ -121,7 +126,8 @@ describe('reverse(): a point inside an area answers the area, however far its ce
       for (const radius of [0.5, 0.001]) {
         const [r] = reverse(index, { ...at, radius });
         if (r?.placeId !== c.id) wrong.push({ want: c.id, name: c.name, radius, got: r && [r.placeId, r.name] });
-        else if (Math.abs(r.radialDistanceInKm - km(at, c.centroid)) > 1e-3) wrong.push({ distance: r.radialDistanceInKm, want: km(at, c.centroid) });
+        else if (Math.abs(r.radialDistanceInKm - km(at, c.centroid)) > 1e-3)
+          wrong.push({ distance: r.radialDistanceInKm, want: km(at, c.centroid) });
         if (r && r.radialDistanceInKm > radius) far++;
       }
     }
@@ -141,10 +147,15 @@ describe('reverse(): a bare street only when no landmark is within reach', () =>
     for (const w of raw.ways) for (const id of new Set(w.refs)) uses.set(id, (uses.get(id) ?? 0) + 1);
     const named = raw.nodes.filter((n) => displayName(n.tags) !== '' || tag(n.tags, 'place') !== undefined);
     // named ways other than streets, by the mean of their nodes (a generous margin covers the centroid)
-    const namedWays = raw.ways.filter((w) => displayName(w.tags) !== '' && !tag(w.tags, 'highway')).map((w) => {
-      const ns = w.refs.map((id) => raw.node.get(id)).filter((n): n is RawNode => !!n);
-      return ns.length ? { lat: ns.reduce((s, n) => s + n.lat, 0) / ns.length, lon: ns.reduce((s, n) => s + n.lon, 0) / ns.length } : undefined;
-    }).filter((c) => c !== undefined);
+    const namedWays = raw.ways
+      .filter((w) => displayName(w.tags) !== '' && !tag(w.tags, 'highway'))
+      .map((w) => {
+        const ns = w.refs.map((id) => raw.node.get(id)).filter((n): n is RawNode => !!n);
+        return ns.length
+          ? { lat: ns.reduce((s, n) => s + n.lat, 0) / ns.length, lon: ns.reduce((s, n) => s + n.lon, 0) / ns.length }
+          : undefined;
+      })
+      .filter((c) => c !== undefined);
     const out = [];
     for (const w of raw.ways) {
       if (!tag(w.tags, 'highway') || !displayName(w.tags)) continue;
@@ -162,7 +173,7 @@ describe('reverse(): a bare street only when no landmark is within reach', () =>
     return (memo = out);
   }
 
-  it('on a street\'s vertex with nothing else within 10 m: that street', () => {
+  it("on a street's vertex with nothing else within 10 m: that street", () => {
     const pts = streetPoints();
     expect(pts.length).toBeGreaterThan(10);
     for (const { node, way } of pts) {
@@ -177,7 +188,10 @@ describe('reverse(): a bare street only when no landmark is within reach', () =>
     const pts = streetPoints();
     let checked = 0;
     for (const { node, way } of pts) {
-      const near = exp.places.filter((p) => p.kind === 0 && p.name !== '').map((p) => km(node, raw.node.get(p.osmId)!)).sort((a, b) => a - b)[0];
+      const near = exp.places
+        .filter((p) => p.kind === 0 && p.name !== '')
+        .map((p) => km(node, raw.node.get(p.osmId)!))
+        .sort((a, b) => a - b)[0];
       if (near > 0.3) continue;
       const [r] = reverse(index, { lat: node.lat, lon: node.lon, radius: near + 0.001 });
       expect(r.placeId).not.toBe(way * 4 + 1);

@@ -100,19 +100,33 @@ function go(mode: Mode, a: P, b: P): P[] {
 }
 
 const GROUPS: [string, string][] = [
-  ['hierarchy', 'the access hierarchy per mode: access < vehicle < motor_vehicle < motorcar (car), access < vehicle < bicycle (bike), access < foot; the most specific key decides'],
-  ['values', 'yes, permissive, designated open; no, private, agricultural, forestry, psv, bus, military, emergency, delivery (and use_sidepath for bikes) close; other values are ignored'],
-  ['directions', 'each key\'s :forward / :backward form decides that direction before the plain key'],
-  ['oneways', 'one-ways per mode: oneway:bicycle, oneway:motorcar, oneway:foot; reversible and alternating closed to vehicles; cycleway=opposite*; junction=circular is a roundabout'],
+  [
+    'hierarchy',
+    'the access hierarchy per mode: access < vehicle < motor_vehicle < motorcar (car), access < vehicle < bicycle (bike), access < foot; the most specific key decides',
+  ],
+  [
+    'values',
+    'yes, permissive, designated open; no, private, agricultural, forestry, psv, bus, military, emergency, delivery (and use_sidepath for bikes) close; other values are ignored',
+  ],
+  ['directions', "each key's :forward / :backward form decides that direction before the plain key"],
+  [
+    'oneways',
+    'one-ways per mode: oneway:bicycle, oneway:motorcar, oneway:foot; reversible and alternating closed to vehicles; cycleway=opposite*; junction=circular is a roundabout',
+  ],
   ['barriers', 'node barriers pass or block per mode; access tags on a node apply at that node'],
   ['destination', 'destination and customers are no through roads'],
 ];
 
 describe.each(GROUPS)('%s', (group, _title) => {
   const list = CASES.map((c, i) => [c, i] as const).filter(([c]) => c[0] === group);
-  it.each(list.flatMap(([[, way, node, want], i]) => (['foot', 'bike', 'car'] as Mode[]).map((m) => [`${way || node}: ${m} ${want[m]}`, i, m, want[m]] as const)))('%s', (_, i, m, w) => {
+  it.each(
+    list.flatMap(([[, way, node, want], i]) =>
+      (['foot', 'bike', 'car'] as Mode[]).map((m) => [`${way || node}: ${m} ${want[m]}`, i, m, want[m]] as const),
+    ),
+  )('%s', (_, i, m, w) => {
     const { A, M, B, C, D } = points(i);
-    const straightFwd = w === 'S' || w === 'F', straightBwd = w === 'S' || w === 'R';
+    const straightFwd = w === 'S' || w === 'F',
+      straightBwd = w === 'S' || w === 'R';
     expect(go(m, A, B), 'A → B').toEqual(straightFwd ? [A, M, B] : [A, C, D, B]);
     expect(go(m, B, A), 'B → A').toEqual(straightBwd ? [B, M, A] : [B, D, C, A]);
   });
@@ -126,9 +140,11 @@ describe('a destination-only road is used at the start or the end of a leg: to r
   const H: P = [A[0] + 0.5, 0];
   let dest: PlaceIndex;
   beforeAll(async () => {
-    dest = await loadPbf(await writeBypasses([{ way: t('access=destination') }], {
-      ways: [{ id: 9000, pts: [M, N], tags: t('highway=residential access=destination') }],
-    }));
+    dest = await loadPbf(
+      await writeBypasses([{ way: t('access=destination') }], {
+        ways: [{ id: 9000, pts: [M, N], tags: t('highway=residential access=destination') }],
+      }),
+    );
   });
   const drive = (a: P, b: P, mode: Mode = 'car') => {
     const [r] = route(dest, { points: [latLon(a), latLon(b)], mode });
@@ -159,12 +175,12 @@ describe('a destination-only road is used at the start or the end of a leg: to r
     expect(drive(H, B).pts).toEqual([H, M, B]);
   });
 
-  it('a leg that ends on it: A → H is A H; from C by the detour\'s far side the car still enters at A', () => {
+  it("a leg that ends on it: A → H is A H; from C by the detour's far side the car still enters at A", () => {
     expect(drive(A, H).pts).toEqual([A, H]);
     expect(drive(D, H).pts).toEqual([D, C, A, H]);
   });
 
-  it('foot and bike alike (access=destination is every mode\'s)', () => {
+  it("foot and bike alike (access=destination is every mode's)", () => {
     for (const m of ['foot', 'bike'] as Mode[]) {
       expect(drive(A, B, m).pts, m).toEqual([A, C, D, B]);
       expect(drive(C, N, m).pts, m).toEqual([C, A, M, N]);
@@ -176,19 +192,29 @@ describe('a barrier at a junction blocks passage between all of its roads for th
   // Three ways meet at V (1, 0): W–V, V–E and V–S down to S (1, -1); a public residential
   // W (0, -1) S (2, -1) E runs below. V is a bollard: walkers pass, cars not.
   const x = 2000;
-  const W: P = [x, 0], V: P = [x + 1, 0], E: P = [x + 2, 0], S: P = [x + 1, -1], WS: P = [x, -1], ES: P = [x + 2, -1];
+  const W: P = [x, 0],
+    V: P = [x + 1, 0],
+    E: P = [x + 2, 0],
+    S: P = [x + 1, -1],
+    WS: P = [x, -1],
+    ES: P = [x + 2, -1];
   let cross: PlaceIndex;
   beforeAll(async () => {
     const res = t('highway=residential');
-    cross = await loadPbf(await writeBypasses([], {
-      ways: [
-        { id: 9101, pts: [W, V], tags: res }, { id: 9102, pts: [V, E], tags: res }, { id: 9103, pts: [V, S], tags: res },
-        { id: 9104, pts: [W, WS, S, ES, E], tags: res },
-      ],
-      nodes: [[V, t('barrier=bollard')]],
-    }));
+    cross = await loadPbf(
+      await writeBypasses([], {
+        ways: [
+          { id: 9101, pts: [W, V], tags: res },
+          { id: 9102, pts: [V, E], tags: res },
+          { id: 9103, pts: [V, S], tags: res },
+          { id: 9104, pts: [W, WS, S, ES, E], tags: res },
+        ],
+        nodes: [[V, t('barrier=bollard')]],
+      }),
+    );
   });
-  const go2 = (mode: Mode, a: P, b: P) => polyline.decode(route(cross, { points: [latLon(a), latLon(b)], mode })[0].encodedPolyline, 5).map(gridOf);
+  const go2 = (mode: Mode, a: P, b: P) =>
+    polyline.decode(route(cross, { points: [latLon(a), latLon(b)], mode })[0].encodedPolyline, 5).map(gridOf);
 
   it('foot and bike W → E straight through V: W V E', () => {
     expect(go2('foot', W, E)).toEqual([W, V, E]);

@@ -11,14 +11,27 @@ import { RouteError } from '../src/errors.js';
 import { engine } from './support/fixture.js';
 import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
 import { nodePairs, routeBetween } from './support/route-pairs.js';
-import { bikeGraph, bikeOk, bikeOneway, blockedNodes, dijkstra, edgeCounter, junctions, offGraph, type RawGraph } from './support/roads-raw.js';
+import {
+  bikeGraph,
+  bikeOk,
+  bikeOneway,
+  blockedNodes,
+  dijkstra,
+  edgeCounter,
+  junctions,
+  offGraph,
+  type RawGraph,
+} from './support/roads-raw.js';
 
 /** Cycling at 15 km/h: 240 ms a metre. */
 const MS_PER_M = 240;
 /** Whole-ms rounding per edge: at most 0.5 / 240 m. */
 const ROUNDING_M = 0.0021;
 
-describe.each([['core', CORE, 61], ['transit', TRANSIT, 62]])('bike routes are the shortest legal ride (%s fixture)', (_, file, seed) => {
+describe.each([
+  ['core', CORE, 61],
+  ['transit', TRANSIT, 62],
+])('bike routes are the shortest legal ride (%s fixture)', (_, file, seed) => {
   let raw: RawData, index: PlaceIndex, g: RawGraph;
   let edges: ReturnType<typeof edgeCounter>;
   const pairs: [number, number][] = [];
@@ -30,7 +43,9 @@ describe.each([['core', CORE, 61], ['transit', TRANSIT, 62]])('bike routes are t
     oneway = new Set(raw.ways.filter((w) => bikeOk(w.tags) && bikeOneway(w.tags) !== 0).flatMap((w) => w.refs));
     // nodes a bike may not pass left out (a point there snaps beside them)
     const blocked = blockedNodes(raw, 'bike');
-    const js = junctions(raw, g).filter((v) => !blocked.has(v)).sort((a, b) => a - b);
+    const js = junctions(raw, g)
+      .filter((v) => !blocked.has(v))
+      .sort((a, b) => a - b);
     pairs.push(...nodePairs(js, seed));
   });
   const ride = (s: number, t: number): Route | RouteError => routeBetween(index, raw, 'bike', s, t);
@@ -44,12 +59,14 @@ describe.each([['core', CORE, 61], ['transit', TRANSIT, 62]])('bike routes are t
       const best = dijkstra(g, s)(t);
       const r = ride(s, t);
       if (best.cost === Infinity) {
-        if (!(r instanceof RouteError && r.problem === 'no-route')) bad.push(`${s} → ${t}: no legal ride, got ${r instanceof RouteError ? r.problem : r.timeInMs}`);
+        if (!(r instanceof RouteError && r.problem === 'no-route'))
+          bad.push(`${s} → ${t}: no legal ride, got ${r instanceof RouteError ? r.problem : r.timeInMs}`);
         continue;
       }
       joined++;
       if (r instanceof RouteError) bad.push(`${s} → ${t}: ${r.problem}, expected ${best.metres} m`);
-      else if (Math.abs(r.timeInMs / MS_PER_M - best.metres) > ROUNDING_M * edges(best)) bad.push(`${s} → ${t}: ${r.timeInMs / MS_PER_M} m, expected ${best.metres} m`);
+      else if (Math.abs(r.timeInMs / MS_PER_M - best.metres) > ROUNDING_M * edges(best))
+        bad.push(`${s} → ${t}: ${r.timeInMs / MS_PER_M} m, expected ${best.metres} m`);
     }
     expect(bad).toEqual([]);
     expect(joined).toBeGreaterThan(list.length / 3);
@@ -62,7 +79,8 @@ describe.each([['core', CORE, 61], ['transit', TRANSIT, 62]])('bike routes are t
       const best = dijkstra(g, s)(t);
       const r = ride(s, t);
       if (r instanceof RouteError) continue;
-      if (r.timeInMs / MS_PER_M < best.metres - ROUNDING_M * edges(best)) bad.push(`${s} → ${t}: ${r.timeInMs / MS_PER_M} m, shorter than ${best.metres} m`);
+      if (r.timeInMs / MS_PER_M < best.metres - ROUNDING_M * edges(best))
+        bad.push(`${s} → ${t}: ${r.timeInMs / MS_PER_M} m, shorter than ${best.metres} m`);
       for (const [a, b] of off(polyline.decode(r.encodedPolyline, 5))) bad.push(`${s} → ${t}: ${a} → ${b}`);
     }
     expect(bad).toEqual([]);

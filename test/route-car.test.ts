@@ -16,7 +16,20 @@ import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
 import { nodePairs, routeBetween } from './support/route-pairs.js';
 import { CASES, gridMetres, gridOf, latLon, writeRoads, type P } from './support/roads.js';
 import {
-  blockedNodes, carGraph, carOk, carOneway, dijkstra, edgeCounter, ISSUE_CAR_KMH, junctions, offGraph, restrictedPath, restrictions, turnPoints, type RawGraph, type RawRestriction,
+  blockedNodes,
+  carGraph,
+  carOk,
+  carOneway,
+  dijkstra,
+  edgeCounter,
+  ISSUE_CAR_KMH,
+  junctions,
+  offGraph,
+  restrictedPath,
+  restrictions,
+  turnPoints,
+  type RawGraph,
+  type RawRestriction,
 } from './support/roads-raw.js';
 
 type Mode = 'foot' | 'bike' | 'car';
@@ -37,8 +50,8 @@ function drive(mode: Mode, a: P, b: P, instructions = false): { pts: P[]; r: Rou
 function msOf(pts: P[], speed: Mode | number | number[]): number {
   let ms = 0;
   for (let i = 0; i + 1 < pts.length; i++) {
-    const perM = typeof speed === 'string' ? (speed === 'car' ? NaN : MS_PER_M[speed])
-      : 3600 / (typeof speed === 'number' ? speed : speed[i]);
+    const perM =
+      typeof speed === 'string' ? (speed === 'car' ? NaN : MS_PER_M[speed]) : 3600 / (typeof speed === 'number' ? speed : speed[i]);
     ms += gridMetres(pts[i], pts[i + 1]) * perM;
   }
   return ms;
@@ -94,21 +107,30 @@ describe('points on a one-way street: a car goes along it, or round the block to
   };
   const close = (pts: P[], expected: P[]) => {
     expect(pts).toHaveLength(expected.length);
-    pts.forEach((p, i) => { expect(p[0]).toBeCloseTo(expected[i][0], 6); expect(p[1]).toBeCloseTo(expected[i][1], 6); });
+    pts.forEach((p, i) => {
+      expect(p[0]).toBeCloseTo(expected[i][0], 6);
+      expect(p[1]).toBeCloseTo(expected[i][1], 6);
+    });
   };
   it('car from 30% to 70% along A→B: straight along it', () => {
     const { r, pts } = line('car', 0.3, 0.7);
-    close(pts, [[0.3, 0], [0.7, 0]]);
-    expect(Math.abs(r.timeInMs - 0.4 * gridMetres(A, B) * 3600 / 25)).toBeLessThanOrEqual(1);
+    close(pts, [
+      [0.3, 0],
+      [0.7, 0],
+    ]);
+    expect(Math.abs(r.timeInMs - (0.4 * gridMetres(A, B) * 3600) / 25)).toBeLessThanOrEqual(1);
   });
   it('car from 70% to 30%: on to B and round the block (B C D A) to the point', () => {
     const { r, pts } = line('car', 0.7, 0.3);
     close(pts, [[0.7, 0], B, C, D, A, [0.3, 0]]);
     const m = 0.3 * gridMetres(A, B) + gridMetres(B, C) + gridMetres(C, D) + gridMetres(D, A) + 0.3 * gridMetres(A, B);
-    expect(Math.abs(r.timeInMs - m * 3600 / 25)).toBeLessThanOrEqual(5);
+    expect(Math.abs(r.timeInMs - (m * 3600) / 25)).toBeLessThanOrEqual(5);
   });
   it('foot from 70% to 30%: straight back', () => {
-    close(line('foot', 0.7, 0.3).pts, [[0.7, 0], [0.3, 0]]);
+    close(line('foot', 0.7, 0.3).pts, [
+      [0.7, 0],
+      [0.3, 0],
+    ]);
   });
 });
 
@@ -254,8 +276,17 @@ describe('only_straight_on: from its from-way a car may only take its to-way', (
 });
 
 describe('access=private keeps cars (and walkers, and bikes) out unless a more specific key lets them in', () => {
-  const round = (ox: number): P[] => [[ox, 0], [ox, 1], [ox + 2, 1], [ox + 2, 0]];
-  const through = (ox: number): P[] => [[ox, 0], [ox + 1, 0], [ox + 2, 0]];
+  const round = (ox: number): P[] => [
+    [ox, 0],
+    [ox, 1],
+    [ox + 2, 1],
+    [ox + 2, 0],
+  ];
+  const through = (ox: number): P[] => [
+    [ox, 0],
+    [ox + 1, 0],
+    [ox + 2, 0],
+  ];
   it('access=private: every mode goes round', () => {
     const ox = CASES.private.ox;
     expectRoute('car', round(ox), 25);
@@ -277,21 +308,46 @@ describe('access=private keeps cars (and walkers, and bikes) out unless a more s
 describe('maxspeed caps the class speed (never raises it) and so changes the fastest drive', () => {
   it('a primary at 65 km/h beats a residential at 25 (whose maxspeed=100 does not raise it): round by the primary', () => {
     const ox = CASES.fastPrimary.ox;
-    expectRoute('car', [[ox, 0], [ox, 1], [ox + 2, 1], [ox + 2, 0]], 65);
+    expectRoute(
+      'car',
+      [
+        [ox, 0],
+        [ox, 1],
+        [ox + 2, 1],
+        [ox + 2, 0],
+      ],
+      65,
+    );
   });
   it('the same primary capped at 20 mph (32.19 km/h) loses: straight along the residential', () => {
     const ox = CASES.slowPrimary.ox;
-    expectRoute('car', [[ox, 0], [ox + 1, 0], [ox + 2, 0]], 25);
+    expectRoute(
+      'car',
+      [
+        [ox, 0],
+        [ox + 1, 0],
+        [ox + 2, 0],
+      ],
+      25,
+    );
   });
   it('the capped primary is the fastest way to (2, 1): S, (0, 1), (2, 1)', () => {
     const ox = CASES.slowPrimary.ox;
-    expect(drive('car', [ox, 0], [ox + 2, 1]).pts).toEqual([[ox, 0], [ox, 1], [ox + 2, 1]]);
+    expect(drive('car', [ox, 0], [ox + 2, 1]).pts).toEqual([
+      [ox, 0],
+      [ox, 1],
+      [ox + 2, 1],
+    ]);
   });
   // Fixed defect (found by this test): the road builder stores car speeds as whole km/h (Uint8Array,
   // Math.round), so 20 mph = 32.187 km/h is driven at 32: 0.6% slow (201 ms over 308 m).
   it('the capped primary is driven at 20 mph exactly', () => {
     const ox = CASES.slowPrimary.ox;
-    const pts: P[] = [[ox, 0], [ox, 1], [ox + 2, 1]];
+    const pts: P[] = [
+      [ox, 0],
+      [ox, 1],
+      [ox + 2, 1],
+    ];
     const { r } = drive('car', pts[0], pts[2]);
     expect(Math.abs(r.timeInMs - msOf(pts, 20 * 1.609344))).toBeLessThanOrEqual(2);
   });
@@ -306,7 +362,11 @@ describe('a way the extract cut keeps the parts whose nodes exist', () => {
   });
   it('nothing joins the parts across the missing node: RouteError no-route', () => {
     for (const mode of ['foot', 'bike', 'car'] as const) {
-      for (const [a, b] of [[K1, K3], [K0, K4], [K4, K1]]) {
+      for (const [a, b] of [
+        [K1, K3],
+        [K0, K4],
+        [K4, K1],
+      ]) {
         let err: unknown;
         try {
           drive(mode, a, b);
@@ -320,13 +380,16 @@ describe('a way the extract cut keeps the parts whose nodes exist', () => {
   });
 });
 
-describe('the car speed table is the issue\'s', () => {
-  it('the documented table (src/road/profile.ts CAR_KMH) has the issue\'s speeds for the classes it names', () => {
+describe("the car speed table is the issue's", () => {
+  it("the documented table (src/road/profile.ts CAR_KMH) has the issue's speeds for the classes it names", () => {
     for (const [k, v] of Object.entries(ISSUE_CAR_KMH)) expect(CAR_KMH[k], k).toBe(v);
   });
 });
 
-describe.each([['core', CORE, 31], ['transit', TRANSIT, 32]])('car routes on the real fixture are legal and fastest (%s fixture)', (_, file, seed) => {
+describe.each([
+  ['core', CORE, 31],
+  ['transit', TRANSIT, 32],
+])('car routes on the real fixture are legal and fastest (%s fixture)', (_, file, seed) => {
   let raw: RawData, index: PlaceIndex, g: RawGraph, rules: RawRestriction[], turnable: Set<number>;
   const pairs: [number, number][] = [];
   let edges: ReturnType<typeof edgeCounter>;
@@ -339,12 +402,14 @@ describe.each([['core', CORE, 31], ['transit', TRANSIT, 32]])('car routes on the
     // junction pairs; via nodes left out (what a route from a via node may do is tested by hand above), and nodes a car may not pass
     const vias = new Set(rules.map((r) => r.via));
     const blocked = blockedNodes(raw, 'car');
-    const js = junctions(raw, g).filter((v) => !vias.has(v) && !blocked.has(v)).sort((a, b) => a - b);
+    const js = junctions(raw, g)
+      .filter((v) => !vias.has(v) && !blocked.has(v))
+      .sort((a, b) => a - b);
     pairs.push(...nodePairs(js, seed));
   });
   const drive = (s: number, t: number): Route | RouteError => routeBetween(index, raw, 'car', s, t);
 
-  it('every road stretch a route drives is a car road driven in a direction cars may take (the polyline against osm-read\'s ways)', () => {
+  it("every road stretch a route drives is a car road driven in a direction cars may take (the polyline against osm-read's ways)", () => {
     const off = offGraph(raw, g);
     const bad: string[] = [];
     let checked = 0;
@@ -366,7 +431,8 @@ describe.each([['core', CORE, 31], ['transit', TRANSIT, 32]])('car routes on the
       const lower = dijkstra(g, s)(t);
       const r = drive(s, t);
       if (lower.cost === Infinity) {
-        if (!(r instanceof RouteError && r.problem === 'no-route')) bad.push(`${s} → ${t}: no legal drive, got ${r instanceof RouteError ? r.problem : r.timeInMs}`);
+        if (!(r instanceof RouteError && r.problem === 'no-route'))
+          bad.push(`${s} → ${t}: no legal drive, got ${r instanceof RouteError ? r.problem : r.timeInMs}`);
       } else if (!(r instanceof RouteError) && r.routeWeight * 1000 < lower.cost - edges(lower)) {
         // (weights: travel time plus the penalty of entering destination-only roads)
         bad.push(`${s} → ${t}: weighs ${r.routeWeight * 1000} ms, less than the legal ${lower.cost} ms`);
@@ -383,12 +449,14 @@ describe.each([['core', CORE, 31], ['transit', TRANSIT, 32]])('car routes on the
       const best = restrictedPath(g, rules, turnable, s, t);
       const r = drive(s, t);
       if (best.cost === Infinity) {
-        if (!(r instanceof RouteError && r.problem === 'no-route')) bad.push(`${s} → ${t}: no legal drive, got ${r instanceof RouteError ? r.problem : r.timeInMs}`);
+        if (!(r instanceof RouteError && r.problem === 'no-route'))
+          bad.push(`${s} → ${t}: no legal drive, got ${r instanceof RouteError ? r.problem : r.timeInMs}`);
         continue;
       }
       joined++;
       if (r instanceof RouteError) bad.push(`${s} → ${t}: ${r.problem}, expected ${best.cost} ms`);
-      else if (Math.abs(r.routeWeight * 1000 - best.cost) > edges(best)) bad.push(`${s} → ${t}: weighs ${r.routeWeight * 1000} ms, expected ${best.cost} ms`);
+      else if (Math.abs(r.routeWeight * 1000 - best.cost) > edges(best))
+        bad.push(`${s} → ${t}: weighs ${r.routeWeight * 1000} ms, expected ${best.cost} ms`);
       else if (Math.abs(r.timeInMs - best.travel) > edges(best)) bad.push(`${s} → ${t}: ${r.timeInMs} ms, expected ${best.travel} ms`);
     }
     expect(bad).toEqual([]);

@@ -19,18 +19,27 @@ import { blockedNodes, dijkstra, edgeCounter, footGraph, junctions, type RawGrap
 const MS_PER_M = 720;
 /** Per edge, the engine rounds its weight to a whole ms: at most 0.5 / 720 m, under 0.001 m. */
 const ROUNDING_M = 0.001;
-const SOURCES = 30, TARGETS = 5;
+const SOURCES = 30,
+  TARGETS = 5;
 
-interface Pair { s: number; t: number; expect: RawPath }
+interface Pair {
+  s: number;
+  t: number;
+  expect: RawPath;
+}
 
 // Length of a [lat, lon] line, haversine by @turf/distance.
 function lineMetres(line: [number, number][]): number {
   let m = 0;
-  for (let i = 0; i + 1 < line.length; i++) m += distance([line[i][1], line[i][0]], [line[i + 1][1], line[i + 1][0]], { units: 'kilometers' }) * 1000;
+  for (let i = 0; i + 1 < line.length; i++)
+    m += distance([line[i][1], line[i][0]], [line[i + 1][1], line[i + 1][0]], { units: 'kilometers' }) * 1000;
   return m;
 }
 
-describe.each([['core', CORE, 11], ['transit', TRANSIT, 12]])('foot routes are the shortest walk (%s fixture)', (_, file, seed) => {
+describe.each([
+  ['core', CORE, 11],
+  ['transit', TRANSIT, 12],
+])('foot routes are the shortest walk (%s fixture)', (_, file, seed) => {
   let raw: RawData, index: PlaceIndex, g: RawGraph;
   const pairs: Pair[] = [];
   let edges: (p: RawPath) => number;
@@ -41,7 +50,9 @@ describe.each([['core', CORE, 11], ['transit', TRANSIT, 12]])('foot routes are t
     edges = edgeCounter(raw);
     // nodes a walker may not pass left out (a point there snaps beside them)
     const blocked = blockedNodes(raw, 'foot');
-    const js = junctions(raw, g).filter((v) => !blocked.has(v)).sort((a, b) => a - b);
+    const js = junctions(raw, g)
+      .filter((v) => !blocked.has(v))
+      .sort((a, b) => a - b);
     const rnd = random(seed);
     const pick = () => js[Math.floor(rnd() * js.length)];
     for (let i = 0; i < SOURCES; i++) {
@@ -78,9 +89,10 @@ describe.each([['core', CORE, 11], ['transit', TRANSIT, 12]])('foot routes are t
     expect(bad).toEqual([]);
   });
 
-  it('distanceInMeters is the Dijkstra path drawn at the polyline\'s 1e-5° (the same line where the paths agree)', () => {
+  it("distanceInMeters is the Dijkstra path drawn at the polyline's 1e-5° (the same line where the paths agree)", () => {
     const bad: string[] = [];
-    let same = 0, joined = 0;
+    let same = 0,
+      joined = 0;
     pairs.forEach((p, i) => {
       if (p.expect.cost === Infinity) return;
       joined++;
@@ -94,12 +106,14 @@ describe.each([['core', CORE, 11], ['transit', TRANSIT, 12]])('foot routes are t
       expect(theirs.at(-1)).toEqual(polyline.decode(polyline.encode([line.at(-1)!], 5), 5)[0]);
       if (r.encodedPolyline === mine) {
         same++;
-        if (Math.abs(r.distanceInMeters - rounded) > 1e-6 * Math.max(1, rounded)) bad.push(`${p.s} → ${p.t}: ${r.distanceInMeters} vs ${rounded}`);
+        if (Math.abs(r.distanceInMeters - rounded) > 1e-6 * Math.max(1, rounded))
+          bad.push(`${p.s} → ${p.t}: ${r.distanceInMeters} vs ${rounded}`);
       } else {
         // an equally short path drawn differently: rounding each vertex to 1e-5° (≤ 0.75 m) moves
         // each segment's length by at most 1.5 m
         const slack = 1.5 * (theirs.length - 1);
-        if (Math.abs(r.distanceInMeters - p.expect.metres) > slack) bad.push(`${p.s} → ${p.t}: ${r.distanceInMeters} vs ${p.expect.metres} (other line)`);
+        if (Math.abs(r.distanceInMeters - p.expect.metres) > slack)
+          bad.push(`${p.s} → ${p.t}: ${r.distanceInMeters} vs ${p.expect.metres} (other line)`);
       }
     });
     expect(bad).toEqual([]);
@@ -108,13 +122,18 @@ describe.each([['core', CORE, 11], ['transit', TRANSIT, 12]])('foot routes are t
   });
 });
 
-describe.each([['core', CORE, 21], ['transit', TRANSIT, 22]])('points no walk joins give RouteError no-route (%s fixture)', (_, file, seed) => {
+describe.each([
+  ['core', CORE, 21],
+  ['transit', TRANSIT, 22],
+])('points no walk joins give RouteError no-route (%s fixture)', (_, file, seed) => {
   it('every pair the Dijkstra cannot join throws RouteError("no-route") naming the leg', async () => {
     const [raw, index] = await Promise.all([readRaw(file), engine(file)]);
     const g = footGraph(raw);
     // nodes a walker may not pass left out (a point there snaps beside them)
     const blocked = blockedNodes(raw, 'foot');
-    const js = junctions(raw, g).filter((v) => !blocked.has(v)).sort((a, b) => a - b);
+    const js = junctions(raw, g)
+      .filter((v) => !blocked.has(v))
+      .sort((a, b) => a - b);
     const rnd = random(seed);
     let apart = 0;
     for (let i = 0; i < 60 && apart < 25; i++) {

@@ -16,10 +16,16 @@ type Rnd = () => number;
  * two-way and one-way arcs, ~10% zero weights, parallel arcs and self-loops.
  */
 function randomGraph(rnd: Rnd, n: number, m: number, parts = 1): Arcs {
-  const from: number[] = [], to: number[] = [], weight: number[] = [];
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [];
   const part = (v: number) => Math.floor((v * parts) / n);
   const isolated = (v: number) => v % 17 === 5;
-  const add = (a: number, b: number, w: number) => { from.push(a); to.push(b); weight.push(w); };
+  const add = (a: number, b: number, w: number) => {
+    from.push(a);
+    to.push(b);
+    weight.push(w);
+  };
   while (from.length < m) {
     const a = Math.floor(rnd() * n);
     if (isolated(a)) continue;
@@ -32,8 +38,10 @@ function randomGraph(rnd: Rnd, n: number, m: number, parts = 1): Arcs {
     const w = rnd() < 0.1 ? 0 : 1 + Math.floor(rnd() * 100);
     add(a, b, w);
     const r = rnd();
-    if (r < 0.6) add(b, a, w); // two-way
-    else if (r < 0.65) add(a, b, w + Math.floor(rnd() * 3)); // a parallel arc
+    if (r < 0.6)
+      add(b, a, w); // two-way
+    else if (r < 0.65)
+      add(a, b, w + Math.floor(rnd() * 3)); // a parallel arc
     else if (r < 0.67) add(a, a, Math.floor(rnd() * 5)); // a self-loop
   }
   return { n, from: Uint32Array.from(from), to: Uint32Array.from(to), weight: Uint32Array.from(weight) };
@@ -41,15 +49,26 @@ function randomGraph(rnd: Rnd, n: number, m: number, parts = 1): Arcs {
 
 /** A jittered lattice with missing and one-way streets and a faster avenue every 6th line: a road-like graph. */
 function lattice(rnd: Rnd, w: number, h: number): Arcs {
-  const from: number[] = [], to: number[] = [], weight: number[] = [];
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [];
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const v = y * w + x;
-      for (const [u, line] of [[x + 1 < w ? v + 1 : -1, y], [y + 1 < h ? v + w : -1, x]]) {
+      for (const [u, line] of [
+        [x + 1 < w ? v + 1 : -1, y],
+        [y + 1 < h ? v + w : -1, x],
+      ]) {
         if (u < 0 || rnd() < 0.1) continue;
         const c = Math.round((line % 6 === 0 ? 300 : 1000) * (0.8 + rnd() * 0.4));
-        from.push(v); to.push(u); weight.push(c);
-        if (rnd() < 0.93) { from.push(u); to.push(v); weight.push(c); }
+        from.push(v);
+        to.push(u);
+        weight.push(c);
+        if (rnd() < 0.93) {
+          from.push(u);
+          to.push(v);
+          weight.push(c);
+        }
       }
     }
   }
@@ -67,7 +86,8 @@ function floyd(g: Arcs): Float64Array[] {
   for (let k = 0; k < g.n; k++) {
     const dk = d[k];
     for (let i = 0; i < g.n; i++) {
-      const di = d[i], dik = di[k];
+      const di = d[i],
+        dik = di[k];
       if (dik === Infinity) continue;
       for (let j = 0; j < g.n; j++) if (dik + dk[j] < di[j]) di[j] = dik + dk[j];
     }
@@ -95,10 +115,12 @@ function expected(d: Float64Array[], s: number[], t: number[]): number {
 
 /** Asserts that `p` is a connected path of `g` from one of `s` to one of `t` whose costs add up to p.cost. */
 function checkPath(g: Arcs, p: Path, s: number[], t: number[]): void {
-  const start = pairCost(s, p.source), end = pairCost(t, p.target);
+  const start = pairCost(s, p.source),
+    end = pairCost(t, p.target);
   expect(start, `source ${p.source} is one of the sources`).toBeLessThan(Infinity);
   expect(end, `target ${p.target} is one of the targets`).toBeLessThan(Infinity);
-  let at = p.source, sum = start + end;
+  let at = p.source,
+    sum = start + end;
   for (const a of p.arcs) {
     expect(a).toBeLessThan(g.from.length);
     expect(g.from[a], `arc ${a} starts where the path is`).toBe(at);
@@ -129,13 +151,21 @@ describe('all three searches find the cheapest cost (checked against Floyd–War
   ];
   it.each(graphs)('%s', (_, g) => {
     const d = floyd(g);
-    const plain = new Dijkstra(g), bi = new BiDijkstra(g), ch = contract(g);
+    const plain = new Dijkstra(g),
+      bi = new BiDijkstra(g),
+      ch = contract(g);
     const rnd = random(g.n);
-    let found = 0, none = 0;
+    let found = 0,
+      none = 0;
     for (let q = 0; q < 700; q++) {
-      const s = ends(rnd, g.n, q % 3 === 0), t = ends(rnd, g.n, q % 3 === 0);
+      const s = ends(rnd, g.n, q % 3 === 0),
+        t = ends(rnd, g.n, q % 3 === 0);
       const want = expected(d, s, t);
-      for (const [name, r] of [['plain', plain], ['bidirectional', bi], ['CH', ch]] as const) {
+      for (const [name, r] of [
+        ['plain', plain],
+        ['bidirectional', bi],
+        ['CH', ch],
+      ] as const) {
         const p = r.route(s, t);
         if (want === Infinity) {
           expect(p, `${name} ${s} -> ${t}`).toBeNull();
@@ -155,13 +185,17 @@ describe('all three searches find the cheapest cost (checked against Floyd–War
 describe('on bigger graphs CH and bidirectional costs equal the plain Dijkstra, and paths are valid', () => {
   it('thousands of pairs over a lattice and a random graph with zero weights', () => {
     for (const g of [lattice(random(6), 60, 50), randomGraph(random(7), 3000, 9000, 2)]) {
-      const plain = new Dijkstra(g), bi = new BiDijkstra(g), ch = contract(g);
+      const plain = new Dijkstra(g),
+        bi = new BiDijkstra(g),
+        ch = contract(g);
       const rnd = random(8);
       let compared = 0;
       for (let q = 0; q < 1000; q++) {
-        const s = ends(rnd, g.n), t = ends(rnd, g.n);
+        const s = ends(rnd, g.n),
+          t = ends(rnd, g.n);
         const want = plain.route(s, t);
-        const b = bi.route(s, t), c = ch.route(s, t);
+        const b = bi.route(s, t),
+          c = ch.route(s, t);
         expect(b?.cost ?? null).toBe(want?.cost ?? null);
         expect(c?.cost ?? null).toBe(want?.cost ?? null);
         if (want) {
@@ -249,14 +283,16 @@ describe('a hierarchy is deterministic and restores without recomputation', () =
 
   it('contracting twice gives the same arrays', () => {
     const again = contract(g).data();
-    for (const [k, v] of Object.entries(h.data())) expect(Buffer.from(again[k as keyof HierarchyData].buffer).equals(Buffer.from(v.buffer)), k).toBe(true);
+    for (const [k, v] of Object.entries(h.data()))
+      expect(Buffer.from(again[k as keyof HierarchyData].buffer).equals(Buffer.from(v.buffer)), k).toBe(true);
   });
 
   it('Hierarchy.from(copies of its arrays) answers routes and alternatives exactly alike', () => {
     const restored = Hierarchy.from(g, copy(h.data()));
     const rnd = random(12);
     for (let q = 0; q < 300; q++) {
-      const s = ends(rnd, g.n), t = ends(rnd, g.n);
+      const s = ends(rnd, g.n),
+        t = ends(rnd, g.n);
       expect(restored.route(s, t)).toEqual(h.route(s, t));
       if (q % 10 === 0) expect(restored.alternatives(s, t)).toEqual(h.alternatives(s, t));
     }
@@ -280,13 +316,17 @@ describe('a hierarchy is deterministic and restores without recomputation', () =
 describe('alternatives: best first, then different and not much worse', () => {
   const g = lattice(random(13), 40, 40);
   const plain = new Dijkstra(g);
-  const searches: [string, BiDijkstra | Hierarchy][] = [['bidirectional', new BiDijkstra(g)], ['CH', contract(g)]];
+  const searches: [string, BiDijkstra | Hierarchy][] = [
+    ['bidirectional', new BiDijkstra(g)],
+    ['CH', contract(g)],
+  ];
 
   it.each(searches)('%s', (_, r) => {
     const rnd = random(14);
     let withAlternatives = 0;
     for (let q = 0; q < 60; q++) {
-      const s = [Math.floor(rnd() * g.n), 0], t = [Math.floor(rnd() * g.n), 0];
+      const s = [Math.floor(rnd() * g.n), 0],
+        t = [Math.floor(rnd() * g.n), 0];
       const best = plain.route(s, t);
       const routes = r.alternatives(s, t, { count: 2, maxShare: 0.7, maxStretch: 1.4 });
       if (!best) {

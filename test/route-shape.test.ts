@@ -74,7 +74,8 @@ beforeAll(async () => {
   }
 });
 
-const all = (): [RouteQuery, Route][] => [...routed, ...viaRouted, ...altRouted].flatMap(([q, rs]) => rs.map((r) => [q, r] as [RouteQuery, Route]));
+const all = (): [RouteQuery, Route][] =>
+  [...routed, ...viaRouted, ...altRouted].flatMap(([q, rs]) => rs.map((r) => [q, r] as [RouteQuery, Route]));
 
 describe('encodedPolyline is a Google polyline (precision 5, lat,lon) from the first snapped point to the last', () => {
   it('enough seeded routes of every mode were found', () => {
@@ -148,13 +149,14 @@ describe('instructionList: null unless asked; GraphHopper steps that cover the p
     }
   });
 
-  it('each step\'s distance is its interval\'s length; the distances sum to distanceInMeters and the times to timeInMs', () => {
+  it("each step's distance is its interval's length; the distances sum to distanceInMeters and the times to timeInMs", () => {
     for (const [, r] of all()) {
       const steps = r.instructionList;
       if (!steps) continue;
       const line = polyline.decode(r.encodedPolyline, 5) as LatLon[];
       for (const s of steps) expect(s.distance).toBeCloseTo(lineMetres(line, s.interval[0], s.interval[1]), 6);
-      const d = steps.reduce((a, s) => a + s.distance, 0), t = steps.reduce((a, s) => a + s.time, 0);
+      const d = steps.reduce((a, s) => a + s.distance, 0),
+        t = steps.reduce((a, s) => a + s.time, 0);
       expect(Math.abs(d - r.distanceInMeters)).toBeLessThanOrEqual(1e-6 * Math.max(1, r.distanceInMeters));
       expect(Math.abs(t - r.timeInMs)).toBeLessThanOrEqual(1);
       for (const s of steps) {
@@ -166,17 +168,21 @@ describe('instructionList: null unless asked; GraphHopper steps that cover the p
     }
   });
 
-  it('names are streets\' name:en, else name (a name that has an English one is never shown)', () => {
-    const shown = new Set<string>(['']), hidden = new Set<string>();
+  it("names are streets' name:en, else name (a name that has an English one is never shown)", () => {
+    const shown = new Set<string>(['']),
+      hidden = new Set<string>();
     for (const w of raw.ways) {
       if (!tag(w.tags, 'highway')) continue;
-      const en = tag(w.tags, 'name:en'), name = tag(w.tags, 'name');
+      const en = tag(w.tags, 'name:en'),
+        name = tag(w.tags, 'name');
       if (en) shown.add(en);
       else if (name) shown.add(name);
       if (en && name && name !== en) hidden.add(name);
     }
     for (const n of shown) hidden.delete(n);
-    const names = all().flatMap(([, r]) => r.instructionList ?? []).map((s) => s.name);
+    const names = all()
+      .flatMap(([, r]) => r.instructionList ?? [])
+      .map((s) => s.name);
     expect(names.some((n) => n !== '')).toBe(true);
     for (const n of names) {
       expect(shown.has(n), `"${n}" is no street's name:en or name`).toBe(true);
@@ -208,11 +214,14 @@ describe('via points: each is a step with sign 5, and the legs are the routes be
     }
   });
 
-  it('time and distance are the sums of the legs\' routes', () => {
+  it("time and distance are the sums of the legs' routes", () => {
     for (const [q, [r]] of viaRouted) {
       const legs = q.points.slice(1).map((p, i) => route(index, { points: [q.points[i], p] as LatLon[], mode: q.mode })[0]);
       expect(r.timeInMs).toBe(legs.reduce((a, l) => a + l.timeInMs, 0));
-      expect(r.distanceInMeters).toBeCloseTo(legs.reduce((a, l) => a + l.distanceInMeters, 0), 6);
+      expect(r.distanceInMeters).toBeCloseTo(
+        legs.reduce((a, l) => a + l.distanceInMeters, 0),
+        6,
+      );
     }
   });
 });
@@ -222,7 +231,10 @@ describe('alternatives: up to two more, each differing from the best (sharing at
   const shared = (a: LatLon[], b: LatLon[]) => {
     const key = (p: LatLon, q: LatLon) => `${p[0]},${p[1]}|${q[0]},${q[1]}`;
     const segs = new Set<string>();
-    for (let i = 0; i + 1 < b.length; i++) { segs.add(key(b[i], b[i + 1])); segs.add(key(b[i + 1], b[i])); }
+    for (let i = 0; i + 1 < b.length; i++) {
+      segs.add(key(b[i], b[i + 1]));
+      segs.add(key(b[i + 1], b[i]));
+    }
     let m = 0;
     for (let i = 0; i + 1 < a.length; i++) if (segs.has(key(a[i], a[i + 1]))) m += metres(a[i], a[i + 1]);
     return m;
@@ -275,7 +287,7 @@ describe('alternatives: up to two more, each differing from the best (sharing at
     return worst;
   };
 
-  it('a foot or bike alternative shares at most ~70% of the best\'s length with the best or another alternative', () => {
+  it("a foot or bike alternative shares at most ~70% of the best's length with the best or another alternative", () => {
     expect(maxShare(['foot', 'bike'])).toBeLessThanOrEqual(SHARE);
   });
 
@@ -283,13 +295,14 @@ describe('alternatives: up to two more, each differing from the best (sharing at
   // chooser measures sharing by arc weight (time), not length as the issue and route.ts's own doc say.
   // For cars they differ: [27.7159667, 85.332028] → [27.71492027701605, 85.3274981417532] gives an
   // alternative (1,843 m) sharing 76% of the best's 1,341 m.
-  it('a car alternative shares at most ~70% of the best\'s length (not of its time)', () => {
+  it("a car alternative shares at most ~70% of the best's length (not of its time)", () => {
     expect(maxShare(['car'])).toBeLessThanOrEqual(SHARE);
   });
 });
 
 describe('bad input throws InvalidQueryError naming the parameter', () => {
-  const a: LatLon = [27.7172, 85.3240], b: LatLon = [27.7083, 85.3206];
+  const a: LatLon = [27.7172, 85.324],
+    b: LatLon = [27.7083, 85.3206];
   const bad = (q: unknown, param: string) => {
     let err: unknown;
     try {
@@ -332,7 +345,23 @@ describe('bad input throws InvalidQueryError naming the parameter', () => {
   });
 
   it('a malformed point', () => {
-    for (const p of [[27.7], [27.7, 85.3, 1], [27.7, '85.3'], [NaN, 85.3], [27.7, Infinity], [91, 85.3], [27.7, 181], 'abc', '27.7;85.3', '27.7,', ',85.3', '27.7,85.3,1', null, {}, { lat: 27.7, lon: 85.3 }]) {
+    for (const p of [
+      [27.7],
+      [27.7, 85.3, 1],
+      [27.7, '85.3'],
+      [NaN, 85.3],
+      [27.7, Infinity],
+      [91, 85.3],
+      [27.7, 181],
+      'abc',
+      '27.7;85.3',
+      '27.7,',
+      ',85.3',
+      '27.7,85.3,1',
+      null,
+      {},
+      { lat: 27.7, lon: 85.3 },
+    ]) {
       bad({ points: [a, p] }, 'points');
     }
   });
@@ -367,7 +396,10 @@ describe('a point farther than 1 km from every road the mode may use throws Rout
     for (const n of raw.nodes) d = Math.min(d, metres(far, [n.lat, n.lon]));
     expect(d).toBeGreaterThan(4900);
     for (const mode of MODES) {
-      for (const [points, at] of [[[far, [27.7083, 85.3206]], 0], [[[27.7083, 85.3206], [27.7172, 85.3240], far], 2]] as [LatLon[], number][]) {
+      for (const [points, at] of [
+        [[far, [27.7083, 85.3206]], 0],
+        [[[27.7083, 85.3206], [27.7172, 85.324], far], 2],
+      ] as [LatLon[], number][]) {
         let err: unknown;
         try {
           route(index, { points, mode });
@@ -429,7 +461,8 @@ describe('instructions on the hand-made network: names in English, the roundabou
   it('a point 945 m from the nearest road snaps onto it; one 1,056 m away is too far', () => {
     const { A, C, D } = CASES.oneway;
     // north of the square's north side (y = 1), whose nearest point is straight south
-    const near = latLon([0.5, 9.5]), far = latLon([0.5, 10.5]);
+    const near = latLon([0.5, 9.5]),
+      far = latLon([0.5, 10.5]);
     expect(metres(near, latLon([0.5, 1]))).toBeCloseTo(945.16, 1);
     expect(metres(far, latLon([0.5, 1]))).toBeCloseTo(1056.35, 1);
     const [r] = route(roads, { points: [near, latLon(A)], mode: 'foot' });
@@ -453,13 +486,25 @@ describe('instructions on the hand-made network: names in English, the roundabou
     // no_left_turn case, M → P: south on Middle, right onto Bottom West (heading south, west is to the right)
     const { M, P: Pw } = CASES.noLeft;
     const [r] = route(roads, { points: [latLon(M), latLon(Pw)], mode: 'car', instructions: true });
-    expect(r.instructionList!.map((s) => [s.sign, s.name])).toEqual([[0, 'Middle'], [2, 'Bottom West'], [4, '']]);
+    expect(r.instructionList!.map((s) => [s.sign, s.name])).toEqual([
+      [0, 'Middle'],
+      [2, 'Bottom West'],
+      [4, ''],
+    ]);
     expect(r.instructionList![1].text).toBe('Turn right onto Bottom West');
     // P → M on foot: east on Bottom West, left onto Middle at V (heading east, north is to the left)
     const [f] = route(roads, { points: [latLon(Pw), latLon(M)], mode: 'foot', instructions: true });
-    expect(f.instructionList!.map((s) => [s.sign, s.name])).toEqual([[0, 'Bottom West'], [-2, 'Middle'], [4, '']]);
+    expect(f.instructionList!.map((s) => [s.sign, s.name])).toEqual([
+      [0, 'Bottom West'],
+      [-2, 'Middle'],
+      [4, ''],
+    ]);
     expect(f.instructionList![1].text).toBe('Turn left onto Middle');
-    expect(f.instructionList!.map((s) => s.interval)).toEqual([[0, 1], [1, 2], [2, 2]]);
+    expect(f.instructionList!.map((s) => s.interval)).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 2],
+    ]);
   });
 });
 
@@ -471,11 +516,14 @@ describe('without hierarchies, a search is bounded: past its limit of settled no
 
   it('the bidirectional Dijkstra with a limit finds the same paths as without, or throws SearchLimitError', () => {
     const arcs = plain.router!.modes[0].arcs;
-    const free = new BiDijkstra(arcs), bounded = new BiDijkstra(arcs, 300);
+    const free = new BiDijkstra(arcs),
+      bounded = new BiDijkstra(arcs, 300);
     const rnd = random(5);
-    let same = 0, stopped = 0;
+    let same = 0,
+      stopped = 0;
     for (let i = 0; i < 200; i++) {
-      const s = Math.floor(rnd() * arcs.n), t = Math.floor(rnd() * arcs.n);
+      const s = Math.floor(rnd() * arcs.n),
+        t = Math.floor(rnd() * arcs.n);
       const want = free.route([s, 0], [t, 0]);
       try {
         const got = bounded.route([s, 0], [t, 0]);
@@ -493,7 +541,14 @@ describe('without hierarchies, a search is bounded: past its limit of settled no
 
   it('route() refuses the leg past the limit, naming it and the remedy; the index with hierarchies routes it', () => {
     plain.router!.plainLimit = 50;
-    const q: RouteQuery = { points: [[27.7154, 85.3123], [27.7172, 85.3240], [27.7090, 85.3290]], mode: 'car' };
+    const q: RouteQuery = {
+      points: [
+        [27.7154, 85.3123],
+        [27.7172, 85.324],
+        [27.709, 85.329],
+      ],
+      mode: 'car',
+    };
     const r = tryRoute(plain, q);
     expect(r).toBeInstanceOf(RouteError);
     expect((r as RouteError).problem).toBe('too-long');

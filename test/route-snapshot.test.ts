@@ -34,8 +34,11 @@ async function queries(file: string, seed: number, count: number): Promise<Route
     const n = raw.node.get(ids[Math.floor(rnd() * ids.length)])!;
     const roll = rnd();
     // on a junction, near one (mid-edge), or some way off (may be too far from a road)
-    return roll < 0.3 ? [n.lat, n.lon] : roll < 0.95 ? [n.lat + (rnd() - 0.5) * 0.001, n.lon + (rnd() - 0.5) * 0.001]
-      : [n.lat + (rnd() - 0.5) * 0.03, n.lon + (rnd() - 0.5) * 0.03];
+    return roll < 0.3
+      ? [n.lat, n.lon]
+      : roll < 0.95
+        ? [n.lat + (rnd() - 0.5) * 0.001, n.lon + (rnd() - 0.5) * 0.001]
+        : [n.lat + (rnd() - 0.5) * 0.03, n.lon + (rnd() - 0.5) * 0.03];
   };
   const out: RouteQuery[] = [];
   for (let k = 0; k < count; k++) {
@@ -69,13 +72,18 @@ async function pbfAndSnapshot(file: string, qs: RouteQuery[]) {
 
 /** Asserts that two lists of answers to `qs` are the same, listing the queries that differ. */
 function expectSame(qs: RouteQuery[], a: unknown[], b: unknown[]): void {
-  const differ = qs.map((q, i) => [q, i] as const).filter(([, i]) => JSON.stringify(a[i]) !== JSON.stringify(b[i]))
+  const differ = qs
+    .map((q, i) => [q, i] as const)
+    .filter(([, i]) => JSON.stringify(a[i]) !== JSON.stringify(b[i]))
     .map(([q, i]) => `${JSON.stringify(q)}: ${JSON.stringify(a[i]).slice(0, 160)} ≠ ${JSON.stringify(b[i]).slice(0, 160)}`);
   expect(differ).toEqual([]);
   expect(b).toEqual(a);
 }
 
-describe.each([['core', CORE, 51, 300], ['transit', TRANSIT, 52, 200]])('a snapshot routes exactly as the PBF it was built from (%s fixture)', (_, file, seed, count) => {
+describe.each([
+  ['core', CORE, 51, 300],
+  ['transit', TRANSIT, 52, 200],
+])('a snapshot routes exactly as the PBF it was built from (%s fixture)', (_, file, seed, count) => {
   let qs: RouteQuery[], plain: RouteQuery[], alts: RouteQuery[];
   let s: Awaited<ReturnType<typeof pbfAndSnapshot>>;
   const pick = (list: RouteQuery[]) => list.map((q) => s.fromPbf[qs.indexOf(q)]);
@@ -96,19 +104,32 @@ describe.each([['core', CORE, 51, 300], ['transit', TRANSIT, 52, 200]])('a snaps
   });
 
   it('routes without alternatives (every mode, instructions, via points, errors): the PBF index and its snapshot agree exactly', () => {
-    expectSame(plain, pick(plain), plain.map((q) => answer(s.restored, q)));
+    expectSame(
+      plain,
+      pick(plain),
+      plain.map((q) => answer(s.restored, q)),
+    );
     // and the PBF index still answers the same after buildSnapshot read it
-    expectSame(plain, pick(plain), plain.map((q) => answer(s.index, q)));
+    expectSame(
+      plain,
+      pick(plain),
+      plain.map((q) => answer(s.index, q)),
+    );
   });
 
   it('an uncontracted index (bidirectional Dijkstra) finds routes of the same time and length', () => {
-    const times = (list: unknown[]) => list.map((a) => (Array.isArray(a) ? a.map((r: Route) => [r.timeInMs, Math.round(r.distanceInMeters)]) : a));
+    const times = (list: unknown[]) =>
+      list.map((a) => (Array.isArray(a) ? a.map((r: Route) => [r.timeInMs, Math.round(r.distanceInMeters)]) : a));
     const idx = plain.map((q) => qs.indexOf(q));
     expect(times(idx.map((i) => s.fromDijkstra[i]))).toEqual(times(idx.map((i) => s.fromPbf[i])));
   });
 
   it('alternatives: the PBF index as loaded and its snapshot agree exactly', () => {
-    expectSame(alts, pick(alts), alts.map((q) => answer(s.restored, q)));
+    expectSame(
+      alts,
+      pick(alts),
+      alts.map((q) => answer(s.restored, q)),
+    );
   });
 
   it('a snapshot of the restored index is the same bytes', () => {
@@ -142,19 +163,39 @@ describe('a snapshot keeps one-ways, roundabouts and turn restrictions (hand-mad
     expect(s.fromPbf.some((a) => !Array.isArray(a) && (a as { problem?: string }).problem === 'no-route')).toBe(true);
     // the grid has equally fast routes (round a square either way): compare what ties share
     const cost = (a: unknown) => (Array.isArray(a) ? (a as Route[]).map((r) => [r.timeInMs, r.routeWeight]) : a);
-    expectSame(qs, s.fromPbf.map(cost), qs.map((q) => cost(answer(s.restored, q))));
+    expectSame(
+      qs,
+      s.fromPbf.map(cost),
+      qs.map((q) => cost(answer(s.restored, q))),
+    );
   });
 
   it('the hand-checked routes (one way only, each) are identical, instructions and all', () => {
     const { oneway, roundabout, noLeft, onlyStraight, private: gate, fastPrimary, slowPrimary } = CASES;
     const drives: [P, P][] = [
-      [oneway.B, oneway.A], [oneway.A, oneway.B], [roundabout.W, roundabout.S], [roundabout.W, roundabout.N],
-      [noLeft.P, noLeft.M], [noLeft.M, noLeft.P], [onlyStraight.W, onlyStraight.N], [onlyStraight.W, onlyStraight.E],
-      [gate.A0, gate.A1], [fastPrimary.S, fastPrimary.T], [slowPrimary.S, slowPrimary.T],
+      [oneway.B, oneway.A],
+      [oneway.A, oneway.B],
+      [roundabout.W, roundabout.S],
+      [roundabout.W, roundabout.N],
+      [noLeft.P, noLeft.M],
+      [noLeft.M, noLeft.P],
+      [onlyStraight.W, onlyStraight.N],
+      [onlyStraight.W, onlyStraight.E],
+      [gate.A0, gate.A1],
+      [fastPrimary.S, fastPrimary.T],
+      [slowPrimary.S, slowPrimary.T],
     ];
     const hand = drives.map(([a, b]) => ({ points: [latLon(a), latLon(b)], mode: 'car', instructions: true }) as RouteQuery);
-    expectSame(hand, hand.map((q) => answer(s.restored, q)), hand.map((q) => answer(s.index, q)));
-    expectSame(hand, hand.map((q) => s.fromPbf[qs.findIndex((x) => JSON.stringify(x) === JSON.stringify(q))]), hand.map((q) => answer(s.restored, q)));
+    expectSame(
+      hand,
+      hand.map((q) => answer(s.restored, q)),
+      hand.map((q) => answer(s.index, q)),
+    );
+    expectSame(
+      hand,
+      hand.map((q) => s.fromPbf[qs.findIndex((x) => JSON.stringify(x) === JSON.stringify(q))]),
+      hand.map((q) => answer(s.restored, q)),
+    );
   });
 
   // Where two routes take the same whole ms, the PBF's and the snapshot's hierarchies (the same

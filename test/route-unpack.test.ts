@@ -18,9 +18,19 @@ function routeInThread(loop: 'self' | 'pairs', ms: number): Promise<Outcome[] | 
   const boot = `import(${tsx}).then((t) => { t.register(); return import(${JSON.stringify(url)}); });`;
   const w = new Worker(boot, { eval: true, workerData: { n: N, loop } });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { void w.terminate(); resolve('timed out'); }, ms);
-    w.once('message', (out: Outcome[]) => { clearTimeout(timer); void w.terminate(); resolve(out); });
-    w.once('error', (err) => { clearTimeout(timer); reject(err); });
+    const timer = setTimeout(() => {
+      void w.terminate();
+      resolve('timed out');
+    }, ms);
+    w.once('message', (out: Outcome[]) => {
+      clearTimeout(timer);
+      void w.terminate();
+      resolve(out);
+    });
+    w.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
   });
 }
 
@@ -29,7 +39,11 @@ function intact(): Outcome[] {
   const arcs = ladder(N);
   const h = contract(arcs);
   const out: Outcome[] = [];
-  for (let s = 0; s < arcs.n; s += 3) for (let t = 0; t < arcs.n; t += 5) { const p = h.route([s, 0], [t, 0]); out.push(p && { arcs: [...p.arcs] }); }
+  for (let s = 0; s < arcs.n; s += 3)
+    for (let t = 0; t < arcs.n; t += 5) {
+      const p = h.route([s, 0], [t, 0]);
+      out.push(p && { arcs: [...p.arcs] });
+    }
   return out;
 }
 
@@ -41,7 +55,7 @@ describe('Hierarchy.from refuses shortcuts that are not made of lower slots', ()
     expect(() => Hierarchy.from(arcs, looped(data, loop))).toThrow(/hierarchy data: shortcut \d+/);
   });
 
-  it('a shortcut at a weight other than its halves\' sum, or an original slot at another arc\'s: a RangeError', () => {
+  it("a shortcut at a weight other than its halves' sum, or an original slot at another arc's: a RangeError", () => {
     const arcs = ladder(N);
     const d = contract(arcs).data();
     const k = d.ab.findIndex((_, i) => i % 2 === 1 && d.ab[i] !== 0xffffffff) >> 1;
@@ -58,19 +72,23 @@ describe('Hierarchy.from refuses shortcuts that are not made of lower slots', ()
 describe('unpacking is bounded even for a Hierarchy built directly from looping data', () => {
   // the bound is the graph's arcs (a few dozen here): answers come in milliseconds; 30 s
   // is the headroom of a loaded machine, past which the unpacking is taken to be endless
-  it.each(['self', 'pairs'] as const)('first halves looping (%s): routes over a shortcut throw a RangeError, the others are unchanged', { timeout: 60_000 }, async (loop) => {
-    const got = await routeInThread(loop, 30_000);
-    expect(got).not.toBe('timed out');
-    const want = intact();
-    const outcomes = got as Outcome[];
-    expect(outcomes.length).toBe(want.length);
-    let thrown = 0;
-    outcomes.forEach((o, i) => {
-      if (o && 'error' in o) {
-        thrown++;
-        expect(o).toMatchObject({ error: 'RangeError', message: expect.stringMatching(/unpacks to more than the graph's \d+ arcs/) });
-      } else expect(o).toEqual(want[i]);
-    });
-    expect(thrown).toBeGreaterThan(0);
-  });
+  it.each(['self', 'pairs'] as const)(
+    'first halves looping (%s): routes over a shortcut throw a RangeError, the others are unchanged',
+    { timeout: 60_000 },
+    async (loop) => {
+      const got = await routeInThread(loop, 30_000);
+      expect(got).not.toBe('timed out');
+      const want = intact();
+      const outcomes = got as Outcome[];
+      expect(outcomes.length).toBe(want.length);
+      let thrown = 0;
+      outcomes.forEach((o, i) => {
+        if (o && 'error' in o) {
+          thrown++;
+          expect(o).toMatchObject({ error: 'RangeError', message: expect.stringMatching(/unpacks to more than the graph's \d+ arcs/) });
+        } else expect(o).toEqual(want[i]);
+      });
+      expect(thrown).toBeGreaterThan(0);
+    },
+  );
 });

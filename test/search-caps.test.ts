@@ -38,7 +38,15 @@ const position = (id: number) => ({ lat: 277_000_000 + (id % 300) * 100, lon: 85
 async function writeMany(): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'nepal-places-caps-')), 'many.osm.pbf');
   const w = new PbfWriter(file, { sorted: true });
-  const cafe = (id: number, name: string) => w.node({ id, ...position(id), tags: [['amenity', 'cafe'], ['name', name]] });
+  const cafe = (id: number, name: string) =>
+    w.node({
+      id,
+      ...position(id),
+      tags: [
+        ['amenity', 'cafe'],
+        ['name', name],
+      ],
+    });
   for (let i = 0; i < RARE; i++) cafe(rareId(i), rareName(i));
   for (let i = 0; i < SHOPS; i++) cafe(shopId(i), 'shop');
   for (let i = 0; i < XENOS; i++) cafe(xenoId(i), 'xeno');
@@ -75,7 +83,7 @@ describe('a word repeated in the query counts once', () => {
     expect(search(fixture, { q: thrice, limit: 50 })).toEqual(want);
   });
 
-  it('issue 13\'s request, `s` 100 times with limit 100 and radius 100, answers as `s` alone', () => {
+  it("issue 13's request, `s` 100 times with limit 100 and radius 100, answers as `s` alone", () => {
     const q = { limit: 100, lat: 27.7154, lon: 85.3123, radius: 100 };
     const want = search(fixture, { q: 's', ...q });
     expect(want.length).toBe(100);
@@ -160,7 +168,10 @@ describe(`a query scores at most MAX_POSTINGS (${MAX_POSTINGS}) postings`, () =>
     expect(scored).toBe(MAX_POSTINGS);
     // `shop` takes the first 20,000 shops; `s` fills its share with rare words (in the index's
     // code-unit order of words) before reaching `shop`: no row matches both, any-word rows come back
-    const rare = range(RARE, (i) => i).sort((a, b) => (rareName(a) < rareName(b) ? -1 : 1)).slice(0, MAX_POSTINGS / 2).map(rareId);
+    const rare = range(RARE, (i) => i)
+      .sort((a, b) => (rareName(a) < rareName(b) ? -1 : 1))
+      .slice(0, MAX_POSTINGS / 2)
+      .map(rareId);
     expect(ids).toEqual([...rare.sort((a, b) => a - b), ...range(MAX_POSTINGS / 2, shopId)]);
   });
 
@@ -206,7 +217,11 @@ describe('thousands of equally relevant rows are ordered as the contract says', 
 
 describe('radius keeps exactly the rows within it (decided without trigonometry where it is sure)', () => {
   it.each([
-    [27.7154, 85.3123, 1], [27.7154, 85.3123, 2], [27.7006, 85.3002, 2], [27.716, 85.341, 3], [27.708, 85.32, 1],
+    [27.7154, 85.3123, 1],
+    [27.7154, 85.3123, 2],
+    [27.7006, 85.3002, 2],
+    [27.716, 85.341, 3],
+    [27.708, 85.32, 1],
   ])('around %f, %f, %i km: the rows of `a` whose centroid @turf/distance puts within it', (lat, lon, radius) => {
     // streets left out: a street of many ways is listed once, by the best of its ways in range
     const street = (s: Suggestion) => fixture.table.what[fixture.lookup.row(s.placeId)] === STREET;

@@ -20,7 +20,9 @@ const get = (tags: Tags, k: string) => tags.find(([key]) => key === k)?.[1];
 
 /** The Devanagari and the Latin name of an object, when it has both (`name:ne`, `name:en`, or `name` in either). */
 function both(tags: Tags): { deva: string; latin: string } | undefined {
-  const name = get(tags, 'name'), ne = get(tags, 'name:ne'), en = get(tags, 'name:en');
+  const name = get(tags, 'name'),
+    ne = get(tags, 'name:ne'),
+    en = get(tags, 'name:en');
   const deva = ne && DEVA.test(ne) ? ne : name && DEVA.test(name) ? name : undefined;
   const latin = en && LATIN.test(en) && !DEVA.test(en) ? en : name && LATIN.test(name) && !DEVA.test(name) ? name : undefined;
   return deva && latin ? { deva, latin } : undefined;
@@ -64,7 +66,11 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'np-scripts-'));
   data = await readOsm(CORE);
   [onlyDeva, onlyLatin] = await Promise.all([variant('deva'), variant('latin')]);
-  const kinds: [number, { id: number; tags?: Tags }[]][] = [[0, data.nodes], [1, data.ways], [2, data.relations]];
+  const kinds: [number, { id: number; tags?: Tags }[]][] = [
+    [0, data.nodes],
+    [1, data.ways],
+    [2, data.relations],
+  ];
   for (const [kind, list] of kinds) {
     for (const o of list) {
       const pair = o.tags && both(o.tags);
@@ -100,14 +106,18 @@ describe('a place named in one script only is found by its name in the other', (
 
   it('named only in Devanagari, searched in Latin letters: in the top 5', () => {
     const r = rate(onlyDeva, 'latin');
-    if (process.env.SHOW_MISSES) console.log(r.missed.join("\n"));
-    console.log(`cross-script search, Latin query for a Devanagari-only name: ${(100 * r.rate).toFixed(1)}% of ${targets.length} in the top 5`);
+    if (process.env.SHOW_MISSES) console.log(r.missed.join('\n'));
+    console.log(
+      `cross-script search, Latin query for a Devanagari-only name: ${(100 * r.rate).toFixed(1)}% of ${targets.length} in the top 5`,
+    );
     expect(r.rate).toBeGreaterThan(0.62);
   });
 
   it('named only in Latin letters, searched in Devanagari: in the top 5', () => {
     const r = rate(onlyLatin, 'deva');
-    console.log(`cross-script search, Devanagari query for a Latin-only name: ${(100 * r.rate).toFixed(1)}% of ${targets.length} in the top 5`);
+    console.log(
+      `cross-script search, Devanagari query for a Latin-only name: ${(100 * r.rate).toFixed(1)}% of ${targets.length} in the top 5`,
+    );
     expect(r.rate).toBeGreaterThan(0.62);
   });
 

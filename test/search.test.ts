@@ -51,9 +51,27 @@ function byLetters(found: Suggestion[], q: string, prefixOnly = false): Suggesti
 /** A named street way with no feature or place key: one street of many ways, listed once per name and address. */
 function isStreet(id: number): boolean {
   const o = rows.get(id)!;
-  return id % 4 === 1 && tag(o.tags, 'highway') !== undefined && tag(o.tags, 'place') === undefined
-    && !o.tags.some(([k]) => ['amenity', 'shop', 'tourism', 'leisure', 'healthcare', 'office', 'craft', 'historic',
-      'public_transport', 'railway', 'aeroway', 'emergency'].includes(k));
+  return (
+    id % 4 === 1 &&
+    tag(o.tags, 'highway') !== undefined &&
+    tag(o.tags, 'place') === undefined &&
+    !o.tags.some(([k]) =>
+      [
+        'amenity',
+        'shop',
+        'tourism',
+        'leisure',
+        'healthcare',
+        'office',
+        'craft',
+        'historic',
+        'public_transport',
+        'railway',
+        'aeroway',
+        'emergency',
+      ].includes(k),
+    )
+  );
 }
 /** What a search box lists for these rows: a street once per name and address, any other row by its id. */
 function listing(list: number[]): string[] {
@@ -81,12 +99,15 @@ describe('prefix: each word of the query completes a word of one of the names', 
     expect(localities).toEqual([]);
   });
 
-  it.each(['thame', 'thamel', 'kathm', 'nabil b', 'ban', 'durbar sq', 'ठमे', 'new ro'])('%s: exactly the rows whose names answer it, then those that sound like it', (q) => {
-    const found = byLetters(search(index, { q, limit: ALL }), q);
-    expect(found.length).toBeGreaterThan(0);
-    expect(listing(ids(found))).toEqual(listing(expectedIds(q)));
-    expect(listing(ids(found)).length, 'a street listed once').toBe(found.length);
-  });
+  it.each(['thame', 'thamel', 'kathm', 'nabil b', 'ban', 'durbar sq', 'ठमे', 'new ro'])(
+    '%s: exactly the rows whose names answer it, then those that sound like it',
+    (q) => {
+      const found = byLetters(search(index, { q, limit: ALL }), q);
+      expect(found.length).toBeGreaterThan(0);
+      expect(listing(ids(found))).toEqual(listing(expectedIds(q)));
+      expect(listing(ids(found)).length, 'a street listed once').toBe(found.length);
+    },
+  );
 
   it('completions rank before corrections: `thame` lists every Thamel before Theme Maker', () => {
     const found = byLetters(search(index, { q: 'thame', limit: ALL }), 'thame');
@@ -104,25 +125,35 @@ describe('prefix: each word of the query completes a word of one of the names', 
 });
 
 describe('case- and diacritics-insensitive for Latin script', () => {
-  it.each([['THAMEL', 'thamel'], ['Thāmél', 'thamel'], ['BĀLĀJU', 'balaju'], ['Bālāju', 'balaju'], ['KATHMANDU guest', 'kathmandu GUEST']])('%s = %s', (a, b) => {
+  it.each([
+    ['THAMEL', 'thamel'],
+    ['Thāmél', 'thamel'],
+    ['BĀLĀJU', 'balaju'],
+    ['Bālāju', 'balaju'],
+    ['KATHMANDU guest', 'kathmandu GUEST'],
+  ])('%s = %s', (a, b) => {
     const x = search(index, { q: a, limit: ALL });
     expect(x.length).toBeGreaterThan(0);
     expect(x).toEqual(search(index, { q: b, limit: ALL }));
   });
 
   it('`balaju` finds the three localities whose alt_name is Bālāju (hand-checked)', () => {
-    expect(sorted(ids(search(index, { q: 'balaju', limit: ALL })).filter((id) => rows.get(id)!.kind === 0 && tag(rows.get(id)!.tags, 'place'))))
-      .toEqual(sorted([3094285263, 6653134800, 9409626772].map((n) => n * 4)));
+    expect(
+      sorted(ids(search(index, { q: 'balaju', limit: ALL })).filter((id) => rows.get(id)!.kind === 0 && tag(rows.get(id)!.tags, 'place'))),
+    ).toEqual(sorted([3094285263, 6653134800, 9409626772].map((n) => n * 4)));
   });
 });
 
 describe('one typo in words of five letters or more', () => {
-  it.each(['thamal', 'thamek', 'kathmadu', 'kathmanduu', 'resturant'])('%s: exactly the rows one edit away (or completing it), then those that sound like it', (q) => {
-    const found = byLetters(search(index, { q, limit: ALL }), q);
-    expect(found.length).toBeGreaterThan(0);
-    expect(listing(ids(found))).toEqual(listing(expectedIds(q)));
-    expect(listing(ids(found)).length, 'a street listed once').toBe(found.length);
-  });
+  it.each(['thamal', 'thamek', 'kathmadu', 'kathmanduu', 'resturant'])(
+    '%s: exactly the rows one edit away (or completing it), then those that sound like it',
+    (q) => {
+      const found = byLetters(search(index, { q, limit: ALL }), q);
+      expect(found.length).toBeGreaterThan(0);
+      expect(listing(ids(found))).toEqual(listing(expectedIds(q)));
+      expect(listing(ids(found)).length, 'a street listed once').toBe(found.length);
+    },
+  );
 
   it('`thamal` finds Thamel Chowk', () => {
     expect(search(index, { q: 'thamal', limit: ALL }).map((s) => s.name)).toContain('Thamel Chowk');
@@ -150,7 +181,8 @@ describe('Devanagari names (name:ne and Devanagari name tags)', () => {
 
   it('a nukta letter typed as one code point or as two folds to one word', () => {
     // no row of the fixture has one in a name (way 232095609, भक्ति थापा रोड़, is cut off), so the fold itself
-    const one = 'रो\u095C', two = 'रो\u0921\u093C';
+    const one = 'रो\u095C',
+      two = 'रो\u0921\u093C';
     expect(one).not.toBe(two);
     expect(fold(one)).toBe(fold(two));
     expect(fold('ऩ')).toBe(fold('न\u093C'));
@@ -176,7 +208,8 @@ describe('ranking: text relevance, then prominence, then (with lat/lon) proximit
   it.each(['thamel', 'ban', 'kathmandu', 'hotel', 'ठमेल'])('%s, without a location', (q) => {
     const found = search(index, { q, limit: ALL });
     for (let i = 1; i < found.length; i++) {
-      const a = found[i - 1], b = found[i];
+      const a = found[i - 1],
+        b = found[i];
       expect(a.score).toBeGreaterThanOrEqual(b.score);
       if (a.score === b.score) {
         expect(prominence(a.placeId)).toBeGreaterThanOrEqual(prominence(b.placeId));
@@ -188,7 +221,8 @@ describe('ranking: text relevance, then prominence, then (with lat/lon) proximit
   it.each(['thamel', 'ban', 'nabil bank', 'hotel'])('%s, biased to Thamel: nearer first among equals', (q) => {
     const found = search(index, { q, ...THAMEL, limit: ALL });
     for (let i = 1; i < found.length; i++) {
-      const a = found[i - 1], b = found[i];
+      const a = found[i - 1],
+        b = found[i];
       expect(a.score).toBeGreaterThanOrEqual(b.score);
       if (a.score === b.score && prominence(a.placeId) === prominence(b.placeId)) {
         expect(kmFrom(THAMEL, a.placeId)).toBeLessThanOrEqual(kmFrom(THAMEL, b.placeId) + 1e-9);
@@ -198,27 +232,30 @@ describe('ranking: text relevance, then prominence, then (with lat/lon) proximit
 
   it('the bias is not a filter: the same rows, in another order', () => {
     const plain = search(index, { q: 'nabil bank', limit: ALL });
-    const biased = search(index, { q: 'nabil bank', lat: 27.7010, lon: 85.3400, limit: ALL });
+    const biased = search(index, { q: 'nabil bank', lat: 27.701, lon: 85.34, limit: ALL });
     expect(sorted(ids(biased))).toEqual(sorted(ids(plain)));
     expect(ids(biased)).not.toEqual(ids(plain));
   });
 
-  it.each(['nabil bank', 'global ime', 'himalayan bank'])('%s: biased to one of several equally good matches, that one comes first among them', (q) => {
-    const plain = search(index, { q, limit: ALL });
-    // the largest group of equally relevant and prominent matches (chain branches)
-    const groups = new Map<string, Suggestion[]>();
-    for (const s of plain) {
-      const k = `${s.score}/${prominence(s.placeId)}`;
-      groups.set(k, [...(groups.get(k) ?? []), s]);
-    }
-    const group = [...groups.values()].sort((a, b) => b.length - a.length)[0];
-    expect(group.length).toBeGreaterThan(2);
-    const members = new Set(ids(group));
-    for (const s of group) {
-      const biased = search(index, { q, ...centroidOf(s.placeId), limit: ALL });
-      expect(biased.find((x) => members.has(x.placeId))!.placeId).toBe(s.placeId);
-    }
-  });
+  it.each(['nabil bank', 'global ime', 'himalayan bank'])(
+    '%s: biased to one of several equally good matches, that one comes first among them',
+    (q) => {
+      const plain = search(index, { q, limit: ALL });
+      // the largest group of equally relevant and prominent matches (chain branches)
+      const groups = new Map<string, Suggestion[]>();
+      for (const s of plain) {
+        const k = `${s.score}/${prominence(s.placeId)}`;
+        groups.set(k, [...(groups.get(k) ?? []), s]);
+      }
+      const group = [...groups.values()].sort((a, b) => b.length - a.length)[0];
+      expect(group.length).toBeGreaterThan(2);
+      const members = new Set(ids(group));
+      for (const s of group) {
+        const biased = search(index, { q, ...centroidOf(s.placeId), limit: ALL });
+        expect(biased.find((x) => members.has(x.placeId))!.placeId).toBe(s.placeId);
+      }
+    },
+  );
 });
 
 describe('radius: with lat/lon, a hard filter on the distance to the centroid', () => {
@@ -242,7 +279,14 @@ describe('type: only rows of a type (plain or merged); the record names the type
     return v && v !== 'yes' ? [v] : tag(o.tags, 'building') ? ['building'] : [];
   };
 
-  it.each([['thamel', 'eat'], ['thamel', 'hotel'], ['ban', 'atm'], ['thamel', 'residential'], ['p', 'PARKING '], ['k', 'shopping']])('%s, type %s', (q, type) => {
+  it.each([
+    ['thamel', 'eat'],
+    ['thamel', 'hotel'],
+    ['ban', 'atm'],
+    ['thamel', 'residential'],
+    ['p', 'PARKING '],
+    ['k', 'shopping'],
+  ])('%s, type %s', (q, type) => {
     const members = membersOf(type);
     const all = search(index, { q, limit: ALL });
     const typed = search(index, { q, type, limit: ALL });
@@ -256,7 +300,7 @@ describe('type: only rows of a type (plain or merged); the record names the type
     expect(search(index, { q: 'thamel', type: 'no-such-type' })).toEqual([]);
   });
 
-  it('without a type filter, the record has the row\'s own type', () => {
+  it("without a type filter, the record has the row's own type", () => {
     for (const s of search(index, { q: 'thamel', limit: ALL })) expect(s.type).toBe(rawTypes(s.placeId)[0] ?? '');
   });
 });
@@ -334,7 +378,7 @@ describe('bad arguments throw InvalidQueryError naming the parameter', () => {
 describe('kthLargest', () => {
   it('equals sorting, with ties and every k', () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let n = 1; n < 60; n += 3) {
       const values = Array.from({ length: n }, () => Math.floor(rnd() * 8));
       const desc = [...values].sort((a, b) => b - a);
@@ -343,7 +387,7 @@ describe('kthLargest', () => {
   });
 });
 
-describe('words of the tests and of the index agree on the fixture\'s names', () => {
+describe("words of the tests and of the index agree on the fixture's names", () => {
   it('every name word the tests split is found whole', () => {
     let checked = 0;
     for (const [, o] of rows) {

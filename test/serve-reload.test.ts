@@ -31,7 +31,10 @@ const GRACE_MS = 10_000 + 1000;
 
 /** `nepal-places serve ARGS` as a child process, with its output collected. */
 function serveCli(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--no-app', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--no-app', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
@@ -122,30 +125,38 @@ describe('a data file that never ends is refused before it is read; the old data
   it.each([
     ['a character device (/dev/zero)', async (path: string) => symlink('/dev/zero', path), /is a character device, not a regular file/],
     ['a named pipe', async (path: string) => void execFileSync('mkfifo', [path]), /is a named pipe, not a regular file/],
-  ])('live.places → %s: the reload fails at once, later reloads work', async (_, make, why) => {
-    const live = join(dir, `live-${running.length}.places`);
-    await symlink(join(dir, 'core.places'), live);
-    const run = serveCli(['--data', live]);
-    const origin = await started(run);
-    expect((await health(origin)).places).toBe(core.size);
+  ])(
+    'live.places → %s: the reload fails at once, later reloads work',
+    async (_, make, why) => {
+      const live = join(dir, `live-${running.length}.places`);
+      await symlink(join(dir, 'core.places'), live);
+      const run = serveCli(['--data', live]);
+      const origin = await started(run);
+      expect((await health(origin)).places).toBe(core.size);
 
-    const bad = `${live}.bad`;
-    await make(bad);
-    await rename(bad, live);
-    run.child.kill('SIGHUP');
-    const [line] = await waitFor(run, /reload of --data .*$/m, 'stderr', 1, 60_000);
-    expect(line).toMatch(new RegExp(`live-\\d+\\.places failed after \\d+ ms; still serving the previous data \\(${core.size} places\\): .*live-\\d+\\.places: ${why.source}`));
-    expect((await health(origin)).places).toBe(core.size);
+      const bad = `${live}.bad`;
+      await make(bad);
+      await rename(bad, live);
+      run.child.kill('SIGHUP');
+      const [line] = await waitFor(run, /reload of --data .*$/m, 'stderr', 1, 60_000);
+      expect(line).toMatch(
+        new RegExp(
+          `live-\\d+\\.places failed after \\d+ ms; still serving the previous data \\(${core.size} places\\): .*live-\\d+\\.places: ${why.source}`,
+        ),
+      );
+      expect((await health(origin)).places).toBe(core.size);
 
-    await symlink(join(dir, 'transit.places'), bad);
-    await rename(bad, live);
-    run.child.kill('SIGHUP');
-    await waitFor(run, new RegExp(`reloaded --data \\S+: ${transit.size} places \\(was ${core.size} places\\)`));
-    expect((await health(origin)).places).toBe(transit.size);
+      await symlink(join(dir, 'transit.places'), bad);
+      await rename(bad, live);
+      run.child.kill('SIGHUP');
+      await waitFor(run, new RegExp(`reloaded --data \\S+: ${transit.size} places \\(was ${core.size} places\\)`));
+      expect((await health(origin)).places).toBe(transit.size);
 
-    run.child.kill('SIGTERM');
-    expect(await run.exit).toBe(0);
-  }, 180_000);
+      run.child.kill('SIGTERM');
+      expect(await run.exit).toBe(0);
+    },
+    180_000,
+  );
 });
 
 describe('SIGTERM during a reload stops it and exits within the grace period', () => {

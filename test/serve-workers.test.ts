@@ -18,7 +18,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** `nepal-places serve ARGS` as a child process, with its output collected. */
 function serveCli(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
@@ -47,7 +50,9 @@ function fresh(url: string): Promise<{ status: number; body: any }> {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body: /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, body: /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text }),
+      );
     }).on('error', reject);
   });
 }
@@ -197,7 +202,11 @@ describe('serve --workers 2: a connection handed to a worker that dies is served
     // A stopped worker takes no connection: the primary hands it one (its turn comes within two
     // connections) and waits for its answer, while the other worker serves the rest.
     process.kill(Number(pidA), 'SIGSTOP');
-    const outcome = (r: Promise<{ status: number }>) => r.then((x) => x.status, (err: NodeJS.ErrnoException) => err.code ?? err.message);
+    const outcome = (r: Promise<{ status: number }>) =>
+      r.then(
+        (x) => x.status,
+        (err: NodeJS.ErrnoException) => err.code ?? err.message,
+      );
     const first = outcome(fresh(url!));
     await new Promise((r) => setTimeout(r, 100));
     const second = outcome(fresh(url!));
@@ -208,7 +217,10 @@ describe('serve --workers 2: a connection handed to a worker that dies is served
     await new Promise((r) => setTimeout(r, 500));
     expect(settled).toEqual([200]); // one served, one waiting in the stopped worker's hands
     process.kill(Number(pidA), 'SIGKILL');
-    const late = await Promise.race([Promise.all([first, second]), new Promise((r) => setTimeout(() => r('still waiting after 5 s'), 5000))]);
+    const late = await Promise.race([
+      Promise.all([first, second]),
+      new Promise((r) => setTimeout(() => r('still waiting after 5 s'), 5000)),
+    ]);
     expect(late).toEqual([200, 200]);
     await waitFor(run, new RegExp(`worker ${pidA} exited \\(signal SIGKILL\\); starting another`), 'stderr');
     run.child.kill('SIGTERM');

@@ -5,7 +5,6 @@ import { varintSize, writeVarints, readVarints, type Stride } from '../src/snaps
 import { SectionWriter, SectionReader } from '../src/snapshot/sections.js';
 import { random } from './support/random.js';
 
-
 describe('xxhash32 agrees with the reference implementation (js-xxhash)', () => {
   it('at every length up to 70, every seed, aligned or not', () => {
     const rnd = random(1);
@@ -83,7 +82,9 @@ describe('sections keep each encoding exact', () => {
     const w = new SectionWriter();
     const rnd = random(3);
     const f64 = Float64Array.from({ length: 9 }, () => rnd() * 1e6);
-    const widths = [0xff, 0xffff, 0xffffff, 0xffffffff].map((max) => Uint32Array.from({ length: 50 }, (_, i) => (i === 7 ? max : Math.floor(rnd() * max))));
+    const widths = [0xff, 0xffff, 0xffffff, 0xffffffff].map((max) =>
+      Uint32Array.from({ length: 50 }, (_, i) => (i === 7 ? max : Math.floor(rnd() * max))),
+    );
     const coords = Int32Array.from({ length: 40 }, (_, i) => (i & 1 ? 277000000 : 853000000) + Math.floor(rnd() * 5000));
     const strings = ['', 'Thamel', 'ठमेल', 'Ason Tole', '🍜 noodles', ''];
     w.raw('f64', f64);

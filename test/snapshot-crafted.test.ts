@@ -44,8 +44,15 @@ describe('the stats a snapshot carries are counts: whole, finite and not negativ
   });
 
   it.each([
-    ['nodes', '-1'], ['ways', '1e999'], ['relations', '-1e999'], ['points', '2.5'], ['skippedBlobs', '-7'],
-    ['roadEdges', '"12"'], ['badSchedules', 'null'], ['restrictions', '9007199254740993'], ['duplicates', '-2'],
+    ['nodes', '-1'],
+    ['ways', '1e999'],
+    ['relations', '-1e999'],
+    ['points', '2.5'],
+    ['skippedBlobs', '-7'],
+    ['roadEdges', '"12"'],
+    ['badSchedules', 'null'],
+    ['restrictions', '9007199254740993'],
+    ['duplicates', '-2'],
   ])('stats.%s = %s is refused as corrupted', (name, text) => {
     const r = refusal(withStat(name, text));
     expect(r).not.toBe('loaded');
@@ -62,7 +69,9 @@ describe('the stats a snapshot carries are counts: whole, finite and not negativ
   it('stats that are not an object are refused as corrupted', () => {
     const { dir } = directory(bytes);
     for (const stats of [null, [1, 2, 3]]) {
-      expect(refusal(withDirectory(bytes, JSON.stringify({ ...dir, meta: { ...dir.meta, stats } })))).toMatchObject({ problem: 'corrupted' });
+      expect(refusal(withDirectory(bytes, JSON.stringify({ ...dir, meta: { ...dir.meta, stats } })))).toMatchObject({
+        problem: 'corrupted',
+      });
     }
   });
 });
@@ -84,7 +93,7 @@ describe('a hierarchy whose unpacking would not end is refused at load', () => {
     expect(fromSnapshot(bytes).router!.contracted).toBe(true);
   });
 
-  it('every car shortcut\'s first half pointing at itself: corrupted', () => {
+  it("every car shortcut's first half pointing at itself: corrupted", () => {
     const b = bytes.slice();
     const { ab, shortcuts } = carSlots(b);
     for (const k of shortcuts) ab[2 * k] = k + 1;
@@ -94,7 +103,7 @@ describe('a hierarchy whose unpacking would not end is refused at load', () => {
     expect((r as { message: string }).message).toMatch(/hierarchy/);
   });
 
-  it('car shortcuts in pairs, each one\'s first half the other (a 2-cycle): corrupted', () => {
+  it("car shortcuts in pairs, each one's first half the other (a 2-cycle): corrupted", () => {
     const b = bytes.slice();
     const { ab, shortcuts } = carSlots(b);
     for (let i = 0; i + 1 < shortcuts.length; i += 2) {
@@ -115,7 +124,7 @@ describe('a hierarchy whose unpacking would not end is refused at load', () => {
     expect(refusal(reseal(b))).toMatchObject({ problem: 'corrupted' });
   });
 
-  it('one shortcut\'s halves swapped (each still a lower slot, but the path no longer joins its ends): corrupted', () => {
+  it("one shortcut's halves swapped (each still a lower slot, but the path no longer joins its ends): corrupted", () => {
     const b = bytes.slice();
     const { ab, shortcuts } = carSlots(b);
     const k = shortcuts[0];

@@ -103,8 +103,13 @@ const CRAFTS: Record<string, (b: Uint8Array, rnd: () => number) => void> = {
   shortcuts(b, rnd) {
     const names = sections.filter((x) => /^ch\dab$/.test(x.name));
     const s = names[Math.floor(rnd() * names.length)];
-    const w = s.width!, slots = s.count / 2;
-    const get = (i: number) => { let v = 0; for (let k = w - 1; k >= 0; k--) v = v * 256 + b[start + s.offset + i * w + k]; return v; };
+    const w = s.width!,
+      slots = s.count / 2;
+    const get = (i: number) => {
+      let v = 0;
+      for (let k = w - 1; k >= 0; k--) v = v * 256 + b[start + s.offset + i * w + k];
+      return v;
+    };
     let i = 0;
     for (let tries = 0; tries < 100; tries++) {
       const k = Math.floor(rnd() * slots);
@@ -113,8 +118,9 @@ const CRAFTS: Record<string, (b: Uint8Array, rnd: () => number) => void> = {
     }
     const k = i >> 1;
     const roll = rnd();
-    const to = roll < 0.4 ? k : roll < 0.8 ? Math.max(0, Math.min(slots - 1, k + Math.floor((rnd() - 0.5) * 20))) : Math.floor(rnd() * slots);
-    const v = to + 1 === get(i) ? (to + 1) % slots + 1 : to + 1; // another value than it had
+    const to =
+      roll < 0.4 ? k : roll < 0.8 ? Math.max(0, Math.min(slots - 1, k + Math.floor((rnd() - 0.5) * 20))) : Math.floor(rnd() * slots);
+    const v = to + 1 === get(i) ? ((to + 1) % slots) + 1 : to + 1; // another value than it had
     if (v >= 2 ** (8 * w)) return;
     for (let q = 0; q < w; q++) b[start + s.offset + i * w + q] = Math.floor(v / 2 ** (8 * q)) & 0xff;
   },
@@ -164,7 +170,8 @@ function routeQueries(index: PlaceIndex, rnd: () => number): RouteQuery[] {
   };
   const out: RouteQuery[] = [];
   for (const mode of ['foot', 'bike', 'car'] as const) {
-    for (let k = 0; k < 4; k++) out.push({ points: k === 3 ? [at(), at(), at()] : [at(), at()], mode, instructions: k === 1, alternatives: k === 2 });
+    for (let k = 0; k < 4; k++)
+      out.push({ points: k === 3 ? [at(), at(), at()] : [at(), at()], mode, instructions: k === 1, alternatives: k === 2 });
   }
   return out;
 }
@@ -174,7 +181,9 @@ function checkRoutes(index: PlaceIndex, qs: RouteQuery[]): string[] {
   const bad: string[] = [];
   for (const q of qs) {
     try {
-      for (const r of route(index, q)) if (!(Number.isFinite(r.timeInMs) && Number.isFinite(r.distanceInMeters))) bad.push(`${q.mode}: a route of ${r.timeInMs} ms, ${r.distanceInMeters} m`);
+      for (const r of route(index, q))
+        if (!(Number.isFinite(r.timeInMs) && Number.isFinite(r.distanceInMeters)))
+          bad.push(`${q.mode}: a route of ${r.timeInMs} ms, ${r.distanceInMeters} m`);
     } catch (err) {
       if (!(err instanceof RouteError)) bad.push(`${q.mode}: ${String(err)}`);
     }
@@ -184,7 +193,10 @@ function checkRoutes(index: PlaceIndex, qs: RouteQuery[]): string[] {
 
 // Trials per fixture: the small transit fixture reads in a few ms, the core one (211
 // opening_hours values to parse) in tens: 900 trials in all, as the issue's own run.
-const RUNS: [string, string, number][] = [['transit', TRANSIT, 720], ['core', CORE, 180]];
+const RUNS: [string, string, number][] = [
+  ['transit', TRANSIT, 720],
+  ['core', CORE, 180],
+];
 
 describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum never yields a bad placeId', (_name, file, trials) => {
   let qs: RouteQuery[];
@@ -201,7 +213,15 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
     expect(seen).toBeGreaterThan(50);
     expect(checkRoutes(index, qs)).toEqual([]);
     // most of the queries find routes, so the crafted ones are routed over the hierarchies
-    expect(qs.filter((q) => { try { return route(index, q).length > 0; } catch { return false; } }).length).toBeGreaterThan(qs.length / 2);
+    expect(
+      qs.filter((q) => {
+        try {
+          return route(index, q).length > 0;
+        } catch {
+          return false;
+        }
+      }).length,
+    ).toBeGreaterThan(qs.length / 2);
   });
 
   it(`${trials} crafted snapshots: a SnapshotError, or whole placeIds that resolve`, { timeout: 240_000 }, () => {
@@ -219,7 +239,8 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
       try {
         index = fromSnapshot(b, 'crafted.places');
       } catch (err) {
-        if (!(err instanceof SnapshotError && err.problem === 'corrupted')) failures.push(`trial ${trial} (${craft}): threw ${String(err)}`);
+        if (!(err instanceof SnapshotError && err.problem === 'corrupted'))
+          failures.push(`trial ${trial} (${craft}): threw ${String(err)}`);
         o.refused++;
         continue;
       }

@@ -5,8 +5,18 @@ import { join } from 'node:path';
 import { xxHash32 } from 'js-xxhash';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildSnapshot, fromSnapshot, loadSnapshot, loadFile, isSnapshot, nearby, place, search, reverse, SnapshotError,
-  SNAPSHOT_VERSION, type PlaceIndex,
+  buildSnapshot,
+  fromSnapshot,
+  loadSnapshot,
+  loadFile,
+  isSnapshot,
+  nearby,
+  place,
+  search,
+  reverse,
+  SnapshotError,
+  SNAPSHOT_VERSION,
+  type PlaceIndex,
 } from '../src/index.js';
 import { placeId as rowId } from '../src/query/record.js';
 import { engine } from './support/fixture.js';
@@ -15,7 +25,6 @@ import { random } from './support/random.js';
 
 // A fixed instant, so `isOpen` and the records' `open` compare equal whenever the test runs.
 const AT = new Date('2026-01-10T06:30:00Z'); // 12:15 Nepal Time
-
 
 /** What each operation answers, or the error it throws, as comparable data. */
 function answer(fn: () => unknown): unknown {
@@ -44,8 +53,15 @@ function mixedQueries(index: PlaceIndex, seed: number): { what: string; run: (i:
   };
   const out: { what: string; run: (i: PlaceIndex) => unknown }[] = [];
   for (let k = 0; k < 120; k++) {
-    const q = { ...near(), type: pick(types), radius: 1 + Math.floor(rnd() * 3), limit: 1 + Math.floor(rnd() * 25),
-      sortBy: rnd() < 0.5, isOpen: rnd() < 0.3, at: AT };
+    const q = {
+      ...near(),
+      type: pick(types),
+      radius: 1 + Math.floor(rnd() * 3),
+      limit: 1 + Math.floor(rnd() * 25),
+      sortBy: rnd() < 0.5,
+      isOpen: rnd() < 0.3,
+      at: AT,
+    };
     out.push({ what: `nearby ${JSON.stringify(q)}`, run: (i) => nearby(i, q) });
   }
   for (let k = 0; k < 80; k++) {
@@ -59,8 +75,14 @@ function mixedQueries(index: PlaceIndex, seed: number): { what: string; run: (i:
     const w = pick(words) ?? name;
     const roll = rnd();
     // whole names, prefixes of a word, and a word with one letter changed (a typo)
-    const q = roll < 0.3 ? name : roll < 0.6 ? w.slice(0, 1 + Math.floor(rnd() * w.length))
-      : w.length >= 5 ? w.slice(0, 2) + 'x' + w.slice(3) : `${w} ${pick(named)}`;
+    const q =
+      roll < 0.3
+        ? name
+        : roll < 0.6
+          ? w.slice(0, 1 + Math.floor(rnd() * w.length))
+          : w.length >= 5
+            ? w.slice(0, 2) + 'x' + w.slice(3)
+            : `${w} ${pick(named)}`;
     const geo = rnd() < 0.4 ? { ...near(), radius: 2 } : {};
     const type = rnd() < 0.2 ? { type: pick(types) } : {};
     const query = { q, limit: 1 + Math.floor(rnd() * 15), ...geo, ...type };
@@ -77,7 +99,10 @@ function mixedQueries(index: PlaceIndex, seed: number): { what: string; run: (i:
   return out;
 }
 
-describe.each([['core', CORE], ['transit', TRANSIT]])('a snapshot answers every query as the PBF it was built from (%s fixture)', (_, file) => {
+describe.each([
+  ['core', CORE],
+  ['transit', TRANSIT],
+])('a snapshot answers every query as the PBF it was built from (%s fixture)', (_, file) => {
   let pbf: PlaceIndex;
   let snap: PlaceIndex;
   let bytes: Uint8Array;
@@ -94,7 +119,10 @@ describe.each([['core', CORE], ['transit', TRANSIT]])('a snapshot answers every 
     for (const q of queries) {
       const a = answer(() => q.run(pbf));
       if (Array.isArray(a) ? a.length : a) answered++;
-      expect(answer(() => q.run(snap)), q.what).toEqual(a);
+      expect(
+        answer(() => q.run(snap)),
+        q.what,
+      ).toEqual(a);
     }
     // most queries find something: the comparison is of answers, not of empty lists
     expect(answered).toBeGreaterThan(queries.length / 2);
@@ -112,7 +140,7 @@ describe.each([['core', CORE], ['transit', TRANSIT]])('a snapshot answers every 
   });
 });
 
-describe('a snapshot\'s places are no larger than its PBF', () => {
+describe("a snapshot's places are no larger than its PBF", () => {
   // Of an extract of real density (central Kathmandu, 1.3 MB). Not of the 68 kB transit
   // extract: there the indexes, which a PBF does not have, outweigh the data (its street
   // segments' R-tree alone is 61 kB). The road graph and its contraction hierarchies
@@ -165,7 +193,9 @@ describe('fromSnapshot takes bytes as they come', () => {
 
 describe('the file format', () => {
   let bytes: Uint8Array;
-  beforeAll(async () => { bytes = buildSnapshot(await engine()); });
+  beforeAll(async () => {
+    bytes = buildSnapshot(await engine());
+  });
 
   it('starts with the magic, the version and the payload length', () => {
     const view = new DataView(bytes.buffer, bytes.byteOffset);
@@ -194,7 +224,7 @@ describe('the file format', () => {
     }
   });
 
-  it('stores spatial indexes as their own data: each type\'s KDBush byte for byte', async () => {
+  it("stores spatial indexes as their own data: each type's KDBush byte for byte", async () => {
     const index = await engine();
     const view = new DataView(bytes.buffer, bytes.byteOffset);
     const n = view.getUint32(24, true);
@@ -223,7 +253,8 @@ function withDirectory(bytes: Uint8Array, edit: (dir: any) => void): Uint8Array 
   const dir = JSON.parse(new TextDecoder().decode(bytes.subarray(28, 28 + n)));
   edit(dir);
   const text = new TextEncoder().encode(JSON.stringify(dir));
-  const from = (28 + n + 7) & ~7, to = (28 + text.length + 7) & ~7;
+  const from = (28 + n + 7) & ~7,
+    to = (28 + text.length + 7) & ~7;
   const out = new Uint8Array(to + bytes.length - from);
   out.set(bytes.subarray(0, 24));
   const v = new DataView(out.buffer);
@@ -248,7 +279,9 @@ function problemOf(fn: () => unknown): string {
 describe('bad bytes throw SnapshotError saying which problem', () => {
   let bytes: Uint8Array;
   const read = (b: Uint8Array | ArrayBuffer) => () => fromSnapshot(b, 'snapshot.places');
-  beforeAll(async () => { bytes = buildSnapshot(await engine()); });
+  beforeAll(async () => {
+    bytes = buildSnapshot(await engine());
+  });
 
   it('truncated: cut anywhere, even inside the magic', () => {
     for (const at of [1, 7, 8, 20, 24, 100, bytes.length >> 1, bytes.length - 1]) {
@@ -287,13 +320,48 @@ describe('bad bytes throw SnapshotError saying which problem', () => {
 
   it('corrupted, not a crash: a file written wrong with a valid checksum', () => {
     const cases: [string, (d: any) => void][] = [
-      ['more rows than the columns hold', (d) => { d.meta.rows += 1; }],
-      ['a section missing', (d) => { d.sections = d.sections.filter((s: any) => s.name !== 'coords'); }],
-      ['a section past the end', (d) => { d.sections[0].offset = 1e9; }],
-      ['a section of another type', (d) => { d.sections.find((s: any) => s.name === 'lat').type = 'Float64Array'; }],
-      ['a varint section of the wrong count', (d) => { d.sections.find((s: any) => s.name === 'name').count -= 1; }],
-      ['a type of too many items', (d) => { d.meta.types[0].items += 1; }],
-      ['no index fields', (d) => { d.meta = null; }],
+      [
+        'more rows than the columns hold',
+        (d) => {
+          d.meta.rows += 1;
+        },
+      ],
+      [
+        'a section missing',
+        (d) => {
+          d.sections = d.sections.filter((s: any) => s.name !== 'coords');
+        },
+      ],
+      [
+        'a section past the end',
+        (d) => {
+          d.sections[0].offset = 1e9;
+        },
+      ],
+      [
+        'a section of another type',
+        (d) => {
+          d.sections.find((s: any) => s.name === 'lat').type = 'Float64Array';
+        },
+      ],
+      [
+        'a varint section of the wrong count',
+        (d) => {
+          d.sections.find((s: any) => s.name === 'name').count -= 1;
+        },
+      ],
+      [
+        'a type of too many items',
+        (d) => {
+          d.meta.types[0].items += 1;
+        },
+      ],
+      [
+        'no index fields',
+        (d) => {
+          d.meta = null;
+        },
+      ],
     ];
     expect(problemOf(read(withDirectory(bytes, () => {}))), 'the same directory, moved').toBe('none');
     for (const [what, edit] of cases) expect(problemOf(read(withDirectory(bytes, edit))), what).toBe('corrupted');
@@ -315,7 +383,9 @@ describe('bad bytes throw SnapshotError saying which problem', () => {
 
 describe('a snapshot file on disk', () => {
   let dir: string;
-  beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'snap-')); });
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'snap-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true }));
 
   it('a missing file is named in the error', async () => {
@@ -323,7 +393,7 @@ describe('a snapshot file on disk', () => {
     await expect(loadFile(join(dir, 'none.places'))).rejects.toThrow(/none\.places.*no such file/);
   });
 
-  it('a file that cannot be read is unreadable (not foreign), with the system\'s code and error', async () => {
+  it("a file that cannot be read is unreadable (not foreign), with the system's code and error", async () => {
     const none = join(dir, 'none.places');
     const err = await loadSnapshot(none).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SnapshotError);

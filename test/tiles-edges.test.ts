@@ -34,8 +34,24 @@ let archive: PMTiles;
 beforeAll(async () => {
   const pbf = join(dir, 'edges.osm.pbf');
   const w = new PbfWriter(pbf, { sorted: true });
-  w.node({ id: 1, lat: LAT, lon: EDGE, tags: [['amenity', 'cafe'], ['name', 'On the edge']] });
-  w.node({ id: 2, lat: LAT, lon: EDGE - 1, tags: [['amenity', 'cafe'], ['name', 'A hair west']] });
+  w.node({
+    id: 1,
+    lat: LAT,
+    lon: EDGE,
+    tags: [
+      ['amenity', 'cafe'],
+      ['name', 'On the edge'],
+    ],
+  });
+  w.node({
+    id: 2,
+    lat: LAT,
+    lon: EDGE - 1,
+    tags: [
+      ['amenity', 'cafe'],
+      ['name', 'A hair west'],
+    ],
+  });
   // a street across the edge, 0.01° (1864.1 units: 0.01 / 0.02197265625 · 4096) each side
   w.node({ id: 10, lat: LAT, lon: EDGE - 100_000 });
   w.node({ id: 11, lat: LAT, lon: EDGE + 100_000 });
@@ -44,14 +60,23 @@ beforeAll(async () => {
   w.node({ id: 21, lat: LAT + 500, lon: EDGE + 1000 });
   w.node({ id: 22, lat: LAT - 500, lon: EDGE + 1000 });
   w.node({ id: 23, lat: LAT - 500, lon: EDGE - 1000 });
-  w.way({ id: 100, refs: [10, 11], tags: [['highway', 'residential'], ['name', 'Edge Road']] });
+  w.way({
+    id: 100,
+    refs: [10, 11],
+    tags: [
+      ['highway', 'residential'],
+      ['name', 'Edge Road'],
+    ],
+  });
   w.way({ id: 101, refs: [20, 21, 22, 23, 20], tags: [['building', 'yes']] });
   await w.close();
   await buildTiles(pbf, join(dir, 'edges.pmtiles'), { workers: 0 });
   source = new FileSource(join(dir, 'edges.pmtiles'));
   archive = new PMTiles(source);
 });
-afterAll(async () => { await source?.close(); });
+afterAll(async () => {
+  await source?.close();
+});
 
 async function layer(x: number, name: string): Promise<VectorTileFeature[]> {
   const r = await archive.getZxy(14, x, ROW);
@@ -120,7 +145,14 @@ describe('a file not sorted by type is read whole before its features are made',
   it('draws a street written before its nodes', async () => {
     const pbf = join(dir, 'unsorted.osm.pbf');
     const w = new PbfWriter(pbf, { blockSize: 1 });
-    w.way({ id: 5, refs: [1, 2], tags: [['highway', 'primary'], ['name', 'Backwards Road']] });
+    w.way({
+      id: 5,
+      refs: [1, 2],
+      tags: [
+        ['highway', 'primary'],
+        ['name', 'Backwards Road'],
+      ],
+    });
     w.node({ id: 1, lat: LAT, lon: EDGE + 1000 });
     w.node({ id: 2, lat: LAT, lon: EDGE + 100_000 });
     await w.close();
@@ -132,7 +164,12 @@ describe('a file not sorted by type is read whole before its features are made',
     expect(l.length).toBe(1);
     expect(l.feature(0).properties).toMatchObject({ name: 'Backwards Road', kind: 'major_road' });
     // 1000e-7° east of the edge is 18.6 units; 100000e-7° is 1864.1
-    expect(l.feature(0).loadGeometry()[0].map((p) => p.x)).toEqual([19, 1864]);
+    expect(
+      l
+        .feature(0)
+        .loadGeometry()[0]
+        .map((p) => p.x),
+    ).toEqual([19, 1864]);
     await src.close();
   });
 });
@@ -167,7 +204,12 @@ describe('bad input is a clear error naming the file, and leaves nothing behind'
   });
 
   it('exits 2 with the usage on bad arguments', async () => {
-    for (const args of [['tiles', CORE], ['tiles', '-o', 'x.pmtiles'], ['tiles', CORE, '-o', 'x.pmtiles', '--max-zoom', '15'], ['tiles', CORE, '-o', CORE]]) {
+    for (const args of [
+      ['tiles', CORE],
+      ['tiles', '-o', 'x.pmtiles'],
+      ['tiles', CORE, '-o', 'x.pmtiles', '--max-zoom', '15'],
+      ['tiles', CORE, '-o', CORE],
+    ]) {
       const r = await cli(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('usage: nepal-places tiles');

@@ -17,7 +17,13 @@ const dir = mkdtempSync(join(tmpdir(), 'pmtiles-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // tiles of random bytes, so stored uncompressed (the reader would gunzip gzip-flagged tiles)
-const info = { minZoom: 0, maxZoom: 10, bounds: [80.05, 26.34, 88.2, 30.45] as [number, number, number, number], center: [85.324, 27.7172, 12] as [number, number, number], tileCompression: 1 };
+const info = {
+  minZoom: 0,
+  maxZoom: 10,
+  bounds: [80.05, 26.34, 88.2, 30.45] as [number, number, number, number],
+  center: [85.324, 27.7172, 12] as [number, number, number],
+  tileCompression: 1,
+};
 
 // Hilbert index of (x, y) in a 2^z grid, the textbook xy2d, written apart from the
 // `pmtiles` package the writer orders tiles with
@@ -29,7 +35,10 @@ function hilbert(z: number, x: number, y: number): number {
     const ry = (y & s) > 0 ? 1 : 0;
     d += s * s * ((3 * rx) ^ ry);
     if (ry === 0) {
-      if (rx === 1) { x = s - 1 - x; y = s - 1 - y; }
+      if (rx === 1) {
+        x = s - 1 - x;
+        y = s - 1 - y;
+      }
       [x, y] = [y, x];
     }
   }
@@ -77,7 +86,13 @@ describe('tile ids follow the Hilbert curve, zoom by zoom', () => {
     const rand = random(7);
     for (let z = 0; z <= 14; z++) {
       const m = 2 ** z - 1;
-      const cases = [[0, 0], [m, 0], [0, m], [m, m], [Math.floor(rand() * (m + 1)), Math.floor(rand() * (m + 1))]];
+      const cases = [
+        [0, 0],
+        [m, 0],
+        [0, m],
+        [m, m],
+        [Math.floor(rand() * (m + 1)), Math.floor(rand() * (m + 1))],
+      ];
       for (const [x, y] of cases) expect(zxyToTileId(z, x, y), `${z}/${x}/${y}`).toBe(hilbert(z, x, y));
     }
   });
@@ -96,7 +111,9 @@ describe('a written archive reads back through the pmtiles reader', () => {
     const rand = random(2);
     let absent = 0;
     while (absent < 50) {
-      const z = 9, x = Math.floor(rand() * 512), y = Math.floor(rand() * 512);
+      const z = 9,
+        x = Math.floor(rand() * 512),
+        y = Math.floor(rand() * 512);
       if (present.has(`${z}/${x}/${y}`)) continue;
       absent++;
       expect(await archive.getZxy(z, x, y)).toBeUndefined();
@@ -110,10 +127,19 @@ describe('a written archive reads back through the pmtiles reader', () => {
     const { archive, source, path } = await roundTrip('header.pmtiles', tiles);
     const h = await archive.getHeader();
     expect(h).toMatchObject({
-      specVersion: 3, minZoom: 0, maxZoom: 10, centerZoom: 12, clustered: true,
-      internalCompression: 2, tileCompression: 1, tileType: 1,
-      numAddressedTiles: 20, numTileEntries: 20, numTileContents: 20,
-      rootDirectoryOffset: HEADER_BYTES, tileDataOffset: ROOT_BYTES,
+      specVersion: 3,
+      minZoom: 0,
+      maxZoom: 10,
+      centerZoom: 12,
+      clustered: true,
+      internalCompression: 2,
+      tileCompression: 1,
+      tileType: 1,
+      numAddressedTiles: 20,
+      numTileEntries: 20,
+      numTileContents: 20,
+      rootDirectoryOffset: HEADER_BYTES,
+      tileDataOffset: ROOT_BYTES,
     });
     expect(h.minLon).toBeCloseTo(80.05, 7);
     expect(h.minLat).toBeCloseTo(26.34, 7);
@@ -124,7 +150,9 @@ describe('a written archive reads back through the pmtiles reader', () => {
     expect(h.rootDirectoryLength).toBeLessThanOrEqual(ROOT_BYTES - HEADER_BYTES);
     expect(await archive.getMetadata()).toEqual({ name: 'header.pmtiles', vector_layers: [{ id: 'roads', fields: {} }] });
     // the file ends with the last section
-    expect(statSync(path).size).toBe(Math.max(h.jsonMetadataOffset + h.jsonMetadataLength, h.leafDirectoryOffset + (h.leafDirectoryLength ?? 0)));
+    expect(statSync(path).size).toBe(
+      Math.max(h.jsonMetadataOffset + h.jsonMetadataLength, h.leafDirectoryOffset + (h.leafDirectoryLength ?? 0)),
+    );
     // the bytes of the tile data are the tiles, in id order, each once
     const raw = readFileSync(path);
     const data = raw.subarray(h.tileDataOffset, h.tileDataOffset + h.tileDataLength!);

@@ -43,7 +43,8 @@ const ROUND = 0.5 + 0.5 / 16;
 const SIMPLIFIED = 1 + 2 * Math.SQRT2 * ROUND;
 
 function segmentDistance(px: number, py: number, a: { x: number; y: number }, b: { x: number; y: number }): number {
-  const dx = b.x - a.x, dy = b.y - a.y;
+  const dx = b.x - a.x,
+    dy = b.y - a.y;
   const t = dx || dy ? Math.max(0, Math.min(1, ((px - a.x) * dx + (py - a.y) * dy) / (dx * dx + dy * dy))) : 0;
   return Math.hypot(a.x + t * dx - px, a.y + t * dy - py);
 }
@@ -76,24 +77,53 @@ function features(t: VectorTile | null, layer: string): VectorTileFeature[] {
 // every z14 tile of the archive's bounds
 async function allTop(): Promise<{ x: number; y: number; t: VectorTile }[]> {
   const h = await archive.getHeader();
-  const a = tileXY(h.minLon, h.maxLat, 14), b = tileXY(h.maxLon, h.minLat, 14);
+  const a = tileXY(h.minLon, h.maxLat, 14),
+    b = tileXY(h.maxLon, h.minLat, 14);
   const list = [];
-  for (let x = a.x; x <= b.x; x++) for (let y = a.y; y <= b.y; y++) {
-    const t = await tile(14, x, y);
-    if (t) list.push({ x, y, t });
-  }
+  for (let x = a.x; x <= b.x; x++)
+    for (let y = a.y; y <= b.y; y++) {
+      const t = await tile(14, x, y);
+      if (t) list.push({ x, y, t });
+    }
   return list;
 }
 
 const ROAD_CLASS: Record<string, string> = {
-  motorway: 'highway', trunk: 'major_road', primary: 'major_road', secondary: 'major_road', tertiary: 'major_road',
-  primary_link: 'major_road', secondary_link: 'major_road', tertiary_link: 'major_road',
-  residential: 'minor_road', unclassified: 'minor_road', service: 'minor_road', living_street: 'minor_road',
-  footway: 'path', path: 'path', steps: 'path', pedestrian: 'path', cycleway: 'path', track: 'path',
+  motorway: 'highway',
+  trunk: 'major_road',
+  primary: 'major_road',
+  secondary: 'major_road',
+  tertiary: 'major_road',
+  primary_link: 'major_road',
+  secondary_link: 'major_road',
+  tertiary_link: 'major_road',
+  residential: 'minor_road',
+  unclassified: 'minor_road',
+  service: 'minor_road',
+  living_street: 'minor_road',
+  footway: 'path',
+  path: 'path',
+  steps: 'path',
+  pedestrian: 'path',
+  cycleway: 'path',
+  track: 'path',
 };
 
 // the README's place rule, restated: a feature key, or `highway` on a node
-const FEATURE_KEYS = ['amenity', 'shop', 'tourism', 'leisure', 'healthcare', 'office', 'craft', 'historic', 'public_transport', 'railway', 'aeroway', 'emergency'];
+const FEATURE_KEYS = [
+  'amenity',
+  'shop',
+  'tourism',
+  'leisure',
+  'healthcare',
+  'office',
+  'craft',
+  'historic',
+  'public_transport',
+  'railway',
+  'aeroway',
+  'emergency',
+];
 function isPlaceRaw(tags: RawTag[], kind: number): boolean {
   return tags.some(([k]) => FEATURE_KEYS.includes(k) || (kind === 0 && k === 'highway'));
 }
@@ -102,14 +132,34 @@ describe('the archive covers the data, zoom 0 to 14', () => {
   it('says so in its header and metadata, with the eleven Protomaps layers', async () => {
     const h = await archive.getHeader();
     expect(h).toMatchObject({ minZoom: 0, maxZoom: 14, tileType: 1, tileCompression: 2, clustered: true });
-    let lat0 = 90, lat1 = -90, lon0 = 180, lon1 = -180;
-    for (const n of raw.nodes) { lat0 = Math.min(lat0, n.lat); lat1 = Math.max(lat1, n.lat); lon0 = Math.min(lon0, n.lon); lon1 = Math.max(lon1, n.lon); }
+    let lat0 = 90,
+      lat1 = -90,
+      lon0 = 180,
+      lon1 = -180;
+    for (const n of raw.nodes) {
+      lat0 = Math.min(lat0, n.lat);
+      lat1 = Math.max(lat1, n.lat);
+      lon0 = Math.min(lon0, n.lon);
+      lon1 = Math.max(lon1, n.lon);
+    }
     expect(h.minLon).toBeCloseTo(lon0, 5);
     expect(h.maxLon).toBeCloseTo(lon1, 5);
     expect(h.minLat).toBeCloseTo(lat0, 5);
     expect(h.maxLat).toBeCloseTo(lat1, 5);
     const meta = (await archive.getMetadata()) as { vector_layers: { id: string }[]; attribution: string };
-    expect(meta.vector_layers.map((l) => l.id).sort()).toEqual(['boundaries', 'buildings', 'earth', 'landcover', 'landuse', 'natural', 'places', 'pois', 'roads', 'transit', 'water']);
+    expect(meta.vector_layers.map((l) => l.id).sort()).toEqual([
+      'boundaries',
+      'buildings',
+      'earth',
+      'landcover',
+      'landuse',
+      'natural',
+      'places',
+      'pois',
+      'roads',
+      'transit',
+      'water',
+    ]);
     expect(meta.attribution).toContain('OpenStreetMap contributors');
   });
 
@@ -132,7 +182,10 @@ describe('the archive covers the data, zoom 0 to 14', () => {
 
 describe('roads carry their class and name, English where name:en exists', () => {
   it('finds 40 random named roads, and 10 with a name:en of their own, by name and class in the z14 tile of one of their nodes', async () => {
-    const named = raw.ways.filter((w) => ROAD_CLASS[tag(w.tags, 'highway') ?? ''] && (tag(w.tags, 'name') || tag(w.tags, 'name:en')) && w.refs.every((r) => raw.node.has(r)));
+    const named = raw.ways.filter(
+      (w) =>
+        ROAD_CLASS[tag(w.tags, 'highway') ?? ''] && (tag(w.tags, 'name') || tag(w.tags, 'name:en')) && w.refs.every((r) => raw.node.has(r)),
+    );
     const english = named.filter((w) => tag(w.tags, 'name:en') && tag(w.tags, 'name') && tag(w.tags, 'name:en') !== tag(w.tags, 'name'));
     expect(named.length).toBeGreaterThan(100);
     expect(english.length).toBeGreaterThan(10);
@@ -142,29 +195,56 @@ describe('roads carry their class and name, English where name:en exists', () =>
       const expected = tag(w.tags, 'name:en') ?? tag(w.tags, 'name');
       const n = raw.node.get(w.refs[Math.floor(w.refs.length / 2)])!;
       const { x, y, fx, fy } = tileXY(n.lon, n.lat, 14);
-      const roads = features(await tile(14, x, y), 'roads').filter((f) => f.properties.name === expected && f.properties.kind === ROAD_CLASS[tag(w.tags, 'highway')!]);
+      const roads = features(await tile(14, x, y), 'roads').filter(
+        (f) => f.properties.name === expected && f.properties.kind === ROAD_CLASS[tag(w.tags, 'highway')!],
+      );
       expect(roads.length, `way ${w.id} ${expected}`).toBeGreaterThan(0);
       expect(roads[0].properties.kind_detail).toBe(tag(w.tags, 'highway') === 'service' ? 'service' : tag(w.tags, 'highway'));
       // one of them passes through the node (to a tile unit, 0.5 m here)
-      const px = (fx - x) * 4096, py = (fy - y) * 4096;
-      const near = roads.some((f) => f.loadGeometry().some((line) => line.some((p, i) => i + 1 < line.length && segmentDistance(px, py, p, line[i + 1]) <= SIMPLIFIED)));
+      const px = (fx - x) * 4096,
+        py = (fy - y) * 4096;
+      const near = roads.some((f) =>
+        f.loadGeometry().some((line) => line.some((p, i) => i + 1 < line.length && segmentDistance(px, py, p, line[i + 1]) <= SIMPLIFIED)),
+      );
       expect(near, `way ${w.id} through node ${n.id}`).toBe(true);
       if (tag(w.tags, 'name:en')) expect(roads.some((f) => f.properties['name:en'] === tag(w.tags, 'name:en'))).toBe(true);
     }
   });
 
   it('marks one-way streets and writes them in their direction of travel', async () => {
-    const oneways = raw.ways.filter((w) => tag(w.tags, 'oneway') === 'yes' && ROAD_CLASS[tag(w.tags, 'highway') ?? ''] && w.refs.length >= 2 && w.refs.every((r) => raw.node.has(r)));
+    const oneways = raw.ways.filter(
+      (w) =>
+        tag(w.tags, 'oneway') === 'yes' &&
+        ROAD_CLASS[tag(w.tags, 'highway') ?? ''] &&
+        w.refs.length >= 2 &&
+        w.refs.every((r) => raw.node.has(r)),
+    );
     expect(oneways.length).toBeGreaterThan(10);
     for (const w of oneways.slice(0, 15)) {
-      const a = raw.node.get(w.refs[0])!, b = raw.node.get(w.refs[1])!;
-      const ta = tileXY(a.lon, a.lat, 14), tb = tileXY(b.lon, b.lat, 14);
+      const a = raw.node.get(w.refs[0])!,
+        b = raw.node.get(w.refs[1])!;
+      const ta = tileXY(a.lon, a.lat, 14),
+        tb = tileXY(b.lon, b.lat, 14);
       if (ta.x !== tb.x || ta.y !== tb.y) continue;
-      const ax = (ta.fx - ta.x) * 4096, ay = (ta.fy - ta.y) * 4096, bx = (tb.fx - tb.x) * 4096, by = (tb.fy - tb.y) * 4096;
+      const ax = (ta.fx - ta.x) * 4096,
+        ay = (ta.fy - ta.y) * 4096,
+        bx = (tb.fx - tb.x) * 4096,
+        by = (tb.fy - tb.y) * 4096;
       const roads = features(await tile(14, ta.x, ta.y), 'roads').filter((f) => f.properties.oneway === 'yes');
       // a feature with a vertex at a, whose next vertex lies toward b
-      const found = roads.some((f) => f.loadGeometry().some((line) => line.some((p, i) => Math.abs(p.x - ax) <= ROUND && Math.abs(p.y - ay) <= ROUND && i + 1 < line.length
-        && (line[i + 1].x - p.x) * (bx - ax) + (line[i + 1].y - p.y) * (by - ay) > 0)));
+      const found = roads.some((f) =>
+        f
+          .loadGeometry()
+          .some((line) =>
+            line.some(
+              (p, i) =>
+                Math.abs(p.x - ax) <= ROUND &&
+                Math.abs(p.y - ay) <= ROUND &&
+                i + 1 < line.length &&
+                (line[i + 1].x - p.x) * (bx - ax) + (line[i + 1].y - p.y) * (by - ay) > 0,
+            ),
+          ),
+      );
       expect(found, `oneway way ${w.id}`).toBe(true);
     }
   });
@@ -193,8 +273,12 @@ describe('every place is a POI carrying its placeId', () => {
     const ways = raw.ways.filter((w) => isPlaceRaw(w.tags, 1) && complete(w) && new Set(w.refs).size >= 2);
     expect(ways.length).toBeGreaterThan(500);
     for (const w of ways) expect(ids.has(w.id * 4 + 1), `way ${w.id}`).toBe(true);
-    const rels = raw.relations.filter((r) => isPlaceRaw(r.tags, 2) && tag(r.tags, 'type') === 'multipolygon'
-      && r.members.every((m) => m.type === 'way' && raw.way.has(m.ref) && complete(raw.way.get(m.ref)!)));
+    const rels = raw.relations.filter(
+      (r) =>
+        isPlaceRaw(r.tags, 2) &&
+        tag(r.tags, 'type') === 'multipolygon' &&
+        r.members.every((m) => m.type === 'way' && raw.way.has(m.ref) && complete(raw.way.get(m.ref)!)),
+    );
     for (const r of rels) expect(ids.has(r.id * 4 + 2), `relation ${r.id}`).toBe(true);
     // and nothing that is not a place gets a placeId of a way
     const placeWays = new Set(raw.ways.filter((w) => isPlaceRaw(w.tags, 1)).map((w) => w.id * 4 + 1));
@@ -208,33 +292,51 @@ describe('buildings keep their footprint inside their tile', () => {
     const inside: { w: RawWay; x: number; y: number; pts: [number, number][] }[] = [];
     for (const w of raw.ways) {
       if (!tag(w.tags, 'building') || w.refs[0] !== w.refs[w.refs.length - 1] || !w.refs.every((r) => raw.node.has(r))) continue;
-      const pts = w.refs.map((r) => { const n = raw.node.get(r)!; return tileXY(n.lon, n.lat, 14); });
+      const pts = w.refs.map((r) => {
+        const n = raw.node.get(r)!;
+        return tileXY(n.lon, n.lat, 14);
+      });
       if (pts.some((p) => p.x !== pts[0].x || p.y !== pts[0].y)) continue;
       inside.push({ w, x: pts[0].x, y: pts[0].y, pts: pts.map((p) => [(p.fx - p.x) * 4096, (p.fy - p.y) * 4096]) });
     }
     expect(inside.length).toBeGreaterThan(1000);
     for (let k = 0; k < 50; k++) {
       const b = inside[Math.floor(rand() * inside.length)];
-      const xs = b.pts.map((p) => p[0]), ys = b.pts.map((p) => p[1]);
+      const xs = b.pts.map((p) => p[0]),
+        ys = b.pts.map((p) => p[1]);
       const box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
       const match = features(await tile(14, b.x, b.y), 'buildings').find((f) => {
         const ring = f.loadGeometry()[0];
-        const rx = ring.map((p) => p.x), ry = ring.map((p) => p.y);
-        return Math.abs(Math.min(...rx) - box[0]) <= SIMPLIFIED && Math.abs(Math.max(...rx) - box[2]) <= SIMPLIFIED
-          && Math.abs(Math.min(...ry) - box[1]) <= SIMPLIFIED && Math.abs(Math.max(...ry) - box[3]) <= SIMPLIFIED;
+        const rx = ring.map((p) => p.x),
+          ry = ring.map((p) => p.y);
+        return (
+          Math.abs(Math.min(...rx) - box[0]) <= SIMPLIFIED &&
+          Math.abs(Math.max(...rx) - box[2]) <= SIMPLIFIED &&
+          Math.abs(Math.min(...ry) - box[1]) <= SIMPLIFIED &&
+          Math.abs(Math.max(...ry) - box[3]) <= SIMPLIFIED
+        );
       });
       expect(match, `building way ${b.w.id}`).toBeDefined();
       // every vertex drawn is one of the building's own, rounded to the tile grid
-      for (const p of match!.loadGeometry()[0]) expect(b.pts.some(([x, y]) => Math.abs(x - p.x) <= ROUND && Math.abs(y - p.y) <= ROUND)).toBe(true);
+      for (const p of match!.loadGeometry()[0])
+        expect(b.pts.some(([x, y]) => Math.abs(x - p.x) <= ROUND && Math.abs(y - p.y) <= ROUND)).toBe(true);
       expect(match!.type).toBe(3);
       expect(match!.properties.kind).toBe('building');
-      for (const p of match!.loadGeometry()[0]) { expect(p.x).toBeGreaterThanOrEqual(0); expect(p.x).toBeLessThanOrEqual(4096); }
+      for (const p of match!.loadGeometry()[0]) {
+        expect(p.x).toBeGreaterThanOrEqual(0);
+        expect(p.x).toBeLessThanOrEqual(4096);
+      }
     }
   });
 
   it('gives buildings their tagged height, or 3 m per level', async () => {
-    const tall = raw.ways.filter((w) => tag(w.tags, 'building') && (tag(w.tags, 'height') || tag(w.tags, 'building:levels'))
-      && /^\d+(\.\d+)?$/.test(tag(w.tags, 'height') ?? tag(w.tags, 'building:levels')!) && w.refs.every((r) => raw.node.has(r)));
+    const tall = raw.ways.filter(
+      (w) =>
+        tag(w.tags, 'building') &&
+        (tag(w.tags, 'height') || tag(w.tags, 'building:levels')) &&
+        /^\d+(\.\d+)?$/.test(tag(w.tags, 'height') ?? tag(w.tags, 'building:levels')!) &&
+        w.refs.every((r) => raw.node.has(r)),
+    );
     expect(tall.length).toBeGreaterThan(5);
     for (const w of tall.slice(0, 20)) {
       const h = tag(w.tags, 'height') !== undefined ? Number(tag(w.tags, 'height')) : Number(tag(w.tags, 'building:levels')) * 3;
@@ -253,7 +355,15 @@ describe('the layers are what @protomaps/basemaps draws', () => {
     const walk = (e: unknown) => {
       if (!Array.isArray(e)) return;
       if ((e[0] === 'in' || e[0] === '==') && e[1] === 'kind') out.push(...e.slice(2));
-      else if (e[0] === 'in' && Array.isArray(e[1]) && e[1][0] === 'get' && e[1][1] === 'kind' && Array.isArray(e[2]) && e[2][0] === 'literal') out.push(...e[2][1]);
+      else if (
+        e[0] === 'in' &&
+        Array.isArray(e[1]) &&
+        e[1][0] === 'get' &&
+        e[1][1] === 'kind' &&
+        Array.isArray(e[2]) &&
+        e[2][0] === 'literal'
+      )
+        out.push(...e[2][1]);
       else e.forEach(walk);
     };
     walk(filter);
@@ -264,19 +374,37 @@ describe('the layers are what @protomaps/basemaps draws', () => {
     const style = layers('protomaps', namedFlavor('light'), { lang: 'en' });
     const top = await allTop();
     const present = new Map<string, Set<string>>();
-    for (const { t } of top) for (const [name, l] of Object.entries(t.layers)) {
-      const s = present.get(name) ?? new Set();
-      for (let i = 0; i < l.length; i++) s.add(String(l.feature(i).properties.kind));
-      present.set(name, s);
-    }
-    const wanted = ['earth', 'landuse_park', 'water', 'roads_minor', 'roads_major', 'roads_other', 'buildings', 'pois', 'places_locality', 'places_subplace', 'landuse_hospital', 'landuse_school'];
+    for (const { t } of top)
+      for (const [name, l] of Object.entries(t.layers)) {
+        const s = present.get(name) ?? new Set();
+        for (let i = 0; i < l.length; i++) s.add(String(l.feature(i).properties.kind));
+        present.set(name, s);
+      }
+    const wanted = [
+      'earth',
+      'landuse_park',
+      'water',
+      'roads_minor',
+      'roads_major',
+      'roads_other',
+      'buildings',
+      'pois',
+      'places_locality',
+      'places_subplace',
+      'landuse_hospital',
+      'landuse_school',
+    ];
     for (const id of wanted) {
       const l = style.find((s) => s.id === id) as { 'source-layer': string; filter?: unknown } | undefined;
       expect(l, id).toBeDefined();
       const have = present.get(l!['source-layer']);
       expect(have, `${id}: layer ${l!['source-layer']}`).toBeDefined();
       const ks = kinds(l!.filter);
-      if (ks.length) expect(ks.some((k) => have!.has(k)), `${id}: one of ${ks.join(',')}`).toBe(true);
+      if (ks.length)
+        expect(
+          ks.some((k) => have!.has(k)),
+          `${id}: one of ${ks.join(',')}`,
+        ).toBe(true);
     }
     // every source layer the style reads is one the archive declares
     const meta = (await archive.getMetadata()) as { vector_layers: { id: string }[] };
@@ -289,13 +417,17 @@ describe('places carry the population_rank the styles size their labels by', () 
   it('every place has a rank from 1 to 18; a tagged population gets one step per break it reaches', async () => {
     // Protomaps' breaks, counted from the bottom: 1 below 200 people, one more for each reached
     const breaks = [200, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 5e6, 1e7, 2e7, 5e7, 1e8, 1e9];
-    let places = 0, withPopulation = 0;
+    let places = 0,
+      withPopulation = 0;
     for (const { t } of await allTop()) {
       const l = t.layers.places;
       for (let i = 0; l && i < l.length; i++) {
         const p = l.feature(i).properties;
         places++;
-        expect(Number.isInteger(p.population_rank) && (p.population_rank as number) >= 1 && (p.population_rank as number) <= 18, JSON.stringify(p)).toBe(true);
+        expect(
+          Number.isInteger(p.population_rank) && (p.population_rank as number) >= 1 && (p.population_rank as number) <= 18,
+          JSON.stringify(p),
+        ).toBe(true);
         if (typeof p.population === 'number') {
           withPopulation++;
           expect(p.population_rank, String(p.name)).toBe(1 + breaks.filter((b) => (p.population as number) >= b).length);

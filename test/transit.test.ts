@@ -53,7 +53,8 @@ describe('bus stops: every highway=bus_stop node, typed bus_stop', () => {
     expect(got[0].radialDistanceInKm).toBe(0);
     expect(got[0].name).toBe('Lainchour Chowk Bus Stop');
     const want = candidates(places, { type: 'bus_stop', lat: n.lat, lon: n.lon, radius: 5 })
-      .sort((a, b) => a.km - b.km || a.place.placeId - b.place.placeId).slice(0, 3);
+      .sort((a, b) => a.km - b.km || a.place.placeId - b.place.placeId)
+      .slice(0, 3);
     expect(got.map((r) => r.placeId)).toEqual(want.map((c) => c.place.placeId));
   });
 

@@ -92,14 +92,19 @@ describe('phoneticKey: one key for a name in either script and its common spelli
   it("on the fixture's names in both scripts, most words of the same position share their key", async () => {
     // The rest are translations (Temple / मन्दिर, School / विद्यालय): no key can join those.
     const raw = await readRaw();
-    let pairs = 0, same = 0;
+    let pairs = 0,
+      same = 0;
     for (const o of [...raw.nodes.values(), ...raw.ways.values()]) {
       const ne = tag(o.tags, 'name:ne');
       const en = tag(o.tags, 'name:en') ?? tag(o.tags, 'name');
       if (!ne || !en || scriptOf(en) !== 'latin') continue;
-      const a = en.split(/[\s,;()-]+/).filter(Boolean), b = ne.split(/[\s,;()-]+/).filter(Boolean);
+      const a = en.split(/[\s,;()-]+/).filter(Boolean),
+        b = ne.split(/[\s,;()-]+/).filter(Boolean);
       if (a.length !== b.length) continue;
-      a.forEach((w, i) => { pairs++; if (phoneticKey(w) === phoneticKey(b[i])) same++; });
+      a.forEach((w, i) => {
+        pairs++;
+        if (phoneticKey(w) === phoneticKey(b[i])) same++;
+      });
     }
     expect(pairs).toBeGreaterThan(1000);
     expect(same / pairs).toBeGreaterThan(0.6);
@@ -119,13 +124,30 @@ describe('scriptOf', () => {
  * a second reading that the key's one-pass folding must agree with.
  */
 function keyByRules(latin: string): string {
-  let s = latin.normalize('NFD').toLowerCase().replace(/[^a-z]/g, '').replace(/hh+/g, 'h');
+  let s = latin
+    .normalize('NFD')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .replace(/hh+/g, 'h');
   if (!s) return '';
   for (const [re, to] of [
-    [/ew$/, 'u'], [/tion/g, 'sn'], [/ture/g, 'Cr'], [/c(?=[eiy])/g, 's'],
-    [/ksh|x/g, 'ks'], [/chh|ch/g, 'C'], [/ck|c|q/g, 'k'], [/sh/g, 's'], [/jny|gny/g, 'gy'], [/ph|f/g, 'p'],
-    [/[vw]/g, 'b'], [/z/g, 'j'], [/([bdgjkprtC])h+/g, '$1'], [/ri/g, 'r'], [/(.)\1+/g, '$1'],
-  ] as [RegExp, string][]) s = s.replace(re, to);
+    [/ew$/, 'u'],
+    [/tion/g, 'sn'],
+    [/ture/g, 'Cr'],
+    [/c(?=[eiy])/g, 's'],
+    [/ksh|x/g, 'ks'],
+    [/chh|ch/g, 'C'],
+    [/ck|c|q/g, 'k'],
+    [/sh/g, 's'],
+    [/jny|gny/g, 'gy'],
+    [/ph|f/g, 'p'],
+    [/[vw]/g, 'b'],
+    [/z/g, 'j'],
+    [/([bdgjkprtC])h+/g, '$1'],
+    [/ri/g, 'r'],
+    [/(.)\1+/g, '$1'],
+  ] as [RegExp, string][])
+    s = s.replace(re, to);
   const first = /^[aeiou]/.test(s) ? 'a' : '';
   s = s.replace(/n(?=[tdCjkg])|m(?=[pb])/g, '');
   s = s.charAt(0) + s.slice(1).replace(/[aeiouy]/g, '');
@@ -136,9 +158,14 @@ describe('phoneticKey of Latin words: the rules as documented, one at a time', (
   it('agrees on every word of the fixture names and on random letters', async () => {
     const raw = await readRaw();
     const latin = new Set<string>();
-    for (const o of [...raw.nodes, ...raw.ways]) for (const [k, v] of o.tags) if (/^name/.test(k) && scriptOf(v) === 'latin') for (const w of v.split(/[^A-Za-z]+/)) if (w) latin.add(w);
+    for (const o of [...raw.nodes, ...raw.ways])
+      for (const [k, v] of o.tags)
+        if (/^name/.test(k) && scriptOf(v) === 'latin') for (const w of v.split(/[^A-Za-z]+/)) if (w) latin.add(w);
     expect(latin.size).toBeGreaterThan(2000);
     for (const w of latin) expect(phoneticKey(w), w).toBe(keyByRules(w));
-    fc.assert(fc.property(fc.stringMatching(/^[a-zA-Z]{1,14}$/), (w) => phoneticKey(w) === keyByRules(w)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-zA-Z]{1,14}$/), (w) => phoneticKey(w) === keyByRules(w)),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -43,13 +43,16 @@ describe('types(): every type of the data and every merged type, with counts', (
   it('most places first, ties by name', () => {
     const list = types(index);
     for (let i = 1; i < list.length; i++) {
-      const a = list[i - 1], b = list[i];
+      const a = list[i - 1],
+        b = list[i];
       expect(a.count > b.count || (a.count === b.count && a.type < b.type), `${a.type} before ${b.type}`).toBe(true);
     }
   });
 
   it('every listed type with places answers nearby', () => {
-    for (const t of types(index).filter((x) => x.count > 0).slice(0, 40)) {
+    for (const t of types(index)
+      .filter((x) => x.count > 0)
+      .slice(0, 40)) {
       expect(nearby(index, { type: t.type, ...THAMEL, radius: 100, limit: 1 }), t.type).toHaveLength(1);
     }
   });
@@ -109,13 +112,24 @@ describe('a point given longitude first is refused, showing the swapped reading'
       () => search(index, { q: 'thamel', ...swapped }),
     ]) {
       expect(call).toThrow(InvalidQueryError);
-      expect(call).toThrow(/^lat: lat=85\.3123, lon=27\.7154 lies outside the data, but swapped \(lat=27\.7154, lon=85\.3123\) it lies in it/);
+      expect(call).toThrow(
+        /^lat: lat=85\.3123, lon=27\.7154 lies outside the data, but swapped \(lat=27\.7154, lon=85\.3123\) it lies in it/,
+      );
     }
   });
 
   it('route: the point named, its swapped reading shown, before any distance check', () => {
-    const call = () => route(index, { points: [[THAMEL.lat, THAMEL.lon], [85.329, 27.709]], mode: 'car' });
-    expect(call).toThrow(/^points: point 2 \(85\.329,27\.709\) lies outside the data, but swapped \(27\.709,85\.329\) it lies in it: points are lat,lon/);
+    const call = () =>
+      route(index, {
+        points: [
+          [THAMEL.lat, THAMEL.lon],
+          [85.329, 27.709],
+        ],
+        mode: 'car',
+      });
+    expect(call).toThrow(
+      /^points: point 2 \(85\.329,27\.709\) lies outside the data, but swapped \(27\.709,85\.329\) it lies in it: points are lat,lon/,
+    );
   });
 
   it('a point outside the data whose swapped reading is outside too is not a swap', () => {

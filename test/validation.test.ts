@@ -146,7 +146,13 @@ describe('InvalidQueryError.param is one of the parameter names, as a type', () 
       () => reverse(index, { lat: 27.7, lon: 85.3, radius: 0 }),
     ];
     for (const fn of bad) {
-      const e = (() => { try { fn(); } catch (x) { return x; } })() as InvalidQueryError;
+      const e = (() => {
+        try {
+          fn();
+        } catch (x) {
+          return x;
+        }
+      })() as InvalidQueryError;
       expect(e).toBeInstanceOf(InvalidQueryError);
       expect(ALL).toContain(e.param);
     }

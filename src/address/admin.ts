@@ -2,11 +2,20 @@ import { Areas, type Area } from '../geom/areas.js';
 import { nepalDistrictTable } from './districts.js';
 
 /** Nepal's administrative levels in OSM: province, district, municipality. */
-export const PROVINCE = 4, DISTRICT = 6, MUNICIPALITY = 7;
+export const PROVINCE = 4,
+  DISTRICT = 6,
+  MUNICIPALITY = 7;
 
 /** Province numbers of the district table (nepal-geojson's), by the names the provinces took in 2022–23. */
-const PROVINCES = ['Koshi Province', 'Madhesh Province', 'Bagmati Province', 'Gandaki Province', 'Lumbini Province',
-  'Karnali Province', 'Sudurpashchim Province'];
+const PROVINCES = [
+  'Koshi Province',
+  'Madhesh Province',
+  'Bagmati Province',
+  'Gandaki Province',
+  'Lumbini Province',
+  'Karnali Province',
+  'Sudurpashchim Province',
+];
 
 let fallback: Promise<{ districts: Areas; province: string[] }> | undefined;
 

@@ -13,8 +13,16 @@ export const STREET_KM = 0.1;
 export const LOCALITY_KM = 2;
 
 /** The `addr:*` keys an address reads, in the order of `AddressInput.addrVals`. */
-const KEYS = ['addr:housename', 'addr:housenumber', 'addr:street', 'addr:place', 'addr:suburb', 'addr:city',
-  'addr:district', 'addr:province'];
+const KEYS = [
+  'addr:housename',
+  'addr:housenumber',
+  'addr:street',
+  'addr:place',
+  'addr:suburb',
+  'addr:city',
+  'addr:district',
+  'addr:province',
+];
 const [HOUSENAME, HOUSENUMBER, STREET_KEY, PLACE_KEY, SUBURB, CITY, DISTRICT, PROVINCE] = KEYS.map((_, i) => i);
 
 /**
@@ -37,7 +45,10 @@ export interface AddressInput {
 /** Gathers the `AddressInput` of a table. */
 export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
   const slot = new Map<number, number>();
-  t.strings.forEach((s, i) => { const k = KEYS.indexOf(s); if (k >= 0) slot.set(i, k); });
+  t.strings.forEach((s, i) => {
+    const k = KEYS.indexOf(s);
+    if (k >= 0) slot.set(i, k);
+  });
   const labels: string[] = new Array(t.size).fill('');
   const addrRows: number[] = [];
   const addrVals: (string | null)[] = [];
@@ -48,9 +59,15 @@ export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
     let any = false;
     for (let k = t.tagStart[r]; k < t.tagStart[r + 1]; k++) {
       const at = slot.get(t.tagKV[2 * k]);
-      if (at !== undefined && v[at] === null) { v[at] = t.strings[t.tagKV[2 * k + 1]]; any = true; }
+      if (at !== undefined && v[at] === null) {
+        v[at] = t.strings[t.tagKV[2 * k + 1]];
+        any = true;
+      }
     }
-    if (any) { addrRows.push(r); addrVals.push(...v); }
+    if (any) {
+      addrRows.push(r);
+      addrVals.push(...v);
+    }
   }
   return { shapes: shapesOf(t), labels, localities: localityRows(t), addrRows: Uint32Array.from(addrRows), addrVals, areas };
 }
@@ -94,7 +111,8 @@ export async function computeAddresses(input: AddressInput, streets = new Street
       v = input.addrVals.slice(next * KEYS.length, (next + 1) * KEYS.length);
       next++;
     }
-    const lon = t.lon[r] / 1e7, lat = t.lat[r] / 1e7;
+    const lon = t.lon[r] / 1e7,
+      lat = t.lat[r] / 1e7;
     add(v[HOUSENAME]);
     add(v[HOUSENUMBER]);
     // a street is not addressed by another street, nor a locality by another locality
@@ -124,7 +142,11 @@ export function storeAddresses(t: PlaceTable, list: string[]): void {
   for (let r = 0; r < t.size; r++) {
     const s = list[r];
     let i = ids.get(s);
-    if (i === undefined) { i = t.strings.length; t.strings.push(s); ids.set(s, i); }
+    if (i === undefined) {
+      i = t.strings.length;
+      t.strings.push(s);
+      ids.set(s, i);
+    }
     t.address[r] = i;
   }
 }

@@ -26,7 +26,10 @@ export interface District {
 
 /** A district table that is missing or not one. */
 export class DistrictTableError extends Error {
-  constructor(readonly file: string, problem: string) {
+  constructor(
+    readonly file: string,
+    problem: string,
+  ) {
     super(`${file}: ${problem}`);
     this.name = 'DistrictTableError';
   }
@@ -48,11 +51,13 @@ export function encodeDistricts(districts: District[]): Uint8Array {
       }
     }
   }
-  const header = new TextEncoder().encode(JSON.stringify({
-    names: districts.map((d) => d.name),
-    provinces: districts.map((d) => d.province),
-    rings: districts.map((d) => d.rings.map((r) => r.length / 2)),
-  }));
+  const header = new TextEncoder().encode(
+    JSON.stringify({
+      names: districts.map((d) => d.name),
+      provinces: districts.map((d) => d.province),
+      rings: districts.map((d) => d.rings.map((r) => r.length / 2)),
+    }),
+  );
   const start = MAGIC.length + 1 + 4 + header.length;
   const out = new Uint8Array(start + varintSize(coords, 2));
   out.set(MAGIC);
@@ -81,7 +86,13 @@ export function decodeDistricts(bytes: Uint8Array, file = 'district table'): Dis
     throw bad('its header is not JSON');
   }
   const n = head.names?.length;
-  if (!Array.isArray(head.names) || !Array.isArray(head.provinces) || !Array.isArray(head.rings) || head.provinces.length !== n || head.rings.length !== n) {
+  if (
+    !Array.isArray(head.names) ||
+    !Array.isArray(head.provinces) ||
+    !Array.isArray(head.rings) ||
+    head.provinces.length !== n ||
+    head.rings.length !== n
+  ) {
     throw bad('its header is not a list of districts');
   }
   const total = head.rings.flat().reduce((s, k) => s + k, 0);
@@ -112,7 +123,12 @@ export function nepalDistrictTable(): District[] {
     bytes = readFileSync(DISTRICTS_FILE);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new DistrictTableError(DISTRICTS_FILE, code === 'ENOENT' ? 'missing: it is built with the package (npm run districts, part of npm install in a clone)' : `cannot be read (${code})`);
+    throw new DistrictTableError(
+      DISTRICTS_FILE,
+      code === 'ENOENT'
+        ? 'missing: it is built with the package (npm run districts, part of npm install in a clone)'
+        : `cannot be read (${code})`,
+    );
   }
   return (table = decodeDistricts(bytes, DISTRICTS_FILE));
 }

@@ -8,9 +8,14 @@ import { tagValue } from './tags.js';
 
 /** `place=*` values that name where something is, below a municipality. */
 export const LOCALITY_PLACES: ReadonlySet<string> = new Set([
-  'neighbourhood', 'quarter', 'suburb', 'locality', 'hamlet', 'village', 'town',
+  'neighbourhood',
+  'quarter',
+  'suburb',
+  'locality',
+  'hamlet',
+  'village',
+  'town',
 ]);
-
 
 /**
  * The localities of a table (`place=neighbourhood|quarter|suburb|locality|hamlet|
@@ -56,13 +61,15 @@ export class Localities {
     for (const i of this.areas.at(lon, lat)) {
       const r = this.areaRows[i];
       const id = this.t.osmId[r] * 4 + this.t.kind[r];
-      if (id < bestId) { best = r; bestId = id; }
+      if (id < bestId) {
+        best = r;
+        bestId = id;
+      }
     }
     if (best >= 0 || !this.points) return best;
     const i = nearestItem(this.points, lon, lat, maxKm, this.ids);
     return i < 0 ? -1 : this.rows[i];
   }
-
 }
 
 /** The rows of a table that are localities in the sense of `LOCALITY_PLACES`. */

@@ -26,7 +26,14 @@ export const CONTRACT_NODES = 20_000;
  * its addresses (from the table and the PBF's administrative areas), the type,
  * lookup, text and reverse indexes, and the router of the road graph. Adds each phase's milliseconds to `ms`.
  */
-export async function assemble(table: PlaceTable, roads: RoadGraph | undefined, areas: Area[], stats: LoadStats, ms: LoadTimings, options: AssembleOptions): Promise<PlaceIndex> {
+export async function assemble(
+  table: PlaceTable,
+  roads: RoadGraph | undefined,
+  areas: Area[],
+  stats: LoadStats,
+  ms: LoadTimings,
+  options: AssembleOptions,
+): Promise<PlaceIndex> {
   for (let p = 0; p < table.size; p++) {
     if (table.what[p] !== PLACE) continue;
     const g = table.geom[p];

@@ -15,7 +15,9 @@ export function dropDuplicates(blocks: Block[]): number {
   for (const s of [nodes, ways, relations]) count += s?.count ?? 0;
   if (count === 0) return 0;
   for (let i = 0; i < blocks.length; i++) {
-    const n = nodes?.masks[i], w = ways?.masks[i], r = relations?.masks[i];
+    const n = nodes?.masks[i],
+      w = ways?.masks[i],
+      r = relations?.masks[i];
     if (n || w || r) blocks[i] = compact(blocks[i], n, w, r);
   }
   return count;
@@ -24,12 +26,17 @@ export function dropDuplicates(blocks: Block[]): number {
 /** Per block, a mask of the objects a later one of the same id supersedes (undefined: none in it); undefined when no id repeats. */
 function superseded(ids: Float64Array[]): { masks: (Uint8Array | undefined)[]; count: number } | undefined {
   // sorted files (the norm) ascend, so nothing repeats; in ids that never go down, repeats are neighbours
-  let prev = -Infinity, ascending = true, rising = true;
+  let prev = -Infinity,
+    ascending = true,
+    rising = true;
   scan: for (const a of ids) {
     for (let k = 0; k < a.length; k++) {
       if (a[k] <= prev) {
         ascending = false;
-        if (a[k] < prev) { rising = false; break scan; }
+        if (a[k] < prev) {
+          rising = false;
+          break scan;
+        }
       }
       prev = a[k];
     }
@@ -42,7 +49,8 @@ function superseded(ids: Float64Array[]): { masks: (Uint8Array | undefined)[]; c
     count++;
   };
   if (rising) {
-    let pb = -1, pk = -1;
+    let pb = -1,
+      pk = -1;
     prev = NaN;
     for (let b = 0; b < ids.length; b++) {
       for (let k = 0; k < ids[b].length; k++) {
@@ -59,7 +67,10 @@ function superseded(ids: Float64Array[]): { masks: (Uint8Array | undefined)[]; c
     for (const a of ids) total += a.length;
     const sorted = new Float64Array(total);
     let n = 0;
-    for (const a of ids) { sorted.set(a, n); n += a.length; }
+    for (const a of ids) {
+      sorted.set(a, n);
+      n += a.length;
+    }
     sorted.sort();
     const repeats: number[] = [];
     for (let i = 1; i < total; i++) if (sorted[i] === sorted[i - 1] && sorted[i] !== repeats[repeats.length - 1]) repeats.push(sorted[i]);
@@ -110,7 +121,9 @@ function lists(start: Uint32Array, keep: Uint32Array): { start: Uint32Array; tak
 
 /** Tag runs of the kept objects, their owners renumbered. */
 function runs(r: TagRuns, at: Int32Array): TagRuns {
-  const owner: number[] = [], start = [0], kv: number[] = [];
+  const owner: number[] = [],
+    start = [0],
+    kv: number[] = [];
   for (let i = 0; i < r.owner.length; i++) {
     const o = at[r.owner[i]];
     if (o < 0) continue;
@@ -154,7 +167,8 @@ function compact(b: Block, nodes?: Uint8Array, ways?: Uint8Array, relations?: Ui
 
 /** Whether ascending `a` holds `v` (binary search). */
 function has(a: Float64Array, v: number): boolean {
-  let lo = 0, hi = a.length - 1;
+  let lo = 0,
+    hi = a.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     if (a[mid] < v) lo = mid + 1;

@@ -33,9 +33,24 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   progress?.({ bytesRead: read, bytesTotal: total, objects });
   const workers = options.workers ?? defaultWorkers(total);
   const stats: LoadStats = {
-    nodes: 0, ways: 0, relations: 0, points: 0, lineStrings: 0, polygons: 0, multiPolygons: 0, partial: 0,
-    skippedWays: 0, skippedRelations: 0, schedules: 0, badSchedules: 0, skippedBlobs: pbf.skipped.length,
-    roadNodes: 0, roadEdges: 0, restrictions: 0, skippedRestrictions: 0, duplicates: 0,
+    nodes: 0,
+    ways: 0,
+    relations: 0,
+    points: 0,
+    lineStrings: 0,
+    polygons: 0,
+    multiPolygons: 0,
+    partial: 0,
+    skippedWays: 0,
+    skippedRelations: 0,
+    schedules: 0,
+    badSchedules: 0,
+    skippedBlobs: pbf.skipped.length,
+    roadNodes: 0,
+    roadEdges: 0,
+    restrictions: 0,
+    skippedRestrictions: 0,
+    duplicates: 0,
   };
   const ms: LoadTimings = { read: clock(), decode: 0, types: 0, addresses: 0, search: 0, roads: 0 };
 
@@ -57,8 +72,14 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
       return;
     }
     const kind = blk.relId.length ? 2 : blk.wayId.length ? 1 : 0;
-    if (kind >= 1 && phase < 1) { osm.indexNodes(); phase = 1; }
-    if (kind === 2 && phase < 2) { osm.indexWays(); phase = 2; }
+    if (kind >= 1 && phase < 1) {
+      osm.indexNodes();
+      phase = 1;
+    }
+    if (kind === 2 && phase < 2) {
+      osm.indexWays();
+      phase = 2;
+    }
     const bi = osm.blocks.length - 1;
     places.nodes(blk, bi);
     places.ways(blk, bi);
@@ -110,5 +131,9 @@ const REFS_PER_MB = 10000;
 // if need be. Unused capacity costs address space, not memory, until written.
 function guessSizes(bytes: number): Sizes {
   const mb = bytes / (1 << 20);
-  return { places: 1024 + Math.ceil(mb * PLACES_PER_MB), pairs: 8192 + Math.ceil(mb * PAIRS_PER_MB), refs: 8192 + Math.ceil(mb * REFS_PER_MB) };
+  return {
+    places: 1024 + Math.ceil(mb * PLACES_PER_MB),
+    pairs: 8192 + Math.ceil(mb * PAIRS_PER_MB),
+    refs: 8192 + Math.ceil(mb * REFS_PER_MB),
+  };
 }

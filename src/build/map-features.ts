@@ -33,7 +33,10 @@ export class MapFeatureBuilder {
   private lon = 0;
   private lat = 0;
 
-  constructor(private readonly osm: Osm, private readonly sink: FeatureSink) {}
+  constructor(
+    private readonly osm: Osm,
+    private readonly sink: FeatureSink,
+  ) {}
 
   /** The features of block `blk`'s tagged nodes. */
   nodes(blk: Block): void {
@@ -60,7 +63,8 @@ export class MapFeatureBuilder {
       xy.length = 0;
       for (let j = 0; j < refs.length; j++) {
         if (!this.node(refs[j])) continue;
-        const x = worldX(this.lon / 1e7), y = worldY(this.lat / 1e7);
+        const x = worldX(this.lon / 1e7),
+          y = worldY(this.lat / 1e7);
         if (xy.length && xy[xy.length - 2] === x && xy[xy.length - 1] === y) continue;
         xy.push(x, y);
       }
@@ -93,7 +97,10 @@ export class MapFeatureBuilder {
       const poi = poiFeature(this.tags, 2, id) ?? placeFeature(this.tags, 2, id);
       if (!shapes.length && !poi) continue;
       const mp = assembleMultipolygon(this.osm, blk, r);
-      if (!mp) { this.stats.skipped++; continue; }
+      if (!mp) {
+        this.stats.skipped++;
+        continue;
+      }
       const xy: number[] = [];
       const parts: number[] = [];
       for (const poly of mp.polygons) {
@@ -116,14 +123,19 @@ export class MapFeatureBuilder {
     if (this.hint >= 0) {
       const b = blocks[this.hint];
       const ids = b.nodeId;
-      let lo = 0, hi = ids.length - 1;
+      let lo = 0,
+        hi = ids.length - 1;
       if (hi >= 0 && id >= ids[0] && id <= ids[hi]) {
         while (lo <= hi) {
           const mid = (lo + hi) >> 1;
           const v = ids[mid];
           if (v < id) lo = mid + 1;
           else if (v > id) hi = mid - 1;
-          else { this.lon = b.nodeLon[mid]; this.lat = b.nodeLat[mid]; return true; }
+          else {
+            this.lon = b.nodeLon[mid];
+            this.lat = b.nodeLat[mid];
+            return true;
+          }
         }
       }
     }
@@ -149,7 +161,8 @@ export class MapFeatureBuilder {
     tags.clear();
     keys.length = vals.length = 0;
     for (let j = runs.start[i]; j < runs.start[i + 1]; j++) {
-      const k = blk.strings[runs.kv[2 * j]], v = blk.strings[runs.kv[2 * j + 1]];
+      const k = blk.strings[runs.kv[2 * j]],
+        v = blk.strings[runs.kv[2 * j + 1]];
       tags.set(k, v);
       keys.push(k);
       vals.push(v);
@@ -166,21 +179,30 @@ function orient(xy: number[], from: number, to: number, outer: boolean): void {
 
 function reverseRun(c: number[], from: number, to: number): void {
   for (let i = from, j = to - 1; i < j; i++, j--) {
-    const x = c[2 * i], y = c[2 * i + 1];
-    c[2 * i] = c[2 * j]; c[2 * i + 1] = c[2 * j + 1];
-    c[2 * j] = x; c[2 * j + 1] = y;
+    const x = c[2 * i],
+      y = c[2 * i + 1];
+    c[2 * i] = c[2 * j];
+    c[2 * i + 1] = c[2 * j + 1];
+    c[2 * j] = x;
+    c[2 * j + 1] = y;
   }
 }
 
 /** The area-weighted centroid of the outer rings (holes subtracted), or the first vertex of a degenerate one. */
 export function polygonLabel(xy: number[], parts: ArrayLike<number>): number[] {
-  let a = 0, cx = 0, cy = 0;
+  let a = 0,
+    cx = 0,
+    cy = 0;
   let v = 0;
-  const x0 = xy[0], y0 = xy[1];
+  const x0 = xy[0],
+    y0 = xy[1];
   for (let k = 0; k < parts.length; k++) {
     const n = parts[k];
     for (let i = v; i + 1 < v + n; i++) {
-      const ax = xy[2 * i] - x0, ay = xy[2 * i + 1] - y0, bx = xy[2 * i + 2] - x0, by = xy[2 * i + 3] - y0;
+      const ax = xy[2 * i] - x0,
+        ay = xy[2 * i + 1] - y0,
+        bx = xy[2 * i + 2] - x0,
+        by = xy[2 * i + 3] - y0;
       const c = ax * by - bx * ay;
       a += c;
       cx += (ax + bx) * c;

@@ -14,9 +14,14 @@ import type { LoadStats } from '../types.js';
 
 /** Exact upper bounds of a table's sizes, from the kept objects of decoded blocks. */
 export function sizesOf(blocks: Block[]): Sizes {
-  let places = 0, pairs = 0, refs = 0;
+  let places = 0,
+    pairs = 0,
+    refs = 0;
   for (const blk of blocks) {
-    for (const r of [blk.nodeTags, blk.wayTags, blk.relTags]) { places += r.owner.length; pairs += r.kv.length / 2; }
+    for (const r of [blk.nodeTags, blk.wayTags, blk.relTags]) {
+      places += r.owner.length;
+      pairs += r.kv.length / 2;
+    }
     for (const w of blk.wayTags.owner) refs += blk.wayRefStart[w + 1] - blk.wayRefStart[w];
   }
   return { places, pairs, refs };
@@ -48,7 +53,11 @@ export class PlaceBuilder {
   private cacheBlock = -1;
   private cache = new Int32Array(0);
 
-  constructor(private readonly osm: Osm, private readonly stats: LoadStats, sizes: Sizes) {
+  constructor(
+    private readonly osm: Osm,
+    private readonly stats: LoadStats,
+    sizes: Sizes,
+  ) {
     this.b = new Builder(sizes.places, sizes.pairs, sizes.refs);
   }
 
@@ -76,11 +85,15 @@ export class PlaceBuilder {
       const place = what === PLACE;
       const w = runs.owner[i];
       const id = blk.wayId[w];
-      const s = blk.wayRefStart[w], e = blk.wayRefStart[w + 1];
+      const s = blk.wayRefStart[w],
+        e = blk.wayRefStart[w + 1];
       coords.length = 0;
       let missing = 0;
       for (let k = s; k < e; k++) if (!osm.coord(blk.wayRef[k], coords)) missing++;
-      if (coords.length < 4) { if (place) stats.skippedWays++; continue; }
+      if (coords.length < 4) {
+        if (place) stats.skippedWays++;
+        continue;
+      }
       const closed = e - s >= 4 && blk.wayRef[s] === blk.wayRef[e - 1];
       if (missing && place) stats.partial++;
       if (closed && isArea(keys, vals) && distinct(coords) >= 3) {
@@ -111,7 +124,10 @@ export class PlaceBuilder {
       const place = what === PLACE;
       const r = runs.owner[i];
       const mp = assembleMultipolygon(this.osm, blk, r);
-      if (!mp) { if (place) this.stats.skippedRelations++; continue; }
+      if (!mp) {
+        if (place) this.stats.skippedRelations++;
+        continue;
+      }
       if (mp.partial && place) this.stats.partial++;
       const shape: number[] = [mp.polygons.length];
       const flat: number[] = [];
@@ -143,7 +159,8 @@ export class PlaceBuilder {
     const { keys, vals, kv, cache } = this;
     keys.length = vals.length = kv.length = 0;
     for (let j = runs.start[i]; j < runs.start[i + 1]; j++) {
-      const k = runs.kv[2 * j], v = runs.kv[2 * j + 1];
+      const k = runs.kv[2 * j],
+        v = runs.kv[2 * j + 1];
       keys.push(blk.strings[k]);
       vals.push(blk.strings[v]);
       kv.push(cache[k] >= 0 ? cache[k] : (cache[k] = this.b.intern(blk.strings[k])));
@@ -183,7 +200,10 @@ export function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipoly
     const role = blk.strings[blk.relMemRole[m]];
     if (role !== 'outer' && role !== 'inner' && role !== '') continue;
     const refs = osm.wayRefs(blk.relMemRef[m]);
-    if (!refs) { partial = true; continue; }
+    if (!refs) {
+      partial = true;
+      continue;
+    }
     const chain = Array.from(refs);
     (role === 'inner' ? inner : outer).push(chain);
   }
@@ -195,7 +215,10 @@ export function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipoly
       const flat: number[] = [];
       for (const id of ids) if (!osm.coord(id, flat)) partial = true;
       if (flat.length >= 2 && (flat[0] !== flat[flat.length - 2] || flat[1] !== flat[flat.length - 1])) flat.push(flat[0], flat[1]);
-      if (distinct(flat) < 3 || signedArea2(flat) === 0) { partial = true; continue; }
+      if (distinct(flat) < 3 || signedArea2(flat) === 0) {
+        partial = true;
+        continue;
+      }
       orient(flat, isOuter);
       rings.push(flat);
     }
@@ -274,8 +297,19 @@ class Builder {
     return this.table.intern(s);
   }
 
-  add(id: number, kind: number, what: number, keys: string[], vals: string[], kv: number[], geom: number, centroid: [number, number],
-    shape: number[], coords: number[], areaM2: number): void {
+  add(
+    id: number,
+    kind: number,
+    what: number,
+    keys: string[],
+    vals: string[],
+    kv: number[],
+    geom: number,
+    centroid: [number, number],
+    shape: number[],
+    coords: number[],
+    areaM2: number,
+  ): void {
     this.osmId.push(id);
     this.kind.push(kind);
     this.lon.push(centroid[0]);

@@ -76,7 +76,8 @@ export class RoadBuilder {
     if (!this.first) this.ordinals();
     const { kv, start } = runs;
     const s = blk.strings;
-    let from = 0, to = 0;
+    let from = 0,
+      to = 0;
     const get = (key: string): string | undefined => {
       for (let j = from; j < to; j++) if (s[kv[2 * j]] === key) return s[kv[2 * j + 1]];
       return undefined;
@@ -85,7 +86,11 @@ export class RoadBuilder {
       from = start[i];
       to = start[i + 1];
       let road = false;
-      for (let j = from; j < to; j++) if (kv[2 * j] === hw) { road = true; break; }
+      for (let j = from; j < to; j++)
+        if (kv[2 * j] === hw) {
+          road = true;
+          break;
+        }
       if (!road) continue;
       const rules = roadRules(get);
       if (rules.access === 0) continue;
@@ -116,14 +121,29 @@ export class RoadBuilder {
       if (kind < 0) continue;
       if ((tags.get('except') ?? '').split(';').some((v) => v.trim() === 'motorcar')) continue;
       const r = runs.owner[i];
-      let fromWay = -1, via = -1, toWay = -1, bad = false;
+      let fromWay = -1,
+        via = -1,
+        toWay = -1,
+        bad = false;
       for (let m = blk.relMemStart[r]; m < blk.relMemStart[r + 1]; m++) {
-        const role = s[blk.relMemRole[m]], type = blk.relMemType[m], ref = blk.relMemRef[m];
-        if (role === 'from') { if (type !== 1 || fromWay >= 0) bad = true; fromWay = ref; }
-        else if (role === 'to') { if (type !== 1 || toWay >= 0) bad = true; toWay = ref; }
-        else if (role === 'via') { if (type !== 0 || via >= 0) bad = true; via = ref; }
+        const role = s[blk.relMemRole[m]],
+          type = blk.relMemType[m],
+          ref = blk.relMemRef[m];
+        if (role === 'from') {
+          if (type !== 1 || fromWay >= 0) bad = true;
+          fromWay = ref;
+        } else if (role === 'to') {
+          if (type !== 1 || toWay >= 0) bad = true;
+          toWay = ref;
+        } else if (role === 'via') {
+          if (type !== 0 || via >= 0) bad = true;
+          via = ref;
+        }
       }
-      if (bad || fromWay < 0 || via < 0 || toWay < 0) { this.skipped++; continue; }
+      if (bad || fromWay < 0 || via < 0 || toWay < 0) {
+        this.skipped++;
+        continue;
+      }
       this.rawRestrictions.push(fromWay, via, toWay, kind);
     }
   }
@@ -131,12 +151,15 @@ export class RoadBuilder {
   /** The graph, with what was kept and dropped. */
   finish(): { graph: RoadGraph; stats: RoadStats } {
     if (!this.first) this.ordinals();
-    const ord = this.refOrd.data, lon = this.refLon.data, lat = this.refLat.data;
+    const ord = this.refOrd.data,
+      lon = this.refLon.data,
+      lat = this.refLat.data;
     const starts = this.wayRefStart.data;
     const ways = this.wayId.length;
     const uses = this.uses;
     const vertexOf = new Int32Array(uses.length).fill(-1);
-    const nodeLon = new List(Int32Array, 1024), nodeLat = new List(Int32Array, 1024);
+    const nodeLon = new List(Int32Array, 1024),
+      nodeLat = new List(Int32Array, 1024);
     const vertex = (k: number): number => {
       const o = ord[k];
       if (vertexOf[o] < 0) {
@@ -146,8 +169,12 @@ export class RoadBuilder {
       }
       return vertexOf[o];
     };
-    const edgeFrom = new List(Uint32Array), edgeTo = new List(Uint32Array), edgeWay = new List(Uint32Array);
-    const edgeMeters = new List(Float64Array), coordStart = new List(Uint32Array), coords = new List(Int32Array, 8192);
+    const edgeFrom = new List(Uint32Array),
+      edgeTo = new List(Uint32Array),
+      edgeWay = new List(Uint32Array);
+    const edgeMeters = new List(Float64Array),
+      coordStart = new List(Uint32Array),
+      coords = new List(Int32Array, 8192);
     coordStart.push(0);
     const cut = this.cutAtBarriers();
     const edgeCut = new List(Uint8Array);
@@ -177,7 +204,10 @@ export class RoadBuilder {
             edgeCut.push((cut.get(ord[start]) ?? 0) | (cut.get(ord[i]) ?? 0));
             edgeMeters.push(meters);
             coordStart.push(coords.length / 2);
-            if (i < last) { coords.push(lon[i]); coords.push(lat[i]); }
+            if (i < last) {
+              coords.push(lon[i]);
+              coords.push(lat[i]);
+            }
             from = to;
             start = i;
             meters = 0;
@@ -187,7 +217,8 @@ export class RoadBuilder {
       }
     }
     const edges = edgeFrom.length;
-    const edgeAccess = new Uint8Array(edges), edgeKmh = new Float32Array(edges);
+    const edgeAccess = new Uint8Array(edges),
+      edgeKmh = new Float32Array(edges);
     const ew = edgeWay.data;
     for (let e = 0; e < edges; e++) {
       edgeAccess[e] = this.wayAccess.data[ew[e]] & ~edgeCut.data[e];
@@ -195,15 +226,31 @@ export class RoadBuilder {
     }
     const restrictions = this.restrictions(vertexOf);
     const graph: RoadGraph = {
-      nodeLon: nodeLon.copy(), nodeLat: nodeLat.copy(),
-      edgeFrom: edgeFrom.copy(), edgeTo: edgeTo.copy(), edgeAccess, edgeKmh, edgeMeters: edgeMeters.copy(), edgeWay: edgeWay.copy(),
-      coordStart: coordStart.copy(), coords: coords.copy(),
-      wayId: this.wayId.copy(), wayName: this.wayName.copy(), wayClass: this.wayClass.copy(), wayFlags: this.wayFlags.copy(),
-      strings: this.strings.list, restrictions,
+      nodeLon: nodeLon.copy(),
+      nodeLat: nodeLat.copy(),
+      edgeFrom: edgeFrom.copy(),
+      edgeTo: edgeTo.copy(),
+      edgeAccess,
+      edgeKmh,
+      edgeMeters: edgeMeters.copy(),
+      edgeWay: edgeWay.copy(),
+      coordStart: coordStart.copy(),
+      coords: coords.copy(),
+      wayId: this.wayId.copy(),
+      wayName: this.wayName.copy(),
+      wayClass: this.wayClass.copy(),
+      wayFlags: this.wayFlags.copy(),
+      strings: this.strings.list,
+      restrictions,
     };
     return {
       graph,
-      stats: { roadNodes: graph.nodeLon.length, roadEdges: edges, restrictions: restrictions.length / 4, skippedRestrictions: this.skipped },
+      stats: {
+        roadNodes: graph.nodeLon.length,
+        roadEdges: edges,
+        restrictions: restrictions.length / 4,
+        skippedRestrictions: this.skipped,
+      },
     };
   }
 
@@ -213,7 +260,9 @@ export class RoadBuilder {
   private cutAtBarriers(): Map<number, number> {
     const cut = new Map<number, number>();
     if (this.closed.size === 0) return cut;
-    const ord = this.refOrd.data, starts = this.wayRefStart.data, uses = this.uses;
+    const ord = this.refOrd.data,
+      starts = this.wayRefStart.data,
+      uses = this.uses;
     const segments = new Map<number, number>();
     const each = (fn: (o: number, prev: number, next: number) => void) => {
       for (let w = 0; w < this.wayId.length; w++) {
@@ -241,15 +290,22 @@ export class RoadBuilder {
     const raw = this.rawRestrictions;
     if (raw.length === 0) return new Uint32Array(0);
     const wanted = new Map<number, number>();
-    for (let i = 0; i < raw.length; i += 4) { wanted.set(raw[i], -1); wanted.set(raw[i + 2], -1); }
+    for (let i = 0; i < raw.length; i += 4) {
+      wanted.set(raw[i], -1);
+      wanted.set(raw[i + 2], -1);
+    }
     const ids = this.wayId.data;
     for (let w = 0; w < this.wayId.length; w++) if (wanted.has(ids[w])) wanted.set(ids[w], w);
     const out: number[] = [];
     const nodes = this.osm.nodes;
     for (let i = 0; i < raw.length; i += 4) {
-      const from = wanted.get(raw[i])!, to = wanted.get(raw[i + 2])!;
+      const from = wanted.get(raw[i])!,
+        to = wanted.get(raw[i + 2])!;
       const v = nodes.find(raw[i + 1]) ? vertexOf[this.first![nodes.block] + nodes.index] : -1;
-      if (from < 0 || to < 0 || v < 0) { this.skipped++; continue; }
+      if (from < 0 || to < 0 || v < 0) {
+        this.skipped++;
+        continue;
+      }
       out.push(from, v, to, raw[i + 3]);
     }
     return Uint32Array.from(out);
@@ -268,8 +324,10 @@ export class RoadBuilder {
   private barriers(blk: Block, first: number): void {
     const runs = blk.nodeTags;
     if (runs.owner.length === 0) return;
-    const s = blk.strings, { kv, start } = runs;
-    let from = 0, to = 0;
+    const s = blk.strings,
+      { kv, start } = runs;
+    let from = 0,
+      to = 0;
     const get = (key: string): string | undefined => {
       for (let j = from; j < to; j++) if (s[kv[2 * j]] === key) return s[kv[2 * j + 1]];
       return undefined;
@@ -278,7 +336,9 @@ export class RoadBuilder {
       from = start[i];
       to = start[i + 1];
       let bits = 0;
-      MODES.forEach((mode, m) => { if (!nodePasses(get, mode)) bits |= forwardBit(m) * 3; });
+      MODES.forEach((mode, m) => {
+        if (!nodePasses(get, mode)) bits |= forwardBit(m) * 3;
+      });
       if (bits) this.closed.set(first + runs.owner[i], bits);
     }
   }
@@ -312,5 +372,4 @@ export class RoadBuilder {
       if (edge) uses[o] = 2;
     }
   }
-
 }

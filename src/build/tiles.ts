@@ -85,7 +85,12 @@ export function temporaryPath(output: string): string {
  */
 export async function buildTiles(input: string, output: string, options: TilesOptions = {}): Promise<TilesResult> {
   let clock = performance.now();
-  const lap = () => { const now = performance.now(); const ms = now - clock; clock = now; return Math.round(ms); };
+  const lap = () => {
+    const now = performance.now();
+    const ms = now - clock;
+    clock = now;
+    return Math.round(ms);
+  };
   // HarfBuzz's WebAssembly compiles on V8's background threads while the file is decoded
   const shaper = options.shape === false ? undefined : Shaper.load();
   shaper?.catch(() => {}); // a failure is thrown where it is awaited; a bad PBF fails first
@@ -95,7 +100,9 @@ export async function buildTiles(input: string, output: string, options: TilesOp
   } catch (err) {
     throw new PbfError(input, cannotRead(err));
   }
-  const fail = (err: unknown): never => { throw new PbfError(input, (err as Error).message); };
+  const fail = (err: unknown): never => {
+    throw new PbfError(input, (err as Error).message);
+  };
   let frames: ReturnType<typeof scanFrames>;
   try {
     frames = scanFrames(buf);
@@ -117,27 +124,46 @@ export async function buildTiles(input: string, output: string, options: TilesOp
   // are); otherwise all at the end
   let phase = 0;
   let sorted = true;
-  let lon0 = Infinity, lat0 = Infinity, lon1 = -Infinity, lat1 = -Infinity;
-  await decodeFrames(buf, frames.data, options.workers ?? defaultWorkers(total), (seq, blk) => {
-    osm.add(blk);
-    done += frames.data[seq].length;
-    objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;
-    options.onProgress?.({ bytesRead: Math.min(done, total - 1), bytesTotal: total, objects });
-    for (let i = 0; i < blk.nodeLat.length; i++) {
-      const lat = blk.nodeLat[i], lon = blk.nodeLon[i];
-      if (lat < lat0) lat0 = lat;
-      if (lat > lat1) lat1 = lat;
-      if (lon < lon0) lon0 = lon;
-      if (lon > lon1) lon1 = lon;
-    }
-    if (!sorted) return;
-    if ((blk.nodeId.length && phase > 0) || (blk.wayId.length && phase > 1)) { sorted = false; return; }
-    if (blk.wayId.length && phase < 1) { osm.indexNodes(); phase = 1; }
-    if (blk.relId.length && phase < 2) { osm.indexWays(); phase = 2; }
-    builder.nodes(blk);
-    builder.ways(blk);
-    builder.relations(blk);
-  }, KEEP_ALL).catch(fail);
+  let lon0 = Infinity,
+    lat0 = Infinity,
+    lon1 = -Infinity,
+    lat1 = -Infinity;
+  await decodeFrames(
+    buf,
+    frames.data,
+    options.workers ?? defaultWorkers(total),
+    (seq, blk) => {
+      osm.add(blk);
+      done += frames.data[seq].length;
+      objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;
+      options.onProgress?.({ bytesRead: Math.min(done, total - 1), bytesTotal: total, objects });
+      for (let i = 0; i < blk.nodeLat.length; i++) {
+        const lat = blk.nodeLat[i],
+          lon = blk.nodeLon[i];
+        if (lat < lat0) lat0 = lat;
+        if (lat > lat1) lat1 = lat;
+        if (lon < lon0) lon0 = lon;
+        if (lon > lon1) lon1 = lon;
+      }
+      if (!sorted) return;
+      if ((blk.nodeId.length && phase > 0) || (blk.wayId.length && phase > 1)) {
+        sorted = false;
+        return;
+      }
+      if (blk.wayId.length && phase < 1) {
+        osm.indexNodes();
+        phase = 1;
+      }
+      if (blk.relId.length && phase < 2) {
+        osm.indexWays();
+        phase = 2;
+      }
+      builder.nodes(blk);
+      builder.ways(blk);
+      builder.relations(blk);
+    },
+    KEEP_ALL,
+  ).catch(fail);
   if (!sorted) {
     // start again on the whole file, now that every node and way is in
     sink = new FeatureSink();
@@ -166,15 +192,18 @@ export async function buildTiles(input: string, output: string, options: TilesOp
   try {
     zooms = await makeTiles(table, (z, x, y, gz) => writer.add(z, x, y, gz), { maxZoom, onZoom: options.onZoom });
     const center: [number, number, number] = [(bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2, Math.min(maxZoom, 12)];
-    archive = writer.finish({ minZoom: 0, maxZoom, bounds, center }, {
-      name: basename(input).replace(/\.osm\.pbf$|\.pbf$/, ''),
-      format: 'pbf',
-      type: 'baselayer',
-      attribution: options.attribution ?? ATTRIBUTION,
-      description: 'Protomaps basemap layers from OpenStreetMap, made by nepal-places',
-      vector_layers: LAYERS.map((id) => ({ id, fields: { ...LAYER_FIELDS[id] }, minzoom: 0, maxzoom: maxZoom })),
-      ...(shaped ? { [SHAPED_KEY]: shaped.table } : {}),
-    });
+    archive = writer.finish(
+      { minZoom: 0, maxZoom, bounds, center },
+      {
+        name: basename(input).replace(/\.osm\.pbf$|\.pbf$/, ''),
+        format: 'pbf',
+        type: 'baselayer',
+        attribution: options.attribution ?? ATTRIBUTION,
+        description: 'Protomaps basemap layers from OpenStreetMap, made by nepal-places',
+        vector_layers: LAYERS.map((id) => ({ id, fields: { ...LAYER_FIELDS[id] }, minzoom: 0, maxzoom: maxZoom })),
+        ...(shaped ? { [SHAPED_KEY]: shaped.table } : {}),
+      },
+    );
     await rename(tmp, output);
   } catch (err) {
     writer.close();
@@ -183,8 +212,13 @@ export async function buildTiles(input: string, output: string, options: TilesOp
   }
   const tiles = lap();
   return {
-    features: table.count, skipped: builder.stats.skipped, zooms, archive, bounds,
-    ...(shaped ? { shaped: shaped.stats } : {}), timings: { read, features, tiles },
+    features: table.count,
+    skipped: builder.stats.skipped,
+    zooms,
+    archive,
+    bounds,
+    ...(shaped ? { shaped: shaped.stats } : {}),
+    timings: { read, features, tiles },
   };
 }
 
@@ -194,13 +228,15 @@ export async function buildTiles(input: string, output: string, options: TilesOp
  * none, and is counted.
  */
 export function shapeNames(t: FeatureTable, shaper: Shaper): { table: FeatureTable; shaped: { stats: ShapedStats; table: ShapedTable } } {
-  const ne = t.keys.indexOf('name:ne'), name = t.keys.indexOf('name');
+  const ne = t.keys.indexOf('name:ne'),
+    name = t.keys.indexOf('name');
   const source = new Int32Array(t.count).fill(-1);
   const uses = new Map<string, number>();
   for (let f = 0; f < t.count; f++) {
     let pick = -1;
     for (let k = t.propStart[f]; k < t.propStart[f + 1]; k++) {
-      const key = t.props[2 * k], value = t.props[2 * k + 1];
+      const key = t.props[2 * k],
+        value = t.props[2 * k + 1];
       if (key === ne) pick = value;
       else if (key === name && pick < 0 && hasDevanagari(String(t.values[value]))) pick = value;
     }

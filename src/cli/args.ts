@@ -56,8 +56,11 @@ function joinNegatives(argv: string[], options: Options): string[] {
       out.push(...argv.slice(i));
       break;
     }
-    const name = a.startsWith('--') ? a.slice(2)
-      : /^-[^-]$/.test(a) ? Object.keys(options).find((k) => options[k]!.short === a[1]) : undefined;
+    const name = a.startsWith('--')
+      ? a.slice(2)
+      : /^-[^-]$/.test(a)
+        ? Object.keys(options).find((k) => options[k]!.short === a[1])
+        : undefined;
     const next = argv[i + 1];
     if (name !== undefined && options[name]?.type === 'string' && next !== undefined && NEGATIVE.test(next)) {
       out.push(`--${name}=${next}`);

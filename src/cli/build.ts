@@ -28,7 +28,8 @@ import { checkSkipped } from './data.js';
 import { zoomLine } from './tiles.js';
 import { outputProblem } from './output.js';
 
-const USAGE = 'usage: nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--workers N] [--license TEXT] [--strict] [--quiet] [--json]';
+const USAGE =
+  'usage: nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--workers N] [--license TEXT] [--strict] [--quiet] [--json]';
 
 const HELP = `${USAGE}
 
@@ -94,13 +95,18 @@ async function build(argv: string[]): Promise<number> {
     index = await loadPbf(args.input, { onProgress: progress.update, workers: args.workers, license: args.license, strict: args.strict });
   } catch (err) {
     progress.end();
-    if (err instanceof PbfError && await isSnapshotFile(args.input)) throw new Failure(`${args.input}: is a snapshot already; build reads an OSM PBF`);
+    if (err instanceof PbfError && (await isSnapshotFile(args.input)))
+      throw new Failure(`${args.input}: is a snapshot already; build reads an OSM PBF`);
     throw err;
   }
   progress.end();
   checkSkipped('build', args.input, index.stats, args.strict);
   const dups = index.stats.duplicates;
-  if (dups) warn('build', `${args.input}: ${dups} duplicate object${dups === 1 ? '' : 's'} (an id the file repeats, as merged extracts do): the last version of each kept`);
+  if (dups)
+    warn(
+      'build',
+      `${args.input}: ${dups} duplicate object${dups === 1 ? '' : 's'} (an id the file repeats, as merged extracts do): the last version of each kept`,
+    );
   const t2 = performance.now();
   let bytes: Uint8Array;
   status('building the snapshot…');
@@ -123,7 +129,15 @@ async function build(argv: string[]): Promise<number> {
   const t5 = performance.now();
 
   const pbfSize = (await stat(args.input)).size;
-  const figures: BuildFigures = { output: args.output, size: bytes.length, pbfSize, load: t2 - t1, build: t3 - t2, write: t4 - t3, total: performance.now() - t0 };
+  const figures: BuildFigures = {
+    output: args.output,
+    size: bytes.length,
+    pbfSize,
+    load: t2 - t1,
+    build: t3 - t2,
+    write: t4 - t3,
+    total: performance.now() - t0,
+  };
   if (map) figures.tiles = { output: args.tiles!, tiles: map.archive.addressed, size: map.archive.bytes, ms: t5 - t4 };
   if (args.json) process.stdout.write(`${JSON.stringify(summaryJson(index, args.input, figures))}\n`);
   else if (!args.quiet) for (const line of summary(index, figures)) stderr.write(`${line}\n`);
@@ -140,7 +154,11 @@ async function writeTiles(args: Args, output: string): Promise<TilesResult> {
   const progress = new Progress(mode, stderr, 'tiles');
   const tmp = temporaryPath(output);
   const interrupted = (signal: NodeJS.Signals) => {
-    try { unlinkSync(tmp); } catch { /* not there yet */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* not there yet */
+    }
     process.kill(process.pid, signal);
   };
   process.once('SIGINT', interrupted);
@@ -185,8 +203,13 @@ export function summaryJson(index: PlaceIndex, input: string, f: BuildFigures): 
   const ms = (v: number) => Math.round(v);
   const t = f.tiles;
   return {
-    input, output: f.output, places: index.size, license: index.license, stats: { ...index.stats },
-    size: f.size, pbfSize: f.pbfSize,
+    input,
+    output: f.output,
+    places: index.size,
+    license: index.license,
+    stats: { ...index.stats },
+    size: f.size,
+    pbfSize: f.pbfSize,
     ms: { load: ms(f.load), snapshot: ms(f.build), write: ms(f.write), ...(t && { tiles: ms(t.ms) }), total: ms(f.total) },
     ...(t && { tiles: { output: t.output, tiles: t.tiles, size: t.size } }),
   };
@@ -218,23 +241,38 @@ export function summary(index: PlaceIndex, f: BuildFigures): string[] {
     `  places    ${n(index.size)}: ${n(s.points)} points, ${n(s.lineStrings)} lineStrings, ${n(s.polygons)} polygons, ${n(s.multiPolygons)} multiPolygons`,
     `  skipped   ${n(s.skippedWays)} ways, ${n(s.skippedRelations)} relations; ${n(s.partial)} partial; ${n(s.badSchedules)} bad opening_hours of ${n(s.schedules)}`,
     `  snapshot  ${n(f.size)} bytes (${formatBytes(f.size)}), ${ratio}x the PBF's ${n(f.pbfSize)} bytes (${formatBytes(f.pbfSize)})`,
-    ...(f.tiles ? [`  map       ${f.tiles.output}: ${n(f.tiles.tiles)} tiles, ${n(f.tiles.size)} bytes (${formatBytes(f.tiles.size)})`] : []),
+    ...(f.tiles
+      ? [`  map       ${f.tiles.output}: ${n(f.tiles.tiles)} tiles, ${n(f.tiles.size)} bytes (${formatBytes(f.tiles.size)})`]
+      : []),
     `  time      load ${formatDuration(f.load)}, snapshot ${formatDuration(f.build)}, write ${formatDuration(f.write)}${f.tiles ? `, tiles ${formatDuration(f.tiles.ms)}` : ''}, total ${formatDuration(f.total)}`,
   ];
 }
 
 function parse(argv: string[]): Args | 'help' {
-  const { values: v, positionals } = parseCommand(argv, {
-    output: { type: 'string', short: 'o' },
-    tiles: { type: 'string' },
-    quiet: { type: 'boolean' },
-    json: { type: 'boolean' },
-    strict: { type: 'boolean' },
-    workers: { type: 'string' },
-    license: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  }, true);
-  const values = v as { output?: string; tiles?: string; quiet?: boolean; json?: boolean; strict?: boolean; workers?: string; license?: string; help?: boolean };
+  const { values: v, positionals } = parseCommand(
+    argv,
+    {
+      output: { type: 'string', short: 'o' },
+      tiles: { type: 'string' },
+      quiet: { type: 'boolean' },
+      json: { type: 'boolean' },
+      strict: { type: 'boolean' },
+      workers: { type: 'string' },
+      license: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
+  const values = v as {
+    output?: string;
+    tiles?: string;
+    quiet?: boolean;
+    json?: boolean;
+    strict?: boolean;
+    workers?: string;
+    license?: string;
+    help?: boolean;
+  };
   if (values.help) return 'help';
   const input = positionals[0];
   if (input === undefined || input === '') throw new UsageError('no input PBF given');
@@ -245,15 +283,25 @@ function parse(argv: string[]): Args | 'help' {
   const tiles = values.tiles;
   if (tiles === '') throw new UsageError('--tiles must name a file');
   if (tiles !== undefined && resolve(tiles) === resolve(input)) throw new UsageError('--tiles must not be the input');
-  if (tiles !== undefined && resolve(tiles) === resolve(output)) throw new UsageError('--tiles must not be the snapshot\'s file');
+  if (tiles !== undefined && resolve(tiles) === resolve(output)) throw new UsageError("--tiles must not be the snapshot's file");
   let workers: number | undefined;
   if (values.workers !== undefined) {
     const w = values.workers.trim();
-    if (!/^\d+$/.test(w) || Number(w) > MAX_WORKERS) throw new UsageError(`--workers must be an integer from 0 to ${MAX_WORKERS}, got '${values.workers}'`);
+    if (!/^\d+$/.test(w) || Number(w) > MAX_WORKERS)
+      throw new UsageError(`--workers must be an integer from 0 to ${MAX_WORKERS}, got '${values.workers}'`);
     workers = Number(w);
   }
   if (values.license !== undefined && values.license.trim() === '') throw new UsageError('--license must not be empty');
-  return { input, output, tiles, quiet: values.quiet ?? false, json: values.json ?? false, strict: values.strict ?? false, workers, license: values.license };
+  return {
+    input,
+    output,
+    tiles,
+    quiet: values.quiet ?? false,
+    json: values.json ?? false,
+    strict: values.strict ?? false,
+    workers,
+    license: values.license,
+  };
 }
 
 // Whether a file that failed as a PBF is a snapshot, a likely mix-up worth saying so.
@@ -280,7 +328,9 @@ async function isSnapshotFile(path: string): Promise<boolean> {
 async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   const interrupted = (signal: NodeJS.Signals) => {
-    void unlink(tmp).catch(() => {}).finally(() => process.kill(process.pid, signal));
+    void unlink(tmp)
+      .catch(() => {})
+      .finally(() => process.kill(process.pid, signal));
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);

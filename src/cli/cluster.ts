@@ -82,17 +82,21 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
     // the last), then each finishes its requests (SIGTERM). Else the clients a first worker
     // sends away (`Connection: close`) reconnect while another still listens, and the port
     // accepts their connections only to drop them once that one stops too.
-    const unlistened = [...serving].filter((w) => w.isConnected()).map((w) =>
-      new Promise<void>((resolve) => {
-        const heard = (m: UnlistenedMessage) => {
-          if (m?.np !== 'unlistened') return;
-          w.off('message', heard);
-          resolve();
-        };
-        w.on('message', heard);
-        w.once('exit', () => resolve());
-        w.send({ np: 'unlisten' } satisfies UnlistenMessage, undefined, undefined, () => {});
-      }));
+    const unlistened = [...serving]
+      .filter((w) => w.isConnected())
+      .map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            const heard = (m: UnlistenedMessage) => {
+              if (m?.np !== 'unlistened') return;
+              w.off('message', heard);
+              resolve();
+            };
+            w.on('message', heard);
+            w.once('exit', () => resolve());
+            w.send({ np: 'unlisten' } satisfies UnlistenMessage, undefined, undefined, () => {});
+          }),
+      );
     let timer: ReturnType<typeof setTimeout> | undefined;
     void Promise.race([Promise.all(unlistened), new Promise((r) => (timer = setTimeout(r, UNLISTEN_MS)))]).then(() => {
       clearTimeout(timer);
@@ -163,7 +167,9 @@ export async function runPrimary(o: PrimaryOptions): Promise<number> {
   }
   if (stopping) return done;
   for (const line of banner) o.out(line);
-  o.out(`nepal-places: ${live.size} workers on one port (pids ${[...live].map((w) => w.process.pid).join(', ')}); SIGHUP reloads their data`);
+  o.out(
+    `nepal-places: ${live.size} workers on one port (pids ${[...live].map((w) => w.process.pid).join(', ')}); SIGHUP reloads their data`,
+  );
   return done;
 }
 

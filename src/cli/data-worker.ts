@@ -78,7 +78,8 @@ export function buffers({ bytes, handover }: Proven): ArrayBuffer[] {
   const all = new Set<ArrayBuffer>([bytes.buffer as ArrayBuffer]);
   for (const a of handover.arrays.values()) all.add(a.buffer as ArrayBuffer);
   for (const m of handover.modes ?? []) {
-    for (const a of [m.arcs.from, m.arcs.to, m.arcs.weight, m.key, m.copyOf, m.head, m.keyStart, m.keyArcs]) all.add(a.buffer as ArrayBuffer);
+    for (const a of [m.arcs.from, m.arcs.to, m.arcs.weight, m.key, m.copyOf, m.head, m.keyStart, m.keyArcs])
+      all.add(a.buffer as ArrayBuffer);
   }
   return [...all];
 }
@@ -104,7 +105,9 @@ parentPort?.once('message', (job: DataJob) => {
     (done) => parentPort!.postMessage(done satisfies DataDone, buffers(done)),
     (err: unknown) => {
       const e = err as Error & { code?: string; problem?: string; file?: string };
-      parentPort!.postMessage({ error: { name: e.name ?? 'Error', message: e.message ?? String(err), code: e.code, problem: e.problem, file: e.file } } satisfies DataDone);
+      parentPort!.postMessage({
+        error: { name: e.name ?? 'Error', message: e.message ?? String(err), code: e.code, problem: e.problem, file: e.file },
+      } satisfies DataDone);
     },
   );
 });

@@ -53,7 +53,10 @@ export function checkSkipped(command: string, file: string, stats: LoadStats, st
   if (!n) return;
   const what = `${n} blob${n === 1 ? '' : 's'} of unknown type`;
   if (strict) throw new Failure(`${file}: built from a PBF with ${what} skipped; --strict refuses it`);
-  warn(command, `${file}: ${what} skipped, so the places in ${n === 1 ? 'it are' : 'them are'} missing (damaged data?); --strict refuses such files`);
+  warn(
+    command,
+    `${file}: ${what} skipped, so the places in ${n === 1 ? 'it are' : 'them are'} missing (damaged data?); --strict refuses such files`,
+  );
 }
 
 // A pipe or a device is refused before the loader opens it (opening a FIFO would wait for a writer).
@@ -137,7 +140,9 @@ function inThread(job: DataJob, signal?: AbortSignal): Promise<Proven> {
     signal?.addEventListener('abort', abort, { once: true });
     thread.once('message', (msg: DataDone) => finish(() => ('bytes' in msg ? resolve(msg) : reject(rebuild(job.file, msg.error)))));
     thread.once('error', (err) => finish(() => reject(new Failure(`${job.file}: the loading thread failed: ${err.message}`))));
-    thread.once('exit', (code) => finish(() => reject(new Failure(`${job.file}: the loading thread stopped (exit code ${code}) before it was done`))));
+    thread.once('exit', (code) =>
+      finish(() => reject(new Failure(`${job.file}: the loading thread stopped (exit code ${code}) before it was done`))),
+    );
     thread.postMessage(job);
   });
 }
@@ -147,6 +152,7 @@ function rebuild(file: string, e: Extract<DataDone, { error: unknown }>['error']
   const options = { code: e.code };
   if (e.name === 'PbfError' && e.message.startsWith(`${file}: `)) return new PbfError(file, e.message.slice(file.length + 2), options);
   const prefix = `${file}: ${e.problem} snapshot: `;
-  if (e.name === 'SnapshotError' && e.message.startsWith(prefix)) return new SnapshotError(e.problem as SnapshotProblem, e.message.slice(prefix.length), file, options);
+  if (e.name === 'SnapshotError' && e.message.startsWith(prefix))
+    return new SnapshotError(e.problem as SnapshotProblem, e.message.slice(prefix.length), file, options);
   return new Failure(e.message);
 }

@@ -4,7 +4,8 @@ import type { NearbyQuery } from '../types.js';
 import { count, instant, need, number, text } from './args.js';
 import { queryCommand } from './query.js';
 
-const usage = 'usage: nepal-places nearby --type T --lat LAT --lon LON [--radius KM] [--limit N] [--sort-by] [--is-open] [--at ISO-8601] [--data FILE] [--strict]';
+const usage =
+  'usage: nepal-places nearby --type T --lat LAT --lon LON [--radius KM] [--limit N] [--sort-by] [--is-open] [--at ISO-8601] [--data FILE] [--strict]';
 
 /** Runs the subcommand; resolves with the exit code. */
 export const run = queryCommand({
@@ -21,15 +22,25 @@ export const run = queryCommand({
   --at TIME       ISO 8601, e.g. 2026-11-21T22:10 (Nepal Time without an offset) or
                   2026-11-21T16:25Z (default: now)`,
   options: {
-    type: { type: 'string' }, lat: { type: 'string' }, lon: { type: 'string' },
-    radius: { type: 'string' }, limit: { type: 'string' }, 'sort-by': { type: 'boolean' },
-    'is-open': { type: 'boolean' }, at: { type: 'string' },
+    type: { type: 'string' },
+    lat: { type: 'string' },
+    lon: { type: 'string' },
+    radius: { type: 'string' },
+    limit: { type: 'string' },
+    'sort-by': { type: 'boolean' },
+    'is-open': { type: 'boolean' },
+    at: { type: 'string' },
   },
   read(v): NearbyQuery {
     return {
-      type: need(v, 'type', usage), lat: number('lat', need(v, 'lat', usage)), lon: number('lon', need(v, 'lon', usage)),
-      radius: count('radius', text(v, 'radius')), limit: count('limit', text(v, 'limit')),
-      sortBy: v['sort-by'] === true, isOpen: v['is-open'] === true, at: instant('at', text(v, 'at')),
+      type: need(v, 'type', usage),
+      lat: number('lat', need(v, 'lat', usage)),
+      lon: number('lon', need(v, 'lon', usage)),
+      radius: count('radius', text(v, 'radius')),
+      limit: count('limit', text(v, 'limit')),
+      sortBy: v['sort-by'] === true,
+      isOpen: v['is-open'] === true,
+      at: instant('at', text(v, 'at')),
     };
   },
   answer: (index, q) => nearby(index, q),

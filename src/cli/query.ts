@@ -28,23 +28,24 @@ export interface QueryCommand<O extends Options, Q> {
 /** The `run` of a query subcommand: resolves with its exit code. */
 export function queryCommand<O extends Options, Q>(c: QueryCommand<O, Q>): (argv: string[]) => Promise<number> {
   const options = { ...c.options, ...DATA_OPTIONS, help: { type: 'boolean', short: 'h' } } as const satisfies Options;
-  return (argv) => guard(c.name, async () => {
-    let parsed;
-    try {
-      parsed = parseCommand(argv, options, c.positionals ?? false);
-    } catch (err) {
-      (err as Error).message += `; ${c.usage}`;
-      throw err;
-    }
-    const values = parsed.values;
-    if (values.help) {
-      process.stdout.write(`${c.usage}\n\n${c.help}\n${DATA_HELP}\n  -h, --help    this help\n`);
+  return (argv) =>
+    guard(c.name, async () => {
+      let parsed;
+      try {
+        parsed = parseCommand(argv, options, c.positionals ?? false);
+      } catch (err) {
+        (err as Error).message += `; ${c.usage}`;
+        throw err;
+      }
+      const values = parsed.values;
+      if (values.help) {
+        process.stdout.write(`${c.usage}\n\n${c.help}\n${DATA_HELP}\n  -h, --help    this help\n`);
+        return EXIT.ok;
+      }
+      const file = dataFile(values as { data?: string; pbf?: string });
+      const query = c.read(values, parsed.positionals);
+      const index = await openData(c.name, file, values.strict === true);
+      process.stdout.write(`${JSON.stringify(c.answer(index, query, file), null, 2)}\n`);
       return EXIT.ok;
-    }
-    const file = dataFile(values as { data?: string; pbf?: string });
-    const query = c.read(values, parsed.positionals);
-    const index = await openData(c.name, file, values.strict === true);
-    process.stdout.write(`${JSON.stringify(c.answer(index, query, file), null, 2)}\n`);
-    return EXIT.ok;
-  });
+    });
 }

@@ -18,10 +18,18 @@ addressed building ([] when nothing is within the radius).
   --limit N       at most N places (default 1)
   --at TIME       when to tell whether they are open: ISO 8601, Nepal Time without an
                   offset (default: now)`,
-  options: { lat: { type: 'string' }, lon: { type: 'string' }, radius: { type: 'string' }, limit: { type: 'string' }, at: { type: 'string' } },
+  options: {
+    lat: { type: 'string' },
+    lon: { type: 'string' },
+    radius: { type: 'string' },
+    limit: { type: 'string' },
+    at: { type: 'string' },
+  },
   read(v): ReverseQuery {
     const query: ReverseQuery = { lat: number('lat', need(v, 'lat', usage)), lon: number('lon', need(v, 'lon', usage)) };
-    const radius = text(v, 'radius'), limit = count('limit', text(v, 'limit')), at = instant('at', text(v, 'at'));
+    const radius = text(v, 'radius'),
+      limit = count('limit', text(v, 'limit')),
+      at = instant('at', text(v, 'at'));
     if (radius !== undefined) query.radius = number('radius', radius);
     if (limit !== undefined) query.limit = limit;
     if (at !== undefined) query.at = at;

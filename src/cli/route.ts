@@ -6,7 +6,8 @@ import type { Mode } from '../road/profile.js';
 import { Failure, need, text } from './args.js';
 import { queryCommand } from './query.js';
 
-const usage = 'usage: nepal-places route --from LAT,LON --to LAT,LON [--via LAT,LON …] [--mode foot|bike|car] [--instructions] [--alternatives] [--geojson] [--data FILE] [--strict]';
+const usage =
+  'usage: nepal-places route --from LAT,LON --to LAT,LON [--via LAT,LON …] [--mode foot|bike|car] [--instructions] [--alternatives] [--geojson] [--data FILE] [--strict]';
 
 /** Runs the subcommand; resolves with the exit code. */
 export const run = queryCommand({
@@ -26,8 +27,13 @@ the best route first, with --alternatives up to two more.
 A point farther than 1 km from any road the mode may use, or points no road joins,
 exit 1 with one line saying which.`,
   options: {
-    from: { type: 'string' }, to: { type: 'string' }, via: { type: 'string', multiple: true }, mode: { type: 'string' },
-    instructions: { type: 'boolean' }, alternatives: { type: 'boolean' }, geojson: { type: 'boolean' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    via: { type: 'string', multiple: true },
+    mode: { type: 'string' },
+    instructions: { type: 'boolean' },
+    alternatives: { type: 'boolean' },
+    geojson: { type: 'boolean' },
   },
   read(v): RouteQuery & { geojson: boolean } {
     const via = (v.via as unknown as string[] | undefined) ?? [];

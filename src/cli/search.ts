@@ -18,8 +18,12 @@ export const run = queryCommand({
   --radius KM     with --lat/--lon: only places within this many whole km
   --type T        only places of this type (cafe) or merged type (eat)`,
   options: {
-    q: { type: 'string' }, limit: { type: 'string' }, lat: { type: 'string' }, lon: { type: 'string' },
-    radius: { type: 'string' }, type: { type: 'string' },
+    q: { type: 'string' },
+    limit: { type: 'string' },
+    lat: { type: 'string' },
+    lon: { type: 'string' },
+    radius: { type: 'string' },
+    type: { type: 'string' },
   },
   positionals: true,
   read(v, words): SearchQuery {
@@ -29,7 +33,9 @@ export const run = queryCommand({
     if (query.q.trim() === '') throw new UsageError(`no words to search for; ${usage}`);
     const limit = count('limit', text(v, 'limit'));
     if (limit !== undefined) query.limit = limit;
-    const lat = text(v, 'lat'), lon = text(v, 'lon'), type = text(v, 'type');
+    const lat = text(v, 'lat'),
+      lon = text(v, 'lon'),
+      type = text(v, 'type');
     if (lat !== undefined) query.lat = number('lat', lat);
     if (lon !== undefined) query.lon = number('lon', lon);
     const radius = count('radius', text(v, 'radius'));

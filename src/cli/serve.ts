@@ -34,7 +34,8 @@ import { EXIT, Failure, guard, parseCommand, UsageError } from './args.js';
 import { besidePath, fileDate, tilesBeside } from './beside.js';
 import { DATA_HELP, DATA_OPTIONS, dataFile, loadOffThread, openData } from './data.js';
 
-const USAGE = 'usage: nepal-places serve [--data FILE] [--strict] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N] [--app-quota N/SECONDS] [--no-app]';
+const USAGE =
+  'usage: nepal-places serve [--data FILE] [--strict] [--tiles FILE.pmtiles] [--public-url URL] [--port 8080] [--host 127.0.0.1] [--tokens FILE] [--redis URL] [--workers N] [--app-quota N/SECONDS] [--no-app]';
 
 const HELP = `${USAGE}
 
@@ -120,8 +121,21 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     'no-app': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
-  const values = v as { data?: string; pbf?: string; strict?: boolean; port?: string; host?: string; tokens?: string; redis?: string;
-    workers?: string; tiles?: string; 'public-url'?: string; 'app-quota'?: string; 'no-app'?: boolean; help?: boolean };
+  const values = v as {
+    data?: string;
+    pbf?: string;
+    strict?: boolean;
+    port?: string;
+    host?: string;
+    tokens?: string;
+    redis?: string;
+    workers?: string;
+    tiles?: string;
+    'public-url'?: string;
+    'app-quota'?: string;
+    'no-app'?: boolean;
+    help?: boolean;
+  };
   if (values.help) {
     out(HELP);
     return EXIT.ok;
@@ -142,7 +156,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   }
   const app = values['no-app'] !== true;
   const appQuota = parseQuota(values['app-quota']);
-  if (!app && values['app-quota'] !== undefined) throw new UsageError('--app-quota is the web app\'s: it cannot go with --no-app');
+  if (!app && values['app-quota'] !== undefined) throw new UsageError("--app-quota is the web app's: it cannot go with --no-app");
   const workers = values.workers ?? '1';
   if (!/^\d{1,3}$/.test(workers) || Number(workers) < 1 || Number(workers) > 256) {
     throw new UsageError(`--workers must be a whole number from 1 to 256, got '${workers}'`);
@@ -212,11 +226,20 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     throw err;
   }
 
-  const data = new Reloadable(index, (signal) => loadOffThread('serve', file, { strict, contract: true, signal }), { timeoutMs: RELOAD_TIMEOUT_MS });
+  const data = new Reloadable(index, (signal) => loadOffThread('serve', file, { strict, contract: true, signal }), {
+    timeoutMs: RELOAD_TIMEOUT_MS,
+  });
   reloads.add({ flag: '--data', file: shortPath(file), source: data, describe: (i) => `${i.size} places` });
   // The page key joins the keys once the server's own origin is known (after listen, for --port 0).
   const keyring = new Keyring(tokens);
-  const api = createApp({ index: data, tokens: keyring, store, log: out, map: { tiles, assets, publicUrl }, dataDate: () => fileDate(file) });
+  const api = createApp({
+    index: data,
+    tokens: keyring,
+    store,
+    log: out,
+    map: { tiles, assets, publicUrl },
+    dataDate: () => fileDate(file),
+  });
   let site: Fetcher = api;
   let noApp = app ? '' : 'nepal-places: no web app (--no-app)';
   if (appKey !== undefined) {
@@ -242,19 +265,25 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     throw new Failure(`cannot listen on ${host}:${port}: ${(err as Error).message}`);
   }
 
-  if (site !== api) keyring.replace([...tokens, pageToken(appKey!, [running.origin, ...(publicUrl ? [new URL(publicUrl).origin] : [])], appQuota)]);
+  if (site !== api)
+    keyring.replace([...tokens, pageToken(appKey!, [running.origin, ...(publicUrl ? [new URL(publicUrl).origin] : [])], appQuota)]);
   const base = `${running.origin}/api/v1`;
   const banner = [
     `nepal-places: ${index.size} places from ${shortPath(file)} (${index.license})`,
     `nepal-places: API v1 at ${base} (description: ${base}/openapi.json, health: ${base}/health); quotas in ${values.redis ? 'redis' : 'memory'}`,
     tiles
       ? `nepal-places: map tiles z${tiles.header.minZoom}–${tiles.header.maxZoom} from ${shortPath(tiles.file)}; styles at ${base}/styles/breeze and ${base}/styles/dark`
-      : `nepal-places: no map tiles (no --tiles, no ${shortPath(values.data ?? values.pbf ? besidePath(file) : FIXTURE_TILES)}): the styles answer 404, the web app shows places without a map; make them from the PBF with nepal-places tiles IN.osm.pbf -o ${shortPath(besidePath(file))}`,
+      : `nepal-places: no map tiles (no --tiles, no ${shortPath((values.data ?? values.pbf) ? besidePath(file) : FIXTURE_TILES)}): the styles answer 404, the web app shows places without a map; make them from the PBF with nepal-places tiles IN.osm.pbf -o ${shortPath(besidePath(file))}`,
   ];
-  banner.push(noApp || `nepal-places: the map at ${publicUrl?.replace(/\/+$/, "") ?? running.origin}/ (the web app; its page key: this origin only, ${appQuota.requests} requests per ${appQuota.windowSeconds} s shared by its visitors)`);
+  banner.push(
+    noApp ||
+      `nepal-places: the map at ${publicUrl?.replace(/\/+$/, '') ?? running.origin}/ (the web app; its page key: this origin only, ${appQuota.requests} requests per ${appQuota.windowSeconds} s shared by its visitors)`,
+  );
   if (!assets) banner.push('nepal-places: the map fonts and sprites are not built (npm run assets): they answer 404');
   if (devKey !== undefined) {
-    banner.push(`nepal-places: development key (no --tokens given; any origin, ${DEV_QUOTA.requests} requests per ${DEV_QUOTA.windowSeconds} s): ${devKey}`);
+    banner.push(
+      `nepal-places: development key (no --tokens given; any origin, ${DEV_QUOTA.requests} requests per ${DEV_QUOTA.windowSeconds} s): ${devKey}`,
+    );
     banner.push(`try: curl '${exampleUrl(base, index, devKey)}'`);
   }
   if (started) {

@@ -70,7 +70,11 @@ export async function run(argv: string[]): Promise<number> {
   const progress = new Progress(mode, stderr, 'read');
   const tmp = temporaryPath(args.output);
   const interrupted = (signal: NodeJS.Signals) => {
-    try { unlinkSync(tmp); } catch { /* not there yet */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* not there yet */
+    }
     process.kill(process.pid, signal);
   };
   process.once('SIGINT', interrupted);
@@ -81,7 +85,12 @@ export async function run(argv: string[]): Promise<number> {
       workers: args.workers,
       maxZoom: args.maxZoom,
       onProgress: progress.update,
-      onZoom: (r) => { if (mode !== 'none') { progress.end(); stderr.write(`${zoomLine(r)}\n`); } },
+      onZoom: (r) => {
+        if (mode !== 'none') {
+          progress.end();
+          stderr.write(`${zoomLine(r)}\n`);
+        }
+      },
     });
   } catch (err) {
     progress.end();
@@ -122,7 +131,10 @@ export function summary(r: TilesResult, output: string, pbfSize: number, ms: num
 
 // The Nepali names shaped for the Nepali style, and those left unshaped beyond the Private Use Area.
 function shapedLine(s: ShapedStats): string {
-  const left = s.overflow === 0 ? 'none left unshaped' : `${formatCount(s.overflow)} left unshaped (their clusters beyond the 6,400 code points): drawn as MapLibre can`;
+  const left =
+    s.overflow === 0
+      ? 'none left unshaped'
+      : `${formatCount(s.overflow)} left unshaped (their clusters beyond the 6,400 code points): drawn as MapLibre can`;
   return `  nepali    ${formatCount(s.names)} names shaped on ${formatCount(s.features)} features, ${formatCount(s.clusters)} clusters; ${left}`;
 }
 
@@ -157,5 +169,11 @@ function parse(argv: string[]): Args | 'help' {
     if (!/^\d+$/.test(v.trim()) || Number(v) > max) throw new UsageError(`--${name} must be an integer from 0 to ${max}, got '${v}'`);
     return Number(v);
   };
-  return { input, output, quiet: values.quiet ?? false, workers: int('workers', values.workers, 64), maxZoom: int('max-zoom', values['max-zoom'], MAX_ZOOM) };
+  return {
+    input,
+    output,
+    quiet: values.quiet ?? false,
+    workers: int('workers', values.workers, 64),
+    maxZoom: int('max-zoom', values['max-zoom'], MAX_ZOOM),
+  };
 }

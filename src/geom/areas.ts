@@ -26,17 +26,27 @@ export class Areas {
 
   constructor(areas: Area[]) {
     this.areas = areas;
-    if (!areas.length) { this.boxes = this.edges = undefined; return; }
+    if (!areas.length) {
+      this.boxes = this.edges = undefined;
+      return;
+    }
     this.boxes = new Flatbush(areas.length);
     let n = 0;
     for (const a of areas) for (const r of a.rings) n += r.length / 2 - 1;
     this.edges = new Flatbush(Math.max(1, n));
     for (const a of areas) {
-      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      let x0 = Infinity,
+        y0 = Infinity,
+        x1 = -Infinity,
+        y1 = -Infinity;
       for (const r of a.rings) {
         for (let i = 0; i < r.length; i += 2) {
-          x0 = Math.min(x0, r[i]); y0 = Math.min(y0, r[i + 1]); x1 = Math.max(x1, r[i]); y1 = Math.max(y1, r[i + 1]);
-          if (i + 3 < r.length) this.edges.add(Math.min(r[i], r[i + 2]), Math.min(r[i + 1], r[i + 3]), Math.max(r[i], r[i + 2]), Math.max(r[i + 1], r[i + 3]));
+          x0 = Math.min(x0, r[i]);
+          y0 = Math.min(y0, r[i + 1]);
+          x1 = Math.max(x1, r[i]);
+          y1 = Math.max(y1, r[i + 1]);
+          if (i + 3 < r.length)
+            this.edges.add(Math.min(r[i], r[i + 2]), Math.min(r[i + 1], r[i + 3]), Math.max(r[i], r[i + 2]), Math.max(r[i + 1], r[i + 3]));
         }
       }
       this.boxes.add(x0, y0, x1, y1);
@@ -49,11 +59,13 @@ export class Areas {
   /** Indexes (into `areas`) of the areas containing a point, in ascending order. */
   at(lon: number, lat: number): number[] {
     if (!this.boxes || !this.edges) return [];
-    const cx = Math.floor(lon / CELL), cy = Math.floor(lat / CELL);
+    const cx = Math.floor(lon / CELL),
+      cy = Math.floor(lat / CELL);
     const key = cx * 100000 + cy;
     const known = this.cells.get(key);
     if (known) return known;
-    const x0 = cx * CELL, y0 = cy * CELL;
+    const x0 = cx * CELL,
+      y0 = cy * CELL;
     if (this.edges.search(x0, y0, x0 + CELL, y0 + CELL).length === 0) {
       // no border crosses the cell: its centre answers for all of it
       const found = this.exact(x0 + CELL / 2, y0 + CELL / 2);

@@ -13,7 +13,8 @@ export function haversineA(lon: number, lat: number, cosLat: number, x: number, 
   const py = y / E7;
   const dLat = (py - lat) * RAD;
   const dLon = (x / E7 - lon) * RAD;
-  const s1 = Math.sin(dLat / 2), s2 = Math.sin(dLon / 2);
+  const s1 = Math.sin(dLat / 2),
+    s2 = Math.sin(dLon / 2);
   return s1 * s1 + s2 * s2 * cosLat * Math.cos(py * RAD);
 }
 
@@ -40,12 +41,14 @@ const SMALL = 2e-3;
  */
 export function lineMetres(lat5: Int32Array, lon5: Int32Array, out: Float64Array): number {
   const n = lat5.length;
-  const rad = RAD / 1e5, r2 = 2 * EARTH_RADIUS_KM * 1000;
+  const rad = RAD / 1e5,
+    r2 = 2 * EARTH_RADIUS_KM * 1000;
   let total = 0;
   let cos1 = n ? Math.cos(lat5[0] * rad) : 0;
   for (let i = 0; i + 1 < n; i++) {
     const cos2 = Math.cos(lat5[i + 1] * rad);
-    const s1 = sinHalf((lat5[i + 1] - lat5[i]) * rad), s2 = sinHalf((lon5[i + 1] - lon5[i]) * rad);
+    const s1 = sinHalf((lat5[i + 1] - lat5[i]) * rad),
+      s2 = sinHalf((lon5[i + 1] - lon5[i]) * rad);
     const h = s1 * s1 + s2 * s2 * cos1 * cos2;
     const x = Math.sqrt(h);
     const m = r2 * (x < SMALL ? x * (1 + (x * x) / 6 + (3 * x * x * x * x) / 40) : Math.atan2(x, Math.sqrt(1 - h)));

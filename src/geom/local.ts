@@ -9,8 +9,12 @@ export const KM_PER_DEGREE = (6371.0088 * Math.PI) / 180;
  * objects; a million address lookups at load cannot allocate one per segment.
  */
 export function segmentKm(lon: number, lat: number, k: number, ax: number, ay: number, bx: number, by: number): number {
-  const x1 = (ax - lon) * k, y1 = ay - lat, x2 = (bx - lon) * k, y2 = by - lat;
-  const dx = x2 - x1, dy = y2 - y1;
+  const x1 = (ax - lon) * k,
+    y1 = ay - lat,
+    x2 = (bx - lon) * k,
+    y2 = by - lat;
+  const dx = x2 - x1,
+    dy = y2 - y1;
   const len2 = dx * dx + dy * dy;
   let t = len2 > 0 ? -(x1 * dx + y1 * dy) / len2 : 0;
   t = t < 0 ? 0 : t > 1 ? 1 : t;

@@ -31,12 +31,19 @@ export function joinRings(chains: Chain[]): Joined {
     if (list) list.push(i);
     else ends.set(id, [i]);
   };
-  pending.forEach((c, i) => { add(c[0], i); add(c[c.length - 1], i); });
+  pending.forEach((c, i) => {
+    add(c[0], i);
+    add(c[c.length - 1], i);
+  });
   const used = new Uint8Array(pending.length);
   const take = (id: number): number => {
     const list = ends.get(id);
     if (!list) return -1;
-    for (const i of list) if (!used[i]) { used[i] = 1; return i; }
+    for (const i of list)
+      if (!used[i]) {
+        used[i] = 1;
+        return i;
+      }
     return -1;
   };
 

@@ -26,13 +26,19 @@ export function parseInstant(text: string): Date | undefined {
   const m = ISO.exec(text);
   if (!m) return undefined;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
-  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d),
+    hour = Number(h),
+    minute = Number(mi),
+    second = Number(s);
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return undefined;
   let offset = NPT_OFFSET_MS;
   if (zone === 'Z') offset = 0;
   else if (zone) {
     const digits = zone.slice(1).replace(':', '');
-    const oh = Number(digits.slice(0, 2)), om = Number(digits.slice(2) || '0');
+    const oh = Number(digits.slice(0, 2)),
+      om = Number(digits.slice(2) || '0');
     if (oh > 23 || om > 59) return undefined;
     offset = (zone[0] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
   }

@@ -10,14 +10,22 @@ export const NPT_OFFSET_MS = (5 * 60 + 45) * 60 * 1000;
  */
 export function nptWallDate(t: number): Date {
   const w = new Date(t + NPT_OFFSET_MS);
-  return new Date(w.getUTCFullYear(), w.getUTCMonth(), w.getUTCDate(), w.getUTCHours(), w.getUTCMinutes(),
-    w.getUTCSeconds(), w.getUTCMilliseconds());
+  return new Date(
+    w.getUTCFullYear(),
+    w.getUTCMonth(),
+    w.getUTCDate(),
+    w.getUTCHours(),
+    w.getUTCMinutes(),
+    w.getUTCSeconds(),
+    w.getUTCMilliseconds(),
+  );
 }
 
 /** The instant of a Date made by `nptWallDate` (or returned by opening_hours for one). */
 export function fromNptWall(d: Date): number {
-  return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(),
-    d.getMilliseconds()) - NPT_OFFSET_MS;
+  return (
+    Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds()) - NPT_OFFSET_MS
+  );
 }
 
 /**
@@ -47,7 +55,7 @@ export class Schedules {
     if (known !== undefined) return known;
     let oh: OpeningHours | null = null;
     try {
-      oh = new OpeningHours(value, null, 0) // mode 0: time ranges, as opening_hours wants;
+      oh = new OpeningHours(value, null, 0); // mode 0: time ranges, as opening_hours wants;
     } catch {
       this.bad++;
     }
@@ -114,9 +122,15 @@ export class Schedules {
   private grow(): void {
     if (this.parsed.length <= this.from.length) return;
     const cap = this.from.length * 2;
-    const from = new Float64Array(cap), until = new Float64Array(cap), state = new Uint8Array(cap);
-    from.set(this.from); until.set(this.until); state.set(this.state);
-    this.from = from; this.until = until; this.state = state;
+    const from = new Float64Array(cap),
+      until = new Float64Array(cap),
+      state = new Uint8Array(cap);
+    from.set(this.from);
+    until.set(this.until);
+    state.set(this.state);
+    this.from = from;
+    this.until = until;
+    this.state = state;
   }
 }
 

@@ -36,7 +36,11 @@ export type AppEnv = {
  * request was given when it arrived (a reload meanwhile does not change it); or a `NearbyAnswer`,
  * which writes its envelope's JSON itself.
  */
-export type Answer = (search: Search, c: Context<AppEnv>, index: PlaceIndex) => unknown[] | NearbyAnswer | Promise<unknown[] | NearbyAnswer>;
+export type Answer = (
+  search: Search,
+  c: Context<AppEnv>,
+  index: PlaceIndex,
+) => unknown[] | NearbyAnswer | Promise<unknown[] | NearbyAnswer>;
 
 /** Options of a keyed route. */
 export interface KeyedOptions {

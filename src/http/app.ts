@@ -92,11 +92,15 @@ export function createApp(options: AppOptions): ApiApp {
     client = socketClient,
   } = options;
   if (!options.index) throw new TypeError('createApp: index is required');
-  const data = options.index instanceof Reloadable ? options.index : new Reloadable(options.index, () => Promise.reject(new Error('not reloadable')));
+  const data =
+    options.index instanceof Reloadable ? options.index : new Reloadable(options.index, () => Promise.reject(new Error('not reloadable')));
   // what the first searches would build on their way, built before any request waits for it
   // (a stand-in index, or one with a stand-in text index, as tests pass, has nothing to build)
   if (data.current instanceof PlaceIndex && data.current.words instanceof Words) prepareSearch(data.current);
-  for (const [name, n] of [['maxLimit', maxLimit], ['maxRadius', maxRadius]] as const) {
+  for (const [name, n] of [
+    ['maxLimit', maxLimit],
+    ['maxRadius', maxRadius],
+  ] as const) {
     if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`createApp: ${name} must be a positive integer, got ${n}`);
   }
   if (!/^(\/[^/?#]+)*\/api\/v1$/.test(basePath)) {
@@ -105,7 +109,15 @@ export function createApp(options: AppOptions): ApiApp {
   const keyring = options.tokens instanceof Keyring ? options.tokens : new Keyring(options.tokens ?? []);
   const newId = requestIds();
   const failures = errors({ log, now, newId, basePath });
-  const group = routeKit({ data, keyring, store, limits: { maxLimit, maxRadius }, now, log, nearby, client,
+  const group = routeKit({
+    data,
+    keyring,
+    store,
+    limits: { maxLimit, maxRadius },
+    now,
+    log,
+    nearby,
+    client,
     about: { map: options.map?.tiles !== undefined, dataDate: options.dataDate },
     methodNotAllowed: failures.methodNotAllowed,
   });
@@ -127,7 +139,10 @@ export function createApp(options: AppOptions): ApiApp {
   app.route('/', routes(reverseRoutes));
   app.route('/', routes(typesRoutes));
   app.route('/', routes(directionsRoutes));
-  app.route('/', routes((api) => mapRoutes(api, options.map)));
+  app.route(
+    '/',
+    routes((api) => mapRoutes(api, options.map)),
+  );
   app.route('/', routes(openapiRoutes));
   app.route('/', routes(healthRoutes));
   // Registered last: any other path under the base path (404, ours even when mounted).

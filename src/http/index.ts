@@ -10,11 +10,31 @@ export { Reloadable, ReloadAbortedError, type ReloadOutcome, type Lease, type Re
 export { envelope, toWire, SUCCESS, type Envelope, type WirePlace, type NonFinite } from './envelope.js';
 export { nptTimestamp, NPT_OFFSET_MS } from './timestamp.js';
 export {
-  parseNearbyParams, parsePlaceParams, parseSearchParams, parseReverseParams,
-  NEARBY_PARAMS, PLACE_PARAMS, SEARCH_PARAMS, REVERSE_PARAMS, SEARCH_LIMIT, REVERSE_LIMIT, type QueryLimits,
+  parseNearbyParams,
+  parsePlaceParams,
+  parseSearchParams,
+  parseReverseParams,
+  NEARBY_PARAMS,
+  PLACE_PARAMS,
+  SEARCH_PARAMS,
+  REVERSE_PARAMS,
+  SEARCH_LIMIT,
+  REVERSE_LIMIT,
+  type QueryLimits,
 } from './params.js';
 export { HttpError } from './http-error.js';
-export { Keyring, parseTokens, generateKey, keyHint, KEY_PATTERN, KEY_REFUSED, TokenError, type Token, type Grant, type ClientQuota } from './keys.js';
+export {
+  Keyring,
+  parseTokens,
+  generateKey,
+  keyHint,
+  KEY_PATTERN,
+  KEY_REFUSED,
+  TokenError,
+  type Token,
+  type Grant,
+  type ClientQuota,
+} from './keys.js';
 export { socketClient, clientBucket, foreignPage, ConnectionCounts, type Client, type ClientOf, type Provenance } from './page-key.js';
 export { normalizeOrigin, originAllowed, type AllowedOrigins } from './origins.js';
 export { MemoryQuotaStore, QuotaUnavailableError, quotaResult, type QuotaStore, type QuotaResult } from './quota.js';

@@ -68,7 +68,9 @@ export class TokenError extends Error {
 /** A fresh random key (32 characters, 192 bits), from the Web Crypto random source. */
 export function generateKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_');
 }
 
 const encoder = new TextEncoder();
@@ -120,7 +122,8 @@ export function parseTokens(value: unknown, source = 'tokens'): Token[] {
     if (!isCount(windowSeconds)) throw new TokenError(`${at}.quota.windowSeconds: must be a positive integer`);
     if (deleted !== undefined && typeof deleted !== 'boolean') throw new TokenError(`${at}.deleted: must be a boolean`);
     if (ownPages !== undefined && typeof ownPages !== 'boolean') throw new TokenError(`${at}.ownPages: must be a boolean`);
-    if (ownPages && origins === '*') throw new TokenError(`${at}.ownPages: needs allowedOrigins as an array of the pages' origins, not "*"`);
+    if (ownPages && origins === '*')
+      throw new TokenError(`${at}.ownPages: needs allowedOrigins as an array of the pages' origins, not "*"`);
     const token: Token = { key, allowedOrigins: origins, quota: { requests, windowSeconds } };
     if (deleted) token.deleted = true;
     if (perClient !== undefined) token.perClient = clientQuota(perClient, `${at}.perClient`);
@@ -130,7 +133,8 @@ export function parseTokens(value: unknown, source = 'tokens'): Token[] {
 }
 
 function clientQuota(value: unknown, at: string): ClientQuota {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TokenError(`${at}: must be { requests, windowSeconds, perConnection? }`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new TokenError(`${at}: must be { requests, windowSeconds, perConnection? }`);
   const { requests, windowSeconds, perConnection } = value as Record<string, unknown>;
   if (!isCount(requests)) throw new TokenError(`${at}.requests: must be a positive integer`);
   if (!isCount(windowSeconds)) throw new TokenError(`${at}.windowSeconds: must be a positive integer`);

@@ -7,6 +7,22 @@ export * from './index.js';
 export { serve, type Fetcher, type ServeOptions, type Running } from './server.js';
 export { loadTokens } from './tokens-file.js';
 export { RedisQuotaStore, type RedisQuotaOptions } from './redis-quota.js';
-export { TileArchive, TileArchiveError, type StoredTile, type VectorLayer, type TileArchiveOptions, type CacheStats } from '../map/archive.js';
+export {
+  TileArchive,
+  TileArchiveError,
+  type StoredTile,
+  type VectorLayer,
+  type TileArchiveOptions,
+  type CacheStats,
+} from '../map/archive.js';
 export { fileAssets, ASSETS_DIR } from '../map/assets.js';
-export { withWebApp, pageToken, WebAppError, APP_DIR, PAGE_KEY_META, PAGE_QUOTA, PAGE_CLIENT_QUOTA, type WebAppOptions } from './web-app.js';
+export {
+  withWebApp,
+  pageToken,
+  WebAppError,
+  APP_DIR,
+  PAGE_KEY_META,
+  PAGE_QUOTA,
+  PAGE_CLIENT_QUOTA,
+  type WebAppOptions,
+} from './web-app.js';

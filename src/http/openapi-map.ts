@@ -8,7 +8,13 @@ const envelope = (status: number, description: string) => ({
   description,
   content: { 'application/json': { schema: { allOf: [ref('schemas', 'ErrorEnvelope'), { properties: { status: { const: status } } }] } } },
 });
-const key = { name: 'key', in: 'query', required: false, description: 'Your API key (the URLs in a served style carry it).', schema: { type: 'string' } };
+const key = {
+  name: 'key',
+  in: 'query',
+  required: false,
+  description: 'Your API key (the URLs in a served style carry it).',
+  schema: { type: 'string' },
+};
 const pathParam = (name: string, description: string, schema: object) => ({ name, in: 'path', required: true, description, schema });
 
 /** What differs between the map routes of the document. */
@@ -37,7 +43,12 @@ function mapPath({ operationId, summary, description, parameters, ok, more = {} 
       responses: {
         200: {
           description: 'The resource, with `ETag` and `Cache-Control`.',
-          content: Object.fromEntries(Object.entries(ok).map(([type, d]) => [type, { schema: type.endsWith('json') ? { type: 'object', description: d } : { type: 'string', format: 'binary', description: d } }])),
+          content: Object.fromEntries(
+            Object.entries(ok).map(([type, d]) => [
+              type,
+              { schema: type.endsWith('json') ? { type: 'object', description: d } : { type: 'string', format: 'binary', description: d } },
+            ]),
+          ),
         },
         304: { description: '`If-None-Match` names the current `ETag`.' },
         ...more,
@@ -58,39 +69,69 @@ export function mapPaths(): Record<string, object> {
     '/styles/{name}': mapPath({
       operationId: 'style',
       summary: 'A MapLibre style of the data',
-      description: 'A MapLibre style document (version 8) whose layers are @protomaps/basemaps\' and whose source, glyph and sprite URLs point back at this server with the same key. Labels are `name:en`, then `name`; with `lang=ne`, the Nepali name shaped on the server (`pgf:name:ne`), then the English label.',
+      description:
+        "A MapLibre style document (version 8) whose layers are @protomaps/basemaps' and whose source, glyph and sprite URLs point back at this server with the same key. Labels are `name:en`, then `name`; with `lang=ne`, the Nepali name shaped on the server (`pgf:name:ne`), then the English label.",
       parameters: [
         pathParam('name', 'The style: `breeze` (light, the default) or `dark`.', { type: 'string', enum: ['breeze', 'dark'] }),
-        { name: 'lang', in: 'query', required: false, description: 'The labels\' language: `en` (the default) or `ne` (Nepali, shaped on the server: drawn right by MapLibre with no plugin).', schema: { type: 'string', enum: ['en', 'ne'], default: 'en' } },
+        {
+          name: 'lang',
+          in: 'query',
+          required: false,
+          description:
+            "The labels' language: `en` (the default) or `ne` (Nepali, shaped on the server: drawn right by MapLibre with no plugin).",
+          schema: { type: 'string', enum: ['en', 'ne'], default: 'en' },
+        },
       ],
       ok: { 'application/json': 'The style document.' },
       more: { 400: envelope(400, '`lang` is not `en` or `ne`.'), 404: envelope(404, 'No such style, or the server has no vector tiles.') },
     }),
-    '/tiles.json': mapPath({ operationId: 'tileJson', summary: 'TileJSON 3.0 of the vector tiles', description: 'The tile URL, vector layers, zooms, bounds and centre of the archive.', parameters: [], ok: { 'application/json': 'TileJSON 3.0.' }, more: { 404: noTiles } }),
+    '/tiles.json': mapPath({
+      operationId: 'tileJson',
+      summary: 'TileJSON 3.0 of the vector tiles',
+      description: 'The tile URL, vector layers, zooms, bounds and centre of the archive.',
+      parameters: [],
+      ok: { 'application/json': 'TileJSON 3.0.' },
+      more: { 404: noTiles },
+    }),
     '/tiles/{z}/{x}/{y}.mvt': mapPath({
       operationId: 'tile',
       summary: 'One vector tile',
-      description: 'A Mapbox Vector Tile 2.1 of the Protomaps basemap layers, gzip-encoded (plain for a client that does not accept gzip). A tile inflates to at most 16 MiB.',
+      description:
+        'A Mapbox Vector Tile 2.1 of the Protomaps basemap layers, gzip-encoded (plain for a client that does not accept gzip). A tile inflates to at most 16 MiB.',
       parameters: [
-        pathParam('z', "Zoom, within the archive's zooms: TileJSON's `minzoom` to `maxzoom` (0 to 14 for an archive of `nepal-places tiles`; maps overzoom beyond).", { type: 'integer', minimum: 0, maximum: 26 }),
+        pathParam(
+          'z',
+          "Zoom, within the archive's zooms: TileJSON's `minzoom` to `maxzoom` (0 to 14 for an archive of `nepal-places tiles`; maps overzoom beyond).",
+          { type: 'integer', minimum: 0, maximum: 26 },
+        ),
         pathParam('x', 'Column, 0 to 2^z − 1.', { type: 'integer', minimum: 0 }),
         pathParam('y', 'Row, 0 to 2^z − 1.', { type: 'integer', minimum: 0 }),
       ],
       ok: { 'application/vnd.mapbox-vector-tile': 'The tile.' },
       more: {
         204: { description: 'No tile there: outside the data (an empty tile).' },
-        400: envelope(400, "z/x/y is not a tile of the archive: z outside its zooms, x or y outside 0 to 2^z − 1, or not decimal digits; the message names the coordinate and its range."),
+        400: envelope(
+          400,
+          'z/x/y is not a tile of the archive: z outside its zooms, x or y outside 0 to 2^z − 1, or not decimal digits; the message names the coordinate and its range.',
+        ),
         404: noTiles,
-        502: envelope(502, "The archive's tile cannot be served: it inflates past 16 MiB, is not valid gzip, or lies past the end of the file. The archive is damaged or was not built for serving; the request was fine."),
+        502: envelope(
+          502,
+          "The archive's tile cannot be served: it inflates past 16 MiB, is not valid gzip, or lies past the end of the file. The archive is damaged or was not built for serving; the request was fine.",
+        ),
       },
     }),
     '/fonts/{fontstack}/{range}.pbf': mapPath({
       operationId: 'glyphs',
       summary: 'Glyphs of 256 code points',
-      description: 'Signed distance field glyphs (24 px, 3 px buffer) of Noto Sans Regular, Medium or Italic, the face nearest to the fontstack\'s first name; a range without glyphs is an empty fontstack.',
+      description:
+        "Signed distance field glyphs (24 px, 3 px buffer) of Noto Sans Regular, Medium or Italic, the face nearest to the fontstack's first name; a range without glyphs is an empty fontstack.",
       parameters: [
         pathParam('fontstack', 'Font names separated by commas.', { type: 'string', maxLength: 200 }),
-        pathParam('range', '`start-end`: start a multiple of 256 up to 65280, end = start + 255.', { type: 'string', pattern: '^\\d+-\\d+$' }),
+        pathParam('range', '`start-end`: start a multiple of 256 up to 65280, end = start + 255.', {
+          type: 'string',
+          pattern: '^\\d+-\\d+$',
+        }),
       ],
       ok: { 'application/x-protobuf': 'The glyph ranges (MapLibre glyphs.proto).' },
       more: { 404: envelope(404, 'Not a glyph range, or the server has no fonts.') },

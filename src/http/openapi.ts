@@ -35,7 +35,8 @@ function featureCollection(record: { required: string[]; properties: Record<stri
   const { geometry: _, tags: __, ...rest } = record.properties;
   return {
     type: 'object',
-    description: 'GeoJSON (RFC 7946), `format=geojson`: one Feature per record, in the same order; `timestamp`, `status` and `message` as in the envelope.',
+    description:
+      'GeoJSON (RFC 7946), `format=geojson`: one Feature per record, in the same order; `timestamp`, `status` and `message` as in the envelope.',
     required: ['type', 'timestamp', 'status', 'message', 'features'],
     additionalProperties: false,
     properties: {
@@ -54,7 +55,10 @@ function featureCollection(record: { required: string[]; properties: Record<stri
           properties: {
             type: { const: 'Feature' },
             id: { type: 'integer', minimum: 0, description: 'The `placeId`.' },
-            geometry: { ...ref('schemas', 'Geometry'), description: "The record's geometry, or with `geometry=centroid` a Point at its centroid." },
+            geometry: {
+              ...ref('schemas', 'Geometry'),
+              description: "The record's geometry, or with `geometry=centroid` a Point at its centroid.",
+            },
             properties: {
               type: 'object',
               required: record.required.filter((k) => k !== 'geometry' && k !== 'centroid'),
@@ -109,7 +113,8 @@ function keyedPath(r: KeyedRoute) {
       operationId: r.operationId,
       tags: ['search'],
       summary: r.summary,
-      description: `${r.description} The key goes in the \`key\` parameter, or in an \`X-API-Key\` or \`Authorization: Bearer\` header ` +
+      description:
+        `${r.description} The key goes in the \`key\` parameter, or in an \`X-API-Key\` or \`Authorization: Bearer\` header ` +
         '(the parameter wins). Checks run in this order: key (401), origin (403), quota (429 or 503), parameters (400)' +
         `${r.notFound ? ', then 404' : ''}. Unknown or repeated parameters are refused (400).`,
       security: [{ apiKey: [] }, { apiKeyHeader: [] }, { bearer: [] }],
@@ -123,7 +128,11 @@ function keyedPath(r: KeyedRoute) {
             ...(r.geojson ? { 'application/geo+json': { schema: ref('schemas', r.geojson) } } : {}),
           },
         },
-        400: errorResponse(400, 'A parameter is missing, malformed, out of range, unknown or repeated; the message names it.', RATE_HEADERS),
+        400: errorResponse(
+          400,
+          'A parameter is missing, malformed, out of range, unknown or repeated; the message names it.',
+          RATE_HEADERS,
+        ),
         401: errorResponse(401, 'The key is missing, malformed, unknown or revoked.'),
         403: errorResponse(403, "The key does not allow the request's `Origin`."),
         ...(r.notFound ? { 404: errorResponse(404, r.notFound, RATE_HEADERS) } : {}),
@@ -133,9 +142,13 @@ function keyedPath(r: KeyedRoute) {
           'Retry-After': ref('headers', 'Retry-After'),
         }),
         500: ref('responses', 'InternalError'),
-        503: errorResponse(503, 'Quotas cannot be counted right now (their store is unreachable): quotas fail closed. Retry after `Retry-After` seconds.', {
-          'Retry-After': ref('headers', 'Retry-After'),
-        }),
+        503: errorResponse(
+          503,
+          'Quotas cannot be counted right now (their store is unreachable): quotas fail closed. Retry after `Retry-After` seconds.',
+          {
+            'Retry-After': ref('headers', 'Retry-After'),
+          },
+        ),
       },
     },
     options: {
@@ -168,15 +181,27 @@ function parameters(maxLimit: number, maxRadius: number, types: readonly string[
   const place = placeSchema();
   const directions = directionsSchema();
   const names: [string, Parameters<typeof parameterObject>[0], string][] = [
-    ...(['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'at', 'format', 'geometry', 'key'] as const).map((n) => [n, nearby, n] as [string, typeof nearby, string]),
-    ['points', directions, 'points[]'], ['pointsPlain', directions, 'points'], ['mode', directions, 'mode'],
-    ['instructions', directions, 'instructions'], ['alternatives', directions, 'alternatives'],
+    ...(['type', 'lat', 'lon', 'radius', 'limit', 'sortBy', 'isOpen', 'at', 'format', 'geometry', 'key'] as const).map(
+      (n) => [n, nearby, n] as [string, typeof nearby, string],
+    ),
+    ['points', directions, 'points[]'],
+    ['pointsPlain', directions, 'points'],
+    ['mode', directions, 'mode'],
+    ['instructions', directions, 'instructions'],
+    ['alternatives', directions, 'alternatives'],
     ['placeId', place, 'placeId'],
-    ['q', search, 'q'], ['searchLimit', search, 'limit'], ['searchLat', search, 'lat'], ['searchLon', search, 'lon'],
-    ['searchRadius', search, 'radius'], ['searchType', search, 'type'],
-    ['reverseRadius', reverse, 'radius'], ['reverseLimit', reverse, 'limit'],
+    ['q', search, 'q'],
+    ['searchLimit', search, 'limit'],
+    ['searchLat', search, 'lat'],
+    ['searchLon', search, 'lon'],
+    ['searchRadius', search, 'radius'],
+    ['searchType', search, 'type'],
+    ['reverseRadius', reverse, 'radius'],
+    ['reverseLimit', reverse, 'limit'],
   ];
-  const out: Record<string, Record<string, unknown>> = Object.fromEntries(names.map(([component, schema, name]) => [component, parameterObject(schema, name)]));
+  const out: Record<string, Record<string, unknown>> = Object.fromEntries(
+    names.map(([component, schema, name]) => [component, parameterObject(schema, name)]),
+  );
   // the data's types, as GET /types lists them (examples, not an enum: a type is case-insensitive)
   if (types.length) (out.type.schema as Record<string, unknown>).examples = [...types];
   return out;
@@ -198,7 +223,8 @@ function paths(): Record<string, object> {
     '/places': keyedPath({
       operationId: 'place',
       summary: 'One place by its placeId',
-      description: 'The place, locality, street or building with this `placeId` (as a search or nearby record gave it), in a one-element `data`.',
+      description:
+        'The place, locality, street or building with this `placeId` (as a search or nearby record gave it), in a one-element `data`.',
       parameters: ['placeId', 'format', 'geometry', 'key'],
       ok: ['The place.', 'PlaceEnvelope'],
       geojson: 'PlaceFeatures',
@@ -253,7 +279,8 @@ function paths(): Record<string, object> {
         operationId: 'health',
         tags: ['meta'],
         summary: 'Health check (public, no key, not counted)',
-        description: 'For load balancers: a 200 envelope while the instance serves; no key, no quota. Its one record says what it serves: the version, the places, the data\'s extent and date, whether a map.',
+        description:
+          "For load balancers: a 200 envelope while the instance serves; no key, no quota. Its one record says what it serves: the version, the places, the data's extent and date, whether a map.",
         responses: {
           200: {
             description: 'Up.',
@@ -262,14 +289,27 @@ function paths(): Record<string, object> {
               properties: {
                 status: { const: 200 },
                 data: {
-                  minItems: 1, maxItems: 1,
+                  minItems: 1,
+                  maxItems: 1,
                   items: {
-                    type: 'object', additionalProperties: false, required: ['version', 'places', 'bounds', 'dataDate', 'map'],
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['version', 'places', 'bounds', 'dataDate', 'map'],
                     properties: {
-                      version: { type: 'string', description: 'The package\'s version.' },
+                      version: { type: 'string', description: "The package's version." },
                       places: { type: 'integer', minimum: 0, description: 'The places of /search/nearby in the data.' },
-                      bounds: { type: ['array', 'null'], items: { type: 'number' }, minItems: 4, maxItems: 4, description: '[west, south, east, north] around the data, degrees; null for empty data.' },
-                      dataDate: { type: ['string', 'null'], format: 'date-time', description: 'The data file\'s modification time, where the server knows it.' },
+                      bounds: {
+                        type: ['array', 'null'],
+                        items: { type: 'number' },
+                        minItems: 4,
+                        maxItems: 4,
+                        description: '[west, south, east, north] around the data, degrees; null for empty data.',
+                      },
+                      dataDate: {
+                        type: ['string', 'null'],
+                        format: 'date-time',
+                        description: "The data file's modification time, where the server knows it.",
+                      },
                       map: { type: 'boolean', description: 'Whether map tiles (and the styles) are served.' },
                     },
                   },
@@ -333,13 +373,29 @@ function schemas(maxLimit: number): Record<string, object> {
   // A nearby record: a place's fields, with the type that matched, its score and its distance.
   const nearbyPlaceSchema = {
     type: 'object',
-    required: ['placeId', 'osmId', 'license', 'name', 'address', 'type', 'centroid', 'tags', 'geometry', 'score', 'radialDistanceInKm', 'open'],
+    required: [
+      'placeId',
+      'osmId',
+      'license',
+      'name',
+      'address',
+      'type',
+      'centroid',
+      'tags',
+      'geometry',
+      'score',
+      'radialDistanceInKm',
+      'open',
+    ],
     additionalProperties: false,
     properties: {
       ...placeProperties,
       osmId: { type: 'integer', minimum: 1 },
       type: { type: 'string', minLength: 1, description: 'The type that matched (for a merged type, the member type).' },
-      score: { anyOf: [{ type: 'number' }, nonFinite], description: 'Higher is better; a score that is not a number is the string `"NaN"`.' },
+      score: {
+        anyOf: [{ type: 'number' }, nonFinite],
+        description: 'Higher is better; a score that is not a number is the string `"NaN"`.',
+      },
       radialDistanceInKm: { anyOf: [{ type: 'number', minimum: 0 }, nonFinite] },
     },
   };
@@ -358,8 +414,10 @@ function schemas(maxLimit: number): Record<string, object> {
     properties: {
       ...placeProperties,
       radialDistanceInKm: {
-        type: 'number', minimum: 0,
-        description: 'Haversine km from the query point to the centroid (more than `radius` for an area the point lies in, or a long street).',
+        type: 'number',
+        minimum: 0,
+        description:
+          'Haversine km from the query point to the centroid (more than `radius` for an area the point lies in, or a long street).',
       },
     },
   };
@@ -367,7 +425,7 @@ function schemas(maxLimit: number): Record<string, object> {
   return {
     Timestamp: {
       type: 'string',
-      description: 'Server time in Nepal Time (UTC+05:45), written like Java\'s `Date.toString()`.',
+      description: "Server time in Nepal Time (UTC+05:45), written like Java's `Date.toString()`.",
       pattern: TIMESTAMP_PATTERN,
       examples: ['Sat Nov 21 21:50:03 NPT 2026'],
     },
@@ -406,11 +464,13 @@ function schemas(maxLimit: number): Record<string, object> {
         data: {
           type: 'array',
           items: {
-            type: 'object', additionalProperties: false, required: ['type', 'count'],
+            type: 'object',
+            additionalProperties: false,
+            required: ['type', 'count'],
             properties: {
               type: { type: 'string', description: 'The type, as `type` of `/search/nearby` takes it.' },
               count: { type: 'integer', minimum: 0, description: 'How many places have it (each once for a merged type).' },
-              members: { type: 'array', items: { type: 'string' }, description: 'A merged type\'s member types.' },
+              members: { type: 'array', items: { type: 'string' }, description: "A merged type's member types." },
             },
           },
         },
@@ -445,7 +505,10 @@ function schemas(maxLimit: number): Record<string, object> {
       required: ['encodedPolyline', 'distanceInMeters', 'timeInMs', 'routeWeight', 'instructionList'],
       additionalProperties: false,
       properties: {
-        encodedPolyline: { type: 'string', description: 'Google encoded polyline, precision 5, `lat,lon`, every vertex from the first snapped point to the last.' },
+        encodedPolyline: {
+          type: 'string',
+          description: 'Google encoded polyline, precision 5, `lat,lon`, every vertex from the first snapped point to the last.',
+        },
         distanceInMeters: { type: 'number', minimum: 0, description: 'Length of the polyline (haversine, R = 6371.0088 km).' },
         timeInMs: { type: 'number', minimum: 0, description: 'Travel time in milliseconds.' },
         routeWeight: { type: 'number', minimum: 0, description: 'What the search minimised: the travel time in seconds.' },
@@ -457,12 +520,22 @@ function schemas(maxLimit: number): Record<string, object> {
       required: ['sign', 'text', 'name', 'distance', 'time', 'interval'],
       additionalProperties: false,
       properties: {
-        sign: { type: 'integer', description: "GraphHopper's sign: -3 sharp left, -2 left, -1 slight left, 0 continue, 1 slight right, 2 right, 3 sharp right, 4 finish, 5 via point, 6 roundabout, -98 U-turn." },
+        sign: {
+          type: 'integer',
+          description:
+            "GraphHopper's sign: -3 sharp left, -2 left, -1 slight left, 0 continue, 1 slight right, 2 right, 3 sharp right, 4 finish, 5 via point, 6 roundabout, -98 U-turn.",
+        },
         text: { type: 'string', minLength: 1, examples: ['Turn left onto Tridevi Marg'] },
         name: { type: 'string', description: 'The street, in English where OSM has `name:en`.' },
         distance: { type: 'number', minimum: 0, description: 'Metres of this step.' },
         time: { type: 'integer', minimum: 0, description: 'Milliseconds of this step.' },
-        interval: { type: 'array', items: { type: 'integer', minimum: 0 }, minItems: 2, maxItems: 2, description: 'First and last polyline point of the step.' },
+        interval: {
+          type: 'array',
+          items: { type: 'integer', minimum: 0 },
+          minItems: 2,
+          maxItems: 2,
+          description: 'First and last polyline point of the step.',
+        },
         exitNumber: { type: 'integer', minimum: 1, description: 'Roundabouts: the exit to take.' },
       },
     },
@@ -546,7 +619,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
       },
       parameters: parameters(maxLimit, maxRadius, types),
       headers: {
-        'RateLimit-Limit': { description: "Requests allowed per window for this key.", schema: { type: 'integer', minimum: 1 } },
+        'RateLimit-Limit': { description: 'Requests allowed per window for this key.', schema: { type: 'integer', minimum: 1 } },
         'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
         'RateLimit-Reset': { description: 'Seconds until the window ends.', schema: { type: 'integer', minimum: 1 } },
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },

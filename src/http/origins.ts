@@ -13,8 +13,15 @@ export function normalizeOrigin(value: string): string | undefined {
   const origin = url.origin;
   // `origin` is 'null' for opaque schemes; anything the parser would silently drop (a path, a
   // query, credentials) means the value was more than an origin.
-  if (origin === 'null' || origin.includes('*') || url.username !== '' || url.password !== '' ||
-    url.pathname !== '/' || /[?#]/.test(value) || /[^/]\/./.test(value.slice(url.protocol.length + 2))) {
+  if (
+    origin === 'null' ||
+    origin.includes('*') ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.pathname !== '/' ||
+    /[?#]/.test(value) ||
+    /[^/]\/./.test(value.slice(url.protocol.length + 2))
+  ) {
     return undefined;
   }
   return origin;

@@ -121,7 +121,7 @@ export function foreignPage(origins: AllowedOrigins, from: Provenance): string |
     }
     // the Referer's origin only: its path and query may hold what the log and the client need not see
     if (origin === undefined || !originAllowed(origins, origin)) {
-      return `Referer: ${origin === undefined ? 'not a page\'s URL' : `a page of ${quote(origin)}`}: this key is the web app's own, for the pages of this server only`;
+      return `Referer: ${origin === undefined ? "not a page's URL" : `a page of ${quote(origin)}`}: this key is the web app's own, for the pages of this server only`;
     }
   }
   return undefined;

@@ -5,7 +5,18 @@ import { INSTANT_FORMAT, parseInstant } from '../hours/instant.js';
 import { quote } from './http-error.js';
 import type { Search } from './query.js';
 import {
-  bad, defaultOf, directionsSchema, formatParams, nearbySchema, onlyKnown, paramNames, placeSchema, readParam, reverseSchema, searchSchema, typesSchema,
+  bad,
+  defaultOf,
+  directionsSchema,
+  formatParams,
+  nearbySchema,
+  onlyKnown,
+  paramNames,
+  placeSchema,
+  readParam,
+  reverseSchema,
+  searchSchema,
+  typesSchema,
   type QueryLimits,
 } from './schema.js';
 
@@ -53,7 +64,9 @@ export function parseNearbyParams(search: Search, limits: QueryLimits, schema = 
   if (at !== null) {
     const instant = parseInstant(at);
     // a '+' that is not percent-encoded arrives as a space: say so rather than only refuse
-    const hint = /T\d\d:\d\d(?::\d\d(?:\.\d+)?)? \d\d(?::?\d\d)?$/.test(at) ? " (a '+' in a URL is a space: write the offset's + as %2B)" : '';
+    const hint = /T\d\d:\d\d(?::\d\d(?:\.\d+)?)? \d\d(?::?\d\d)?$/.test(at)
+      ? " (a '+' in a URL is a space: write the offset's + as %2B)"
+      : '';
     if (!instant) throw bad('at', `must be ${INSTANT_FORMAT}${hint}, got ${quote(at)}`);
     query.at = instant;
   }

@@ -63,7 +63,10 @@ const PLAIN = /^[^%+\u0080-\uffff]*$/;
 
 /** A query's parameters, in order. */
 class Params implements Search {
-  constructor(private readonly names: string[], private readonly values: string[]) {}
+  constructor(
+    private readonly names: string[],
+    private readonly values: string[],
+  ) {}
 
   get(name: string): string | null {
     const i = this.names.indexOf(name);

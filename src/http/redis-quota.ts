@@ -95,7 +95,9 @@ export class RedisQuotaStore implements QuotaStore {
     // string code (charCodeAt) in the whole process; a server without Redis does without it.
     const { Redis } = await import('ioredis');
     const redis = new Redis(url, {
-      lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
       connectTimeout: 2000,
       // Reconnect quickly and forever: the store recovers by itself once Redis is back.
       retryStrategy: (times) => Math.min(times * 100, 1000),
@@ -161,7 +163,13 @@ export class RedisQuotaStore implements QuotaStore {
             return;
           }
           settled = true;
-          reject(new Error(now - sent < this.slowMs ? `quota command timed out after ${this.timeoutMs} ms` : `quota command timed out after ${this.slowMs} ms (Redis answers slowly)`));
+          reject(
+            new Error(
+              now - sent < this.slowMs
+                ? `quota command timed out after ${this.timeoutMs} ms`
+                : `quota command timed out after ${this.slowMs} ms (Redis answers slowly)`,
+            ),
+          );
         });
       timer = setTimeout(judge, this.timeoutMs);
       command.then(

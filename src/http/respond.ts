@@ -49,7 +49,10 @@ export function flushSaid(c: Context<AppEnv>): void {
  * first, validating each (a twentieth of a keyed request's time). Repeated lines come joined
  * with `, ` either way (Node keeps the first of a few single-valued fields, none of these).
  */
-export function requestHeader(c: Context<AppEnv>, name: 'x-request-id' | 'accept-encoding' | 'origin' | 'sec-fetch-site' | 'referer'): string | undefined {
+export function requestHeader(
+  c: Context<AppEnv>,
+  name: 'x-request-id' | 'accept-encoding' | 'origin' | 'sec-fetch-site' | 'referer',
+): string | undefined {
   const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
   if (!incoming?.headers) return c.req.header(name);
   const value = incoming.headers[name];

@@ -50,14 +50,21 @@ const coordinate = (name: 'lat' | 'lon', description: string) =>
   param(name === 'lat' ? z.number().min(-90).max(90) : z.number().min(-180).max(180), { description });
 
 /** The key parameter: the same on every keyed route. */
-const key = param(z.string().regex(/^[A-Za-z0-9_-]{16,128}$/).optional(), {
-  description: 'Your API key. Required, unless given in an `X-API-Key` or `Authorization: Bearer` header (this parameter wins).',
-});
+const key = param(
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,128}$/)
+    .optional(),
+  {
+    description: 'Your API key. Required, unless given in an `X-API-Key` or `Authorization: Bearer` header (this parameter wins).',
+  },
+);
 
 /** `format` and `geometry`: how a route whose records have shapes writes them. */
 export const formatParams = {
   format: param(z.enum(['json', 'geojson']).default('json'), {
-    description: '`json`: the envelope; `geojson`: a GeoJSON FeatureCollection (`application/geo+json`) of the same records, for a map. Errors are envelopes either way.',
+    description:
+      '`json`: the envelope; `geojson`: a GeoJSON FeatureCollection (`application/geo+json`) of the same records, for a map. Errors are envelopes either way.',
   }),
   geometry: param(z.enum(['full', 'centroid']).default('full'), {
     description: "Only with `format=geojson`: `full`, each feature has the record's geometry; `centroid`, a Point at its centroid.",
@@ -72,27 +79,40 @@ export function nearbySchema(limits: QueryLimits) {
   return z.object({
     key,
     type: param(z.string().min(1), {
-      description: 'A place type (`cafe`, `school`, …; an OSM feature value) or a merged type (`eat`, …). Case-insensitive; an unknown type finds nothing.',
+      description:
+        'A place type (`cafe`, `school`, …; an OSM feature value) or a merged type (`eat`, …). Case-insensitive; an unknown type finds nothing.',
       missing: '(a place type such as cafe, or a merged type such as eat)',
     }),
     lat: coordinate('lat', 'Latitude in degrees (plain decimal).'),
     lon: coordinate('lon', 'Longitude in degrees (plain decimal).'),
-    radius: param(z.number().int().min(1).max(limits.maxRadius).default(NEARBY_RADIUS), { description: 'Search radius in whole kilometres.', unit: 'km' }),
+    radius: param(z.number().int().min(1).max(limits.maxRadius).default(NEARBY_RADIUS), {
+      description: 'Search radius in whole kilometres.',
+      unit: 'km',
+    }),
     limit: param(z.number().int().min(1).max(limits.maxLimit).default(NEARBY_LIMIT), { description: 'How many places at most.' }),
-    sortBy: param(z.boolean().default(false), { description: '`true`: nearest first; otherwise best score first. `true`/`false`, any case.' }),
+    sortBy: param(z.boolean().default(false), {
+      description: '`true`: nearest first; otherwise best score first. `true`/`false`, any case.',
+    }),
     isOpen: param(z.boolean().default(false), {
       description: `\`true\`: only places open now (Nepal Time) by their \`opening_hours\`; of the places in range, the first \`limit\` + ${MAX_SCANNED.toLocaleString('en-US')} in the answer's order are examined, so fewer than \`limit\` may come back when few are open. \`true\`/\`false\`, any case.`,
     }),
-    at: param(z.string().regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/).optional().meta({
-      examples: ['2026-11-21T22:10', '2026-11-21T16:25Z', '2026-11-21T22:10+05:45'],
-    }), {
-      description:
-        '**Extension, not part of API v1**: a client of API v1 does not send it, and another API v1 service may refuse it. ' +
-        'The instant that `isOpen` and each record\'s `open` are evaluated at, instead of now: ISO 8601, ' +
-        '`YYYY-MM-DD[Thh:mm[:ss[.fff]]][Z|±hh:mm]`; without an offset it is Nepal Time (UTC+05:45), whatever the server\'s ' +
-        'time zone. Percent-encode a `+` in the offset as `%2B`.',
-      extension: true,
-    }),
+    at: param(
+      z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/)
+        .optional()
+        .meta({
+          examples: ['2026-11-21T22:10', '2026-11-21T16:25Z', '2026-11-21T22:10+05:45'],
+        }),
+      {
+        description:
+          '**Extension, not part of API v1**: a client of API v1 does not send it, and another API v1 service may refuse it. ' +
+          "The instant that `isOpen` and each record's `open` are evaluated at, instead of now: ISO 8601, " +
+          "`YYYY-MM-DD[Thh:mm[:ss[.fff]]][Z|±hh:mm]`; without an offset it is Nepal Time (UTC+05:45), whatever the server's " +
+          'time zone. Percent-encode a `+` in the offset as `%2B`.',
+        extension: true,
+      },
+    ),
     ...formatParams,
   });
 }
@@ -124,13 +144,17 @@ export function searchSchema(limits: QueryLimits) {
       blank: 'blank',
     }),
     limit: param(z.number().int().min(1).max(limits.maxLimit).default(SEARCH_LIMIT), { description: 'How many suggestions at most.' }),
-    lat: param(z.number().min(-90).max(90).optional(), { description: 'With `lon`: nearer places rank first among equally good matches (a bias, not a filter).' }),
+    lat: param(z.number().min(-90).max(90).optional(), {
+      description: 'With `lon`: nearer places rank first among equally good matches (a bias, not a filter).',
+    }),
     lon: param(z.number().min(-180).max(180).optional(), { description: 'With `lat`: see `lat`.' }),
     radius: param(z.number().int().min(1).max(limits.maxRadius).optional(), {
       description: 'With `lat`/`lon`: only places whose centroid lies within this many whole kilometres.',
       unit: 'km',
     }),
-    type: param(z.string().min(1).optional(), { description: 'Only places of this type (`cafe`, `residential`, `neighbourhood`, …) or merged type (`eat`, …). Case-insensitive.' }),
+    type: param(z.string().min(1).optional(), {
+      description: 'Only places of this type (`cafe`, `residential`, `neighbourhood`, …) or merged type (`eat`, …). Case-insensitive.',
+    }),
   });
 }
 
@@ -140,7 +164,10 @@ export function reverseSchema(limits: QueryLimits) {
     key,
     lat: coordinate('lat', 'Latitude in degrees (plain decimal).'),
     lon: coordinate('lon', 'Longitude in degrees (plain decimal).'),
-    radius: param(z.number().gt(0).max(limits.maxRadius).default(REVERSE_RADIUS), { description: 'How far to look, in km; fractions are fine.', unit: 'km' }),
+    radius: param(z.number().gt(0).max(limits.maxRadius).default(REVERSE_RADIUS), {
+      description: 'How far to look, in km; fractions are fine.',
+      unit: 'km',
+    }),
     limit: param(z.number().int().min(1).max(limits.maxLimit).default(REVERSE_LIMIT), { description: 'How many places at most.' }),
     ...formatParams,
   });
@@ -150,15 +177,29 @@ export function reverseSchema(limits: QueryLimits) {
 export function directionsSchema() {
   return z.object({
     key,
-    'points[]': param(z.array(z.string().regex(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/)).min(2).max(25).optional(), {
-      description: 'A point `lat,lon` to pass, in order; 2 to 25 of them, at most 2,000 km apart in all (straight lines from point to point). Sent as `points[]` (the Baato JS client, axios), `points%5B%5D` (the Java client) or repeated `points`.',
-    }),
+    'points[]': param(
+      z
+        .array(z.string().regex(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/))
+        .min(2)
+        .max(25)
+        .optional(),
+      {
+        description:
+          'A point `lat,lon` to pass, in order; 2 to 25 of them, at most 2,000 km apart in all (straight lines from point to point). Sent as `points[]` (the Baato JS client, axios), `points%5B%5D` (the Java client) or repeated `points`.',
+      },
+    ),
     points: param(z.array(z.string()).min(2).max(25).optional(), {
       description: 'The same points as `points[]`, for clients that repeat a plain name (not both).',
     }),
-    mode: param(z.enum(MODES).default('foot'), { description: '`foot` (shortest walk, 5 km/h), `bike` (15 km/h) or `car` (fastest, by road class and `maxspeed`).' }),
-    instructions: param(z.boolean().default(false), { description: '`true`: turn-by-turn `instructionList` (GraphHopper\'s shape); otherwise it is null.' }),
-    alternatives: param(z.boolean().default(false), { description: '`true`: up to two alternatives after the best route (exactly two points only).' }),
+    mode: param(z.enum(MODES).default('foot'), {
+      description: '`foot` (shortest walk, 5 km/h), `bike` (15 km/h) or `car` (fastest, by road class and `maxspeed`).',
+    }),
+    instructions: param(z.boolean().default(false), {
+      description: "`true`: turn-by-turn `instructionList` (GraphHopper's shape); otherwise it is null.",
+    }),
+    alternatives: param(z.boolean().default(false), {
+      description: '`true`: up to two alternatives after the best route (exactly two points only).',
+    }),
   });
 }
 
@@ -234,7 +275,15 @@ function compiled(schema: z.ZodObject): { names: string[]; byName: Map<string, F
     for (const [name, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
       const { inner, optional } = unwrap(field);
       const bounds = inner instanceof z.ZodNumber ? boundsOf(inner) : undefined;
-      const kind = bounds ? 'number' : inner instanceof z.ZodBoolean ? 'boolean' : inner instanceof z.ZodEnum ? 'enum' : inner instanceof z.ZodString ? 'string' : 'other';
+      const kind = bounds
+        ? 'number'
+        : inner instanceof z.ZodBoolean
+          ? 'boolean'
+          : inner instanceof z.ZodEnum
+            ? 'enum'
+            : inner instanceof z.ZodString
+              ? 'string'
+              : 'other';
       byName.set(name, { inner, kind, optional, info: paramInfo.get(field) ?? { description: '' }, bounds });
     }
     fields.set(schema, (c = { names: [...byName.keys()], byName }));
@@ -258,7 +307,11 @@ export function defaultOf(schema: z.ZodType): unknown {
  * default is the caller's to apply), else its value, typed and within its bounds.
  * @throws {HttpError} 400, naming the parameter and what it must be
  */
-export function readParam<S extends z.ZodObject, K extends keyof S['shape'] & string>(search: Search, schema: S, name: K): z.output<S['shape'][K]> | undefined;
+export function readParam<S extends z.ZodObject, K extends keyof S['shape'] & string>(
+  search: Search,
+  schema: S,
+  name: K,
+): z.output<S['shape'][K]> | undefined;
 export function readParam(search: Search, schema: z.ZodObject, name: string): unknown {
   const { inner, kind, optional, info, bounds } = fieldOf(schema, name);
   const s = search.get(name);

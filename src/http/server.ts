@@ -138,11 +138,16 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
     // and closes it without a word when there is none. A 405 envelope instead (the API's methods).
     s.on('connect', (req: IncomingMessage, socket: Socket) => {
       const allow = 'GET, HEAD, OPTIONS';
-      void rawAnswer(socket, refuse(405, `Method not allowed: "CONNECT"; allowed: ${allow}`, req.method, req.url), 'Method Not Allowed', { Allow: allow });
+      void rawAnswer(socket, refuse(405, `Method not allowed: "CONNECT"; allowed: ${allow}`, req.method, req.url), 'Method Not Allowed', {
+        Allow: allow,
+      });
     });
     // An `Expect` other than 100-continue, which Node would refuse with a bare 417.
     s.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-      void send(refuse(417, `Expectation failed: ${JSON.stringify(String(req.headers.expect).slice(0, 40))} is not supported`, req.method, req.url), res);
+      void send(
+        refuse(417, `Expectation failed: ${JSON.stringify(String(req.headers.expect).slice(0, 40))} is not supported`, req.method, req.url),
+        res,
+      );
     });
     s.listen(port, host);
     s.once('error', reject);
@@ -187,11 +192,15 @@ export async function serve(app: Fetcher, options: ServeOptions = {}): Promise<R
       // again every 50 ms: those that answered keep-alive before the shutdown.
       let over = false;
       let sweep: ReturnType<typeof setInterval> | undefined;
-      const linger = setTimeout(() => setImmediate(() => {
-        if (over) return;
-        server.closeIdleConnections();
-        sweep = setInterval(() => server.closeIdleConnections(), 50);
-      }), Math.min(LINGER_MS, graceMs));
+      const linger = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (over) return;
+            server.closeIdleConnections();
+            sweep = setInterval(() => server.closeIdleConnections(), 50);
+          }),
+        Math.min(LINGER_MS, graceMs),
+      );
       const cut = setTimeout(() => server.closeAllConnections(), graceMs);
       try {
         await stopped;

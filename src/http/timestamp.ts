@@ -17,8 +17,10 @@ export function nptTimestamp(ms: number): string {
   const d = new Date(Math.floor(ms) + NPT_OFFSET_MS);
   if (Number.isNaN(d.getTime())) throw new RangeError(`nptTimestamp: not a valid instant: ${ms}`);
   const year = d.getUTCFullYear();
-  return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${pad(d.getUTCDate())} ` +
+  return (
+    `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${pad(d.getUTCDate())} ` +
     `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} NPT ` +
     // Java writes at least four digits of the year.
-    (year >= 0 ? String(year).padStart(4, '0') : String(year));
+    (year >= 0 ? String(year).padStart(4, '0') : String(year))
+  );
 }

@@ -117,8 +117,10 @@ export async function withWebApp(api: Fetcher, options: WebAppOptions): Promise<
     if (name === 'index.html' || !(extname(name) in TYPES)) continue;
     files.set(`/app/${name}`, served(await readFile(join(dir, name)), TYPES[extname(name)]!, 'no-cache'));
   }
-  const html = (await readFile(join(dir, 'index.html'), 'utf8'))
-    .replace('</head>', `<meta name="${PAGE_KEY_META}" content="${key}">\n</head>`);
+  const html = (await readFile(join(dir, 'index.html'), 'utf8')).replace(
+    '</head>',
+    `<meta name="${PAGE_KEY_META}" content="${key}">\n</head>`,
+  );
   const page = served(Buffer.from(html), TYPES['.html']!, 'no-store');
   // MapLibre draws in a worker it starts from a blob: URL and loads its images as blobs.
   const csp = [
@@ -144,7 +146,16 @@ export async function withWebApp(api: Fetcher, options: WebAppOptions): Promise<
     if (!file) return api.fetch(request, env, ctx);
     const start = performance.now();
     const response = answer(request, file, file === page ? csp : undefined);
-    log?.(accessLine({ time: Date.now(), id: `${prefix}-${(++count).toString(36)}`, method: request.method, url: request.url, status: response.status, ms: performance.now() - start }));
+    log?.(
+      accessLine({
+        time: Date.now(),
+        id: `${prefix}-${(++count).toString(36)}`,
+        method: request.method,
+        url: request.url,
+        status: response.status,
+        ms: performance.now() - start,
+      }),
+    );
     return response;
   };
   return api.rejected ? { fetch, rejected: api.rejected.bind(api) } : { fetch };

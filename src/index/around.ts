@@ -25,8 +25,14 @@ const CHORD_KM = 2 * EARTH_RADIUS_KM;
  * The walk's scratch (its heap and node table) is a context lent by `options.walks`
  * for the walk's duration, so `visit` may start other walks, on this tree or another.
  */
-export function around(tree: KDBush, lon: number, lat: number, maxKm: number,
-  visit: (id: number, km: number, score: number) => boolean, options: AroundOptions = {}): void {
+export function around(
+  tree: KDBush,
+  lon: number,
+  lat: number,
+  maxKm: number,
+  visit: (id: number, km: number, score: number) => boolean,
+  options: AroundOptions = {},
+): void {
   if (tree.ids.length === 0) return;
   const walks = options.walks;
   const w = walks?.take() ?? new Walk();
@@ -66,8 +72,16 @@ export class Walks {
   }
 }
 
-function walk(w: Walk, tree: KDBush, lon: number, lat: number, maxKm: number,
-  visit: (id: number, km: number, score: number) => boolean, prom?: Float64Array, nodeMax?: Float64Array): void {
+function walk(
+  w: Walk,
+  tree: KDBush,
+  lon: number,
+  lat: number,
+  maxKm: number,
+  visit: (id: number, km: number, score: number) => boolean,
+  prom?: Float64Array,
+  nodeMax?: Float64Array,
+): void {
   w.start(tree, lon, lat, maxKm, prom, nodeMax);
   const { ids, coords, nodeSize } = tree;
   const byScore = w.byScore;
@@ -96,14 +110,21 @@ function walk(w: Walk, tree: KDBush, lon: number, lat: number, maxKm: number,
     }
     const n = w.nodes; // read after every push: the node table may have grown
     const o = 8 * top;
-    const l = n[o], r = n[o + 1], axis = n[o + 2], k = n[o + 3];
-    const minX = n[o + 4], minY = n[o + 5], maxX = n[o + 6], maxY = n[o + 7];
+    const l = n[o],
+      r = n[o + 1],
+      axis = n[o + 2],
+      k = n[o + 3];
+    const minX = n[o + 4],
+      minY = n[o + 5],
+      maxX = n[o + 6],
+      maxY = n[o + 7];
     if (r - l <= nodeSize) {
       for (let i = l; i <= r; i++) w.point(i);
       continue;
     }
     const m = (l + r) >> 1;
-    const x = coords[2 * m], y = coords[2 * m + 1];
+    const x = coords[2 * m],
+      y = coords[2 * m + 1];
     w.point(m);
     if (axis === 0) {
       w.node(l, m - 1, 1, 2 * k + 1, minX, minY, x, maxY);
@@ -161,7 +182,7 @@ export class Walk {
     // Every point within the radius lies within this many degrees of latitude, so the
     // smallest cosine over that band bounds cos(lat') for all of them: one cosine per
     // search, where the box's own edges would cost two per node.
-    const band = (maxKm / EARTH_RADIUS_KM) / RAD;
+    const band = maxKm / EARTH_RADIUS_KM / RAD;
     const cosMin = Math.max(0, Math.min(Math.cos(Math.max(-90, lat - band) * RAD), Math.cos(Math.min(90, lat + band) * RAD)));
     this.cosCos = this.cosLat * cosMin;
   }
@@ -195,8 +216,17 @@ export class Walk {
       next.set(this.nodes);
       this.nodes = next;
     }
-    const row = this.count++, o = 8 * row, n = this.nodes;
-    n[o] = l; n[o + 1] = r; n[o + 2] = axis; n[o + 3] = k; n[o + 4] = minX; n[o + 5] = minY; n[o + 6] = maxX; n[o + 7] = maxY;
+    const row = this.count++,
+      o = 8 * row,
+      n = this.nodes;
+    n[o] = l;
+    n[o + 1] = r;
+    n[o + 2] = axis;
+    n[o + 3] = k;
+    n[o + 4] = minX;
+    n[o + 5] = minY;
+    n[o + 6] = maxX;
+    n[o + 7] = maxY;
     this.heap.push(row, this.byScore ? -this.nodeMax[k] / (1 + CHORD_KM * Math.sqrt(a)) : a);
   }
 }
@@ -272,8 +302,12 @@ export class Heap {
 
   push(val: number, key: number): void {
     if (this.length === this.key.length) {
-      const k = new Float64Array(this.key.length * 2); k.set(this.key); this.key = k;
-      const v = new Int32Array(this.val.length * 2); v.set(this.val); this.val = v;
+      const k = new Float64Array(this.key.length * 2);
+      k.set(this.key);
+      this.key = k;
+      const v = new Int32Array(this.val.length * 2);
+      v.set(this.val);
+      this.val = v;
     }
     let i = this.length++;
     while (i > 0) {
@@ -292,10 +326,12 @@ export class Heap {
     const top = this.val[0];
     const n = --this.length;
     if (n <= 0) return top;
-    const key = this.key[n], val = this.val[n];
+    const key = this.key[n],
+      val = this.val[n];
     let i = 0;
     for (;;) {
-      const l = 2 * i + 1, r = l + 1;
+      const l = 2 * i + 1,
+        r = l + 1;
       if (l >= n) break;
       const c = r < n && this.key[r] < this.key[l] ? r : l;
       if (this.key[c] >= key) break;

@@ -11,9 +11,13 @@ export interface Bounds {
 /** The box around every row of `t` (places, localities, streets, buildings), or undefined for an empty table. */
 export function tableBounds(t: PlaceTable): Bounds | undefined {
   if (t.size === 0) return undefined;
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
   for (let i = 0; i < t.size; i++) {
-    const x = t.lon[i], y = t.lat[i];
+    const x = t.lon[i],
+      y = t.lat[i];
     if (x < w) w = x;
     if (x > e) e = x;
     if (y < s) s = y;

@@ -31,7 +31,8 @@ export class Landmarks {
     const blank = t.strings.indexOf('');
     const rows = new Uint32Array(t.size);
     const areas = new Uint32Array(t.size);
-    let n = 0, m = 0;
+    let n = 0,
+      m = 0;
     for (let r = 0; r < t.size; r++) {
       if (t.what[r] === STREET || (t.what[r] !== BUILDING && t.name[r] === blank)) continue;
       rows[n++] = r;
@@ -53,18 +54,26 @@ export class Landmarks {
     this.tree.finish();
 
     this.areaM2 = new Float64Array(m);
-    if (!m) { this.boxes = undefined; return; }
+    if (!m) {
+      this.boxes = undefined;
+      return;
+    }
     // the boxes are of the table's own integer coordinates: Int32 holds them exactly, in half the bytes
     const boxes = new Flatbush(m, 16, Int32Array);
     this.areaRows.forEach((r, i) => {
-      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+      let x0 = Infinity,
+        y0 = Infinity,
+        x1 = -Infinity,
+        y1 = -Infinity;
       let m2 = 0;
       forEachRing(t, r, (ring, outer) => {
         m2 += outer ? ringAreaM2(ring) : -ringAreaM2(ring);
         if (!outer) return;
         for (let k = 0; k < ring.length; k += 2) {
-          x0 = Math.min(x0, ring[k]); y0 = Math.min(y0, ring[k + 1]);
-          x1 = Math.max(x1, ring[k]); y1 = Math.max(y1, ring[k + 1]);
+          x0 = Math.min(x0, ring[k]);
+          y0 = Math.min(y0, ring[k + 1]);
+          x1 = Math.max(x1, ring[k]);
+          y1 = Math.max(y1, ring[k + 1]);
         }
       });
       this.areaM2[i] = Math.max(0, m2);
@@ -77,7 +86,8 @@ export class Landmarks {
   /** Calls `visit(row, areaM2)` for each landmark area that contains the point (degrees). */
   containing(lon: number, lat: number, visit: (row: number, areaM2: number) => void): void {
     if (!this.boxes) return;
-    const x = lon * 1e7, y = lat * 1e7;
+    const x = lon * 1e7,
+      y = lat * 1e7;
     for (const i of this.boxes.search(x, y, x, y)) {
       const r = this.areaRows[i];
       if (contains(this.t, r, x, y)) visit(r, this.areaM2[i]);
@@ -88,7 +98,8 @@ export class Landmarks {
 // Whether (x, y) in 1e-7 degrees lies in one of row r's polygons: inside its outer
 // ring and in none of its holes.
 function contains(t: PlaceTable, r: number, x: number, y: number): boolean {
-  let inside = false, inPolygon = false;
+  let inside = false,
+    inPolygon = false;
   forEachRing(t, r, (ring, outer) => {
     if (outer) {
       if (inPolygon) inside = true;

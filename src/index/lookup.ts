@@ -41,7 +41,8 @@ export class PlaceLookup {
   /** The table row of a placeId, or -1. */
   row(placeId: number): number {
     const ids = this.ids;
-    let lo = 0, hi = ids.length - 1;
+    let lo = 0,
+      hi = ids.length - 1;
     while (lo <= hi) {
       const m = (lo + hi) >> 1;
       const v = ids[m];

@@ -41,8 +41,14 @@ export class PlaceIndex {
   readonly bounds: Bounds | undefined;
 
   /** @internal `built`: the lookup, text index and landmarks when they were found before (a snapshot's). */
-  constructor(table: PlaceTable, types: Map<string, TypeTree>, streets: Streets, license: string, stats: LoadStats,
-    built?: { lookup: PlaceLookup; words: Words; landmarks: Landmarks }) {
+  constructor(
+    table: PlaceTable,
+    types: Map<string, TypeTree>,
+    streets: Streets,
+    license: string,
+    stats: LoadStats,
+    built?: { lookup: PlaceLookup; words: Words; landmarks: Landmarks },
+  ) {
     this.table = table;
     this.types = types;
     this.lookup = built?.lookup ?? new PlaceLookup(table);

@@ -47,10 +47,13 @@ export class Snapper {
     this.at = new Uint32Array(n);
     let k = 0;
     for (let e = 0; e < edges; e++) {
-      for (let i = g.coordStart[e]; i + 1 < g.coordStart[e + 1]; i += RUN) { this.edge[k] = e; this.at[k++] = i; }
+      for (let i = g.coordStart[e]; i + 1 < g.coordStart[e + 1]; i += RUN) {
+        this.edge[k] = e;
+        this.at[k++] = i;
+      }
     }
     if (tree && tree.numItems !== n) throw new RangeError(`a road tree of ${tree.numItems} boxes for ${n}`);
-    this.tree = n === 0 ? undefined : tree ?? this.boxes();
+    this.tree = n === 0 ? undefined : (tree ?? this.boxes());
   }
 
   /**
@@ -68,10 +71,14 @@ export class Snapper {
 
   private within(lon: number, lat: number, maxKm: number, usable: (edge: number) => boolean): Snap | undefined {
     if (!this.tree) return undefined;
-    const g = this.g, c = g.coords, start = g.coordStart;
+    const g = this.g,
+      c = g.coords,
+      start = g.coordStart;
     const [x0, y0, x1, y1] = boxAround(lon, lat, maxKm);
     const k = Math.cos((lat * Math.PI) / 180);
-    let bestKm = Infinity, bestEdge = -1, bestAt = -1;
+    let bestKm = Infinity,
+      bestEdge = -1,
+      bestAt = -1;
     this.tree.search(Math.floor(x0 * E7), Math.floor(y0 * E7), Math.ceil(x1 * E7), Math.ceil(y1 * E7), (box) => {
       const e = this.edge[box];
       if (!usable(e)) return false;
@@ -94,8 +101,12 @@ export class Snapper {
   // The snapped point on segment `at` of edge `e`, and its offset along the edge.
   private place(lon: number, lat: number, k: number, e: number, at: number, km: number): Snap {
     const c = this.g.coords;
-    const ax = c[2 * at] / E7, ay = c[2 * at + 1] / E7, bx = c[2 * at + 2] / E7, by = c[2 * at + 3] / E7;
-    const dx = (bx - ax) * k, dy = by - ay;
+    const ax = c[2 * at] / E7,
+      ay = c[2 * at + 1] / E7,
+      bx = c[2 * at + 2] / E7,
+      by = c[2 * at + 3] / E7;
+    const dx = (bx - ax) * k,
+      dy = by - ay;
     const len2 = dx * dx + dy * dy;
     let t = len2 > 0 ? ((lon - ax) * k * dx + (lat - ay) * dy) / len2 : 0;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
@@ -106,13 +117,18 @@ export class Snapper {
   }
 
   private boxes(): Flatbush {
-    const c = this.g.coords, start = this.g.coordStart;
+    const c = this.g.coords,
+      start = this.g.coordStart;
     const tree = new Flatbush(this.edge.length, 16, Int32Array);
     for (let b = 0; b < this.edge.length; b++) {
       const end = Math.min(this.at[b] + RUN, start[this.edge[b] + 1] - 1);
-      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
       for (let i = this.at[b]; i <= end; i++) {
-        const x = c[2 * i], y = c[2 * i + 1];
+        const x = c[2 * i],
+          y = c[2 * i + 1];
         if (x < minX) minX = x;
         if (x > maxX) maxX = x;
         if (y < minY) minY = y;

@@ -38,7 +38,7 @@ export class Streets {
       }
     }
     if (tree && tree.numItems !== n) throw new RangeError(`a street tree of ${tree.numItems} segments for ${n}`);
-    this.tree = n === 0 ? undefined : tree ?? boxes(t.coords, this.at);
+    this.tree = n === 0 ? undefined : (tree ?? boxes(t.coords, this.at));
   }
 
   /**
@@ -63,13 +63,17 @@ export class Streets {
     let best = -1;
     let bestKm = Infinity;
     const k = Math.cos((lat * Math.PI) / 180);
-    const qx = lon * E7, qy = lat * E7;
+    const qx = lon * E7,
+      qy = lat * E7;
     const toKm = KM_PER_DEGREE / E7;
     // the filter sees every candidate and keeps none: no result array to build
     this.tree.search(Math.floor(x0 * E7), Math.floor(y0 * E7), Math.ceil(x1 * E7), Math.ceil(y1 * E7), (s) => {
       const i = this.at[s];
       // the segment's box is a lower bound: most candidates stop here once one is close
-      const ax = c[i], ay = c[i + 1], bx = c[i + 2], by = c[i + 3];
+      const ax = c[i],
+        ay = c[i + 1],
+        bx = c[i + 2],
+        by = c[i + 3];
       const dx = qx < Math.min(ax, bx) ? Math.min(ax, bx) - qx : qx > Math.max(ax, bx) ? qx - Math.max(ax, bx) : 0;
       const dy = qy < Math.min(ay, by) ? Math.min(ay, by) - qy : qy > Math.max(ay, by) ? qy - Math.max(ay, by) : 0;
       if (Math.hypot(dx * k, dy) * toKm > bestKm + TIE_KM) return false;
@@ -90,7 +94,8 @@ export class Streets {
 // One box per segment, the segment starting at coords[at[k]].
 function boxes(c: Int32Array, at: Uint32Array): Flatbush {
   const tree = new Flatbush(at.length, 16, Int32Array);
-  for (const i of at) tree.add(Math.min(c[i], c[i + 2]), Math.min(c[i + 1], c[i + 3]), Math.max(c[i], c[i + 2]), Math.max(c[i + 1], c[i + 3]));
+  for (const i of at)
+    tree.add(Math.min(c[i], c[i + 2]), Math.min(c[i + 1], c[i + 3]), Math.max(c[i], c[i + 2]), Math.max(c[i + 1], c[i + 3]));
   tree.finish();
   return tree;
 }

@@ -45,7 +45,10 @@ export function buildTypeTrees(t: PlaceTable): Map<string, TypeTree> {
       if (!Object.hasOwn(MERGED_TYPES, type)) push(type, p, s);
       // the first of a place's types that is a member names the match, and the place enters once
       for (const name of merged.get(type) ?? []) {
-        if (!seen.has(name)) { seen.add(name); push(name, p, s); }
+        if (!seen.has(name)) {
+          seen.add(name);
+          push(name, p, s);
+        }
       }
     }
   }

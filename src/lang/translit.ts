@@ -28,27 +28,96 @@ export function scriptOf(s: string): Script {
 
 // Consonants, without their inherent vowel. व is b at the start of a word, w elsewhere (below).
 const CONSONANTS: Record<string, string> = {
-  क: 'k', ख: 'kh', ग: 'g', घ: 'gh', ङ: 'ng',
-  च: 'ch', छ: 'chh', ज: 'j', झ: 'jh', ञ: 'ny',
-  ट: 't', ठ: 'th', ड: 'd', ढ: 'dh', ण: 'n',
-  त: 't', थ: 'th', द: 'd', ध: 'dh', न: 'n',
-  प: 'p', फ: 'ph', ब: 'b', भ: 'bh', म: 'm',
-  य: 'y', र: 'r', ल: 'l', व: 'w', श: 'sh', ष: 'sh', स: 's', ह: 'h',
-  ळ: 'l', ऴ: 'l', ऩ: 'n', ऱ: 'r',
+  क: 'k',
+  ख: 'kh',
+  ग: 'g',
+  घ: 'gh',
+  ङ: 'ng',
+  च: 'ch',
+  छ: 'chh',
+  ज: 'j',
+  झ: 'jh',
+  ञ: 'ny',
+  ट: 't',
+  ठ: 'th',
+  ड: 'd',
+  ढ: 'dh',
+  ण: 'n',
+  त: 't',
+  थ: 'th',
+  द: 'd',
+  ध: 'dh',
+  न: 'n',
+  प: 'p',
+  फ: 'ph',
+  ब: 'b',
+  भ: 'bh',
+  म: 'm',
+  य: 'y',
+  र: 'r',
+  ल: 'l',
+  व: 'w',
+  श: 'sh',
+  ष: 'sh',
+  स: 's',
+  ह: 'h',
+  ळ: 'l',
+  ऴ: 'l',
+  ऩ: 'n',
+  ऱ: 'r',
   // with nukta, precomposed
-  क़: 'q', ख़: 'kh', ग़: 'g', ज़: 'z', ड़: 'r', ढ़: 'rh', फ़: 'f', य़: 'y',
+  क़: 'q',
+  ख़: 'kh',
+  ग़: 'g',
+  ज़: 'z',
+  ड़: 'r',
+  ढ़: 'rh',
+  फ़: 'f',
+  य़: 'y',
 };
 const NUKTA_OF: Record<string, string> = { क: 'q', ख: 'kh', ग: 'g', ज: 'z', ड: 'r', ढ: 'rh', फ: 'f', य: 'y' };
 
 const VOWELS: Record<string, string> = {
-  अ: 'a', आ: 'a', इ: 'i', ई: 'i', उ: 'u', ऊ: 'u', ऋ: 'ri', ॠ: 'ri', ऌ: 'li',
-  ए: 'e', ऐ: 'ai', ओ: 'o', औ: 'au', ऑ: 'o', ऍ: 'e', ऎ: 'e', ऒ: 'o',
+  अ: 'a',
+  आ: 'a',
+  इ: 'i',
+  ई: 'i',
+  उ: 'u',
+  ऊ: 'u',
+  ऋ: 'ri',
+  ॠ: 'ri',
+  ऌ: 'li',
+  ए: 'e',
+  ऐ: 'ai',
+  ओ: 'o',
+  औ: 'au',
+  ऑ: 'o',
+  ऍ: 'e',
+  ऎ: 'e',
+  ऒ: 'o',
 };
 const SIGNS: Record<string, string> = {
-  'ा': 'a', 'ि': 'i', 'ी': 'i', 'ु': 'u', 'ू': 'u', 'ृ': 'ri', 'ॄ': 'ri',
-  'े': 'e', 'ै': 'ai', 'ो': 'o', 'ौ': 'au', 'ॉ': 'o', 'ॅ': 'e', 'ॆ': 'e', 'ॊ': 'o',
+  'ा': 'a',
+  'ि': 'i',
+  'ी': 'i',
+  'ु': 'u',
+  'ू': 'u',
+  'ृ': 'ri',
+  'ॄ': 'ri',
+  'े': 'e',
+  'ै': 'ai',
+  'ो': 'o',
+  'ौ': 'au',
+  'ॉ': 'o',
+  'ॅ': 'e',
+  'ॆ': 'e',
+  'ॊ': 'o',
 };
-const VIRAMA = '\u094d', NUKTA = '\u093c', ANUSVARA = '\u0902', CANDRABINDU = '\u0901', VISARGA = '\u0903';
+const VIRAMA = '\u094d',
+  NUKTA = '\u093c',
+  ANUSVARA = '\u0902',
+  CANDRABINDU = '\u0901',
+  VISARGA = '\u0903';
 const LABIALS = new Set(['प', 'फ', 'ब', 'भ', 'म']);
 const DIGITS = '०१२३४५६७८९';
 
@@ -72,9 +141,15 @@ function units(word: string): Unit[] {
     const last = out[out.length - 1];
     if (c in CONSONANTS) {
       let latin = CONSONANTS[c];
-      if (chars[i + 1] === NUKTA) { latin = NUKTA_OF[c] ?? latin; i++; }
+      if (chars[i + 1] === NUKTA) {
+        latin = NUKTA_OF[c] ?? latin;
+        i++;
+      }
       // ज्ञ is said gy in Nepali
-      if (c === 'ञ' && last?.letter === 'ज' && last.vowel === '') { last.consonant = 'g'; latin = 'y'; }
+      if (c === 'ञ' && last?.letter === 'ज' && last.vowel === '') {
+        last.consonant = 'g';
+        latin = 'y';
+      }
       out.push({ consonant: latin, tail: '', letter: c });
     } else if (c in VOWELS) {
       out.push({ vowel: VOWELS[c], tail: '' });
@@ -92,7 +167,8 @@ function units(word: string): Unit[] {
 }
 
 /** Whether unit `u` sounds a vowel (its own, or the inherent a that is kept). */
-const voiced = (u: Unit | undefined, kept: boolean[], k: number): boolean => u !== undefined && (u.consonant === undefined || (u.vowel === undefined ? kept[k] : u.vowel !== ''));
+const voiced = (u: Unit | undefined, kept: boolean[], k: number): boolean =>
+  u !== undefined && (u.consonant === undefined || (u.vowel === undefined ? kept[k] : u.vowel !== ''));
 
 /**
  * A Devanagari word in Latin letters as Nepalis write names informally: long and short vowels
@@ -140,7 +216,10 @@ export function toLatin(s: string): string {
     let out = '';
     for (const part of run.split(/([०-९।॥]+)/)) {
       if (/^[०-९।॥]+$/.test(part)) out += [...part].map((c) => (DIGITS.includes(c) ? String(DIGITS.indexOf(c)) : '.')).join('');
-      else if (part) { const w = wordToLatin(part); out += w.charAt(0).toUpperCase() + w.slice(1); }
+      else if (part) {
+        const w = wordToLatin(part);
+        out += w.charAt(0).toUpperCase() + w.slice(1);
+      }
     }
     return out;
   });
@@ -151,17 +230,57 @@ export function toLatin(s: string): string {
 // Consonant spellings of romanized Nepali, longest first. t and d are the retroflex ट and ड, as
 // Nepali writes English words (होटल, रेस्टुरेन्ट); th and dh the dental थ and ध of Nepali names.
 const LATIN_CONSONANTS: [string, string][] = [
-  ['ksh', 'क्ष'], ['chh', 'छ'], ['gy', 'ज्ञ'],
-  ['kh', 'ख'], ['gh', 'घ'], ['ch', 'च'], ['jh', 'झ'], ['th', 'थ'], ['dh', 'ध'], ['ph', 'फ'], ['bh', 'भ'], ['sh', 'श'],
-  ['ng', 'ङ'], ['ck', 'क'],
-  ['k', 'क'], ['g', 'ग'], ['c', 'क'], ['j', 'ज'], ['t', 'ट'], ['d', 'ड'], ['n', 'न'], ['p', 'प'], ['b', 'ब'], ['m', 'म'],
-  ['y', 'य'], ['r', 'र'], ['l', 'ल'], ['w', 'व'], ['v', 'भ'], ['s', 'स'], ['h', 'ह'],
-  ['f', 'फ'], ['z', 'ज'], ['q', 'क'], ['x', 'क्स'],
+  ['ksh', 'क्ष'],
+  ['chh', 'छ'],
+  ['gy', 'ज्ञ'],
+  ['kh', 'ख'],
+  ['gh', 'घ'],
+  ['ch', 'च'],
+  ['jh', 'झ'],
+  ['th', 'थ'],
+  ['dh', 'ध'],
+  ['ph', 'फ'],
+  ['bh', 'भ'],
+  ['sh', 'श'],
+  ['ng', 'ङ'],
+  ['ck', 'क'],
+  ['k', 'क'],
+  ['g', 'ग'],
+  ['c', 'क'],
+  ['j', 'ज'],
+  ['t', 'ट'],
+  ['d', 'ड'],
+  ['n', 'न'],
+  ['p', 'प'],
+  ['b', 'ब'],
+  ['m', 'म'],
+  ['y', 'य'],
+  ['r', 'र'],
+  ['l', 'ल'],
+  ['w', 'व'],
+  ['v', 'भ'],
+  ['s', 'स'],
+  ['h', 'ह'],
+  ['f', 'फ'],
+  ['z', 'ज'],
+  ['q', 'क'],
+  ['x', 'क्स'],
 ];
 // Vowel spellings, longest first: [independent letter, sign after a consonant].
 const LATIN_VOWELS: [string, string, string][] = [
-  ['aa', 'आ', 'ा'], ['oa', 'ओ', 'ो'], ['ea', 'ई', 'ी'], ['ai', 'ऐ', 'ै'], ['au', 'औ', 'ौ'], ['ee', 'ई', 'ी'], ['oo', 'ऊ', 'ू'], ['ou', 'औ', 'ौ'],
-  ['a', 'अ', ''], ['i', 'इ', 'ि'], ['u', 'उ', 'ु'], ['e', 'ए', 'े'], ['o', 'ओ', 'ो'],
+  ['aa', 'आ', 'ा'],
+  ['oa', 'ओ', 'ो'],
+  ['ea', 'ई', 'ी'],
+  ['ai', 'ऐ', 'ै'],
+  ['au', 'औ', 'ौ'],
+  ['ee', 'ई', 'ी'],
+  ['oo', 'ऊ', 'ू'],
+  ['ou', 'औ', 'ौ'],
+  ['a', 'अ', ''],
+  ['i', 'इ', 'ि'],
+  ['u', 'उ', 'ु'],
+  ['e', 'ए', 'े'],
+  ['o', 'ओ', 'ो'],
 ];
 
 /** A Latin word in Devanagari, letter group by letter group (see `toDevanagari`). */
@@ -184,7 +303,13 @@ function wordToDevanagari(word: string): string {
     // n or m after a vowel and before a consonant is the nasal of the cluster: an anusvara, as
     // Nepali writes it (Ganga गंगा)
     const next = w.slice(i + 1);
-    if ((w[i] === 'n' || w[i] === 'm') && !afterConsonant && out !== '' && /^[a-z]/.test(next) && !LATIN_VOWELS.some(([l]) => next.startsWith(l))) {
+    if (
+      (w[i] === 'n' || w[i] === 'm') &&
+      !afterConsonant &&
+      out !== '' &&
+      /^[a-z]/.test(next) &&
+      !LATIN_VOWELS.some(([l]) => next.startsWith(l))
+    ) {
       out += 'ं';
       i += 1;
       continue;
@@ -214,7 +339,10 @@ function wordToDevanagari(word: string): string {
  * toDevanagari('Thamel'); // => 'थमेल'
  */
 export function toDevanagari(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[A-Za-z]+/g, wordToDevanagari);
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[A-Za-z]+/g, wordToDevanagari);
 }
 
 // --- the phonetic key -----------------------------------------------------------------------
@@ -226,9 +354,27 @@ export function toDevanagari(s: string): string {
 // (Station स्टेशन, Culture कल्चर, Terrace टेरेस) only for Latin input, as Devanagari read in Latin
 // letters can spell them too (रेस्टुरेन्ट). C stands for the ch sound while c alone becomes k.
 const SPELLINGS: Record<string, string> = {
-  ksh: 'ks', xh: 'ks', x: 'ks', chh: 'C', ch: 'C', ck: 'k', c: 'k', q: 'k', sh: 's', jny: 'gy', gny: 'gy',
-  ph: 'p', f: 'p', v: 'b', w: 'b', z: 'j',
-  tion: 'sn', ture: 'Cr', ce: 'se', ci: 'si', cy: 'sy',
+  ksh: 'ks',
+  xh: 'ks',
+  x: 'ks',
+  chh: 'C',
+  ch: 'C',
+  ck: 'k',
+  c: 'k',
+  q: 'k',
+  sh: 's',
+  jny: 'gy',
+  gny: 'gy',
+  ph: 'p',
+  f: 'p',
+  v: 'b',
+  w: 'b',
+  z: 'j',
+  tion: 'sn',
+  ture: 'Cr',
+  ce: 'se',
+  ci: 'si',
+  cy: 'sy',
 };
 const FOLD_LATIN = /tion|ture|c[eiy]|ksh|xh|x|chh|ch|ck|c|q|sh|jny|gny|ph|f|v|w|z/g;
 const FOLD_DEVA = /ksh|xh|x|chh|ch|ck|c|q|sh|jny|gny|ph|f|v|w|z/g;
@@ -254,10 +400,16 @@ export function phoneticKey(word: string): string {
   const deva = DEVA.test(word);
   let s = deva ? rawLatin(word) : ASCII.test(word) ? word : word.normalize('NFD');
   // an h written twice is one (its folds below would otherwise leave the second)
-  s = s.toLowerCase().replace(/[^a-z]/g, '').replace(/hh+/g, 'h');
+  s = s
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .replace(/hh+/g, 'h');
   if (!s) return '';
   if (!deva && s.endsWith('ew')) s = `${s.slice(0, -2)}u`;
-  s = s.replace(deva ? FOLD_DEVA : FOLD_LATIN, folded).replace(ASPIRATE, '$1').replace(/ri/g, 'r');
+  s = s
+    .replace(deva ? FOLD_DEVA : FOLD_LATIN, folded)
+    .replace(ASPIRATE, '$1')
+    .replace(/ri/g, 'r');
   // a letter written twice is said once (Makkhan मखन, Dillibazar); before the vowels go, so
   // that the two m of Momo stay two
   s = s.replace(/(.)\1+/g, '$1');

@@ -51,7 +51,10 @@ export function inflateBlob(bytes: Uint8Array): Uint8Array {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ERR_BUFFER_TOO_LARGE') {
-      throw new BlobError(`blob inflates to more than ${rawSize >= 0 ? `the ${rawSize} bytes its header says` : "the format's 32 MiB"}`, { cause: err, code: e.code });
+      throw new BlobError(`blob inflates to more than ${rawSize >= 0 ? `the ${rawSize} bytes its header says` : "the format's 32 MiB"}`, {
+        cause: err,
+        code: e.code,
+      });
     }
     throw new BlobError(`corrupt zlib data (${e.message})`, { cause: err, code: e.code });
   }

@@ -69,8 +69,19 @@ class Runs {
 
 /** Transferable buffers of a block, for `postMessage`. */
 export function blockBuffers(b: Block): ArrayBuffer[] {
-  const arrays = [b.nodeId, b.nodeLat, b.nodeLon, b.wayId, b.wayRefStart, b.wayRef, b.relId, b.relMemStart,
-    b.relMemType, b.relMemRef, b.relMemRole];
+  const arrays = [
+    b.nodeId,
+    b.nodeLat,
+    b.nodeLon,
+    b.wayId,
+    b.wayRefStart,
+    b.wayRef,
+    b.relId,
+    b.relMemStart,
+    b.relMemType,
+    b.relMemRef,
+    b.relMemRole,
+  ];
   for (const t of [b.nodeTags, b.wayTags, b.relTags]) arrays.push(t.owner, t.start, t.kv);
   return arrays.map((a) => a.buffer as ArrayBuffer);
 }
@@ -130,7 +141,10 @@ export function decodeBlock(bytes: Uint8Array, keep = KEEP_PLACES, decoder = new
       else if (tag === 2) d.dense(stop);
       else if (tag === 3) d.way(stop);
       else if (tag === 4) d.relation(stop);
-      else { pbf.skip(val); continue; }
+      else {
+        pbf.skip(val);
+        continue;
+      }
       if (pbf.pos !== stop) throw new Error('malformed primitive group');
     }
   }
@@ -171,11 +185,27 @@ export class BlockDecoder {
 
   // the lists are reused block after block: they stop growing after the first few
   reset(pbf: Pbf, flags: Uint8Array, gran: number, latOff: number, lonOff: number, all: boolean): void {
-    this.pbf = pbf; this.flags = flags; this.gran = gran; this.latOff = latOff; this.lonOff = lonOff;
+    this.pbf = pbf;
+    this.flags = flags;
+    this.gran = gran;
+    this.latOff = latOff;
+    this.lonOff = lonOff;
     this.all = all;
     this.keepWay = all ? always : keepWay;
-    for (const l of [this.nodeId, this.nodeLat, this.nodeLon, this.wayId, this.wayRefStart, this.wayRef, this.relId,
-      this.relMemStart, this.relMemType, this.relMemRef, this.relMemRole]) l.length = 0;
+    for (const l of [
+      this.nodeId,
+      this.nodeLat,
+      this.nodeLon,
+      this.wayId,
+      this.wayRefStart,
+      this.wayRef,
+      this.relId,
+      this.relMemStart,
+      this.relMemType,
+      this.relMemRef,
+      this.relMemRole,
+    ])
+      l.length = 0;
     for (const r of [this.nodeTags, this.wayTags, this.relTags]) r.reset();
     this.wayRefStart.push(0);
     this.relMemStart.push(0);
@@ -196,18 +226,37 @@ export class BlockDecoder {
 
   dense(end: number): void {
     const pbf = this.pbf;
-    let ids = -1, idsEnd = -1, lats = -1, latsEnd = -1, lons = -1, lonsEnd = -1, kv = -1, kvEnd = -1;
+    let ids = -1,
+      idsEnd = -1,
+      lats = -1,
+      latsEnd = -1,
+      lons = -1,
+      lonsEnd = -1,
+      kv = -1,
+      kvEnd = -1;
     while (pbf.pos < end) {
       const val = pbf.readVarint();
       const tag = val >> 3;
-      if ((val & 7) !== 2) { pbf.skip(val); continue; }
+      if ((val & 7) !== 2) {
+        pbf.skip(val);
+        continue;
+      }
       const len = pbf.readVarint();
       const start = pbf.pos;
       pbf.pos += len;
-      if (tag === 1) { ids = start; idsEnd = pbf.pos; }
-      else if (tag === 8) { lats = start; latsEnd = pbf.pos; }
-      else if (tag === 9) { lons = start; lonsEnd = pbf.pos; }
-      else if (tag === 10) { kv = start; kvEnd = pbf.pos; }
+      if (tag === 1) {
+        ids = start;
+        idsEnd = pbf.pos;
+      } else if (tag === 8) {
+        lats = start;
+        latsEnd = pbf.pos;
+      } else if (tag === 9) {
+        lons = start;
+        lonsEnd = pbf.pos;
+      } else if (tag === 10) {
+        kv = start;
+        kvEnd = pbf.pos;
+      }
     }
     if (ids < 0) return;
     const n = countVarints(pbf.buf, ids, idsEnd);
@@ -235,7 +284,10 @@ export class BlockDecoder {
       }
     }
     this.nodeId.length = this.nodeLat.length = this.nodeLon.length = first + n;
-    if (kv < 0) { pbf.pos = end; return; }
+    if (kv < 0) {
+      pbf.pos = end;
+      return;
+    }
 
     // keys_vals: per node, key/value pairs closed by a 0
     pbf.pos = kv;
@@ -264,7 +316,9 @@ export class BlockDecoder {
 
   node(end: number): void {
     const pbf = this.pbf;
-    let id = 0, lat = 0, lon = 0;
+    let id = 0,
+      lat = 0,
+      lon = 0;
     this.keys.length = this.vals.length = 0;
     while (pbf.pos < end) {
       const val = pbf.readVarint();
@@ -312,7 +366,9 @@ export class BlockDecoder {
     const pbf = this.pbf;
     let id = 0;
     this.keys.length = this.vals.length = 0;
-    let roles = 0, refs = 0, types = 0;
+    let roles = 0,
+      refs = 0,
+      types = 0;
     while (pbf.pos < end) {
       const val = pbf.readVarint();
       const tag = val >> 3;
@@ -321,11 +377,18 @@ export class BlockDecoder {
       else if (tag === 3) this.packed(this.vals);
       else if (tag === 8 && (val & 7) === 2) {
         const stop = pbf.readVarint() + pbf.pos;
-        while (pbf.pos < stop) { this.relMemRole.push(this.str(pbf.readVarint())); roles++; }
+        while (pbf.pos < stop) {
+          this.relMemRole.push(this.str(pbf.readVarint()));
+          roles++;
+        }
       } else if (tag === 9 && (val & 7) === 2) {
         const stop = pbf.readVarint() + pbf.pos;
         let ref = 0;
-        while (pbf.pos < stop) { ref += pbf.readSVarint(); this.relMemRef.push(ref); refs++; }
+        while (pbf.pos < stop) {
+          ref += pbf.readSVarint();
+          this.relMemRef.push(ref);
+          refs++;
+        }
       } else if (tag === 10 && (val & 7) === 2) {
         const stop = pbf.readVarint() + pbf.pos;
         while (pbf.pos < stop) {
@@ -397,11 +460,14 @@ function deltas64(buf: Uint8Array, pos: number, end: number, out: Float64Array, 
     let b = buf[pos++];
     let v = b & 0x7f;
     if (b >= 0x80) {
-      b = buf[pos++]; v |= (b & 0x7f) << 7;
+      b = buf[pos++];
+      v |= (b & 0x7f) << 7;
       if (b >= 0x80) {
-        b = buf[pos++]; v |= (b & 0x7f) << 14;
+        b = buf[pos++];
+        v |= (b & 0x7f) << 14;
         if (b >= 0x80) {
-          b = buf[pos++]; v |= (b & 0x7f) << 21;
+          b = buf[pos++];
+          v |= (b & 0x7f) << 21;
           if (b >= 0x80) {
             let mul = 0x10000000;
             do {
@@ -428,11 +494,14 @@ function deltas32(buf: Uint8Array, pos: number, end: number, out: Int32Array, at
     let b = buf[pos++];
     let v = b & 0x7f;
     if (b >= 0x80) {
-      b = buf[pos++]; v |= (b & 0x7f) << 7;
+      b = buf[pos++];
+      v |= (b & 0x7f) << 7;
       if (b >= 0x80) {
-        b = buf[pos++]; v |= (b & 0x7f) << 14;
+        b = buf[pos++];
+        v |= (b & 0x7f) << 14;
         if (b >= 0x80) {
-          b = buf[pos++]; v |= (b & 0x7f) << 21;
+          b = buf[pos++];
+          v |= (b & 0x7f) << 21;
           if (b >= 0x80) {
             let mul = 0x10000000;
             do {

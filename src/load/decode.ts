@@ -24,7 +24,13 @@ export function defaultWorkers(bytes: number): number {
  * decode what follows. A blob that fails, or a `take` that throws, rejects and
  * stops the threads. `keep` is `decodeBlock`'s keep policy.
  */
-export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: number, take: (seq: number, b: Block) => void, keep?: number): Promise<void> {
+export async function decodeFrames(
+  buf: Uint8Array,
+  frames: Frame[],
+  workers: number,
+  take: (seq: number, b: Block) => void,
+  keep?: number,
+): Promise<void> {
   if (workers <= 0 || frames.length < 2) {
     const decoder = new BlockDecoder(); // its lists reused block after block
     for (let i = 0; i < frames.length; i++) {
@@ -45,7 +51,9 @@ export async function decodeFrames(buf: Uint8Array, frames: Frame[], workers: nu
     let out = 0; // the next block to hand over
     const ready = new Map<number, Block>();
     let failed = false;
-    const stop = () => { for (const w of pool) void w.terminate(); };
+    const stop = () => {
+      for (const w of pool) void w.terminate();
+    };
     const feed = (w: Worker) => {
       if (next >= frames.length) return;
       const seq = next++;

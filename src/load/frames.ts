@@ -38,7 +38,10 @@ const SUPPORTED = new Set(['OsmSchema-V0.6', 'DenseNodes']);
 
 /** How a strict load words the blobs it refuses: how many, and the first few by type and offset. */
 export function describeSkipped(skipped: readonly SkippedBlob[]): string {
-  const first = skipped.slice(0, 3).map((b) => `${JSON.stringify(b.type)} at offset ${b.offset}`).join(', ');
+  const first = skipped
+    .slice(0, 3)
+    .map((b) => `${JSON.stringify(b.type)} at offset ${b.offset}`)
+    .join(', ');
   return `${skipped.length} blob${skipped.length === 1 ? '' : 's'} of unknown type (${first}${skipped.length > 3 ? ', …' : ''})`;
 }
 

@@ -28,7 +28,10 @@ export class BlockIds {
     let prev = -Infinity;
     for (const i of held) {
       const a = arrays[i];
-      if (a[0] <= prev) { sorted = false; break; }
+      if (a[0] <= prev) {
+        sorted = false;
+        break;
+      }
       for (let k = 1; k < a.length && sorted; k++) if (a[k] <= a[k - 1]) sorted = false;
       prev = a[a.length - 1];
     }
@@ -36,11 +39,19 @@ export class BlockIds {
     const ids = new Float64Array(this.count);
     const where = new Uint32Array(this.count * 2);
     let n = 0;
-    for (const i of held) for (let k = 0; k < arrays[i].length; k++, n++) { ids[n] = arrays[i][k]; where[2 * n] = i; where[2 * n + 1] = k; }
+    for (const i of held)
+      for (let k = 0; k < arrays[i].length; k++, n++) {
+        ids[n] = arrays[i][k];
+        where[2 * n] = i;
+        where[2 * n + 1] = k;
+      }
     const perm = Uint32Array.from(ids.keys()).sort((a, b) => ids[a] - ids[b]);
     this.order = Float64Array.from(perm, (p) => ids[p]);
     this.where = new Uint32Array(this.count * 2);
-    perm.forEach((p, k) => { this.where![2 * k] = where[2 * p]; this.where![2 * k + 1] = where[2 * p + 1]; });
+    perm.forEach((p, k) => {
+      this.where![2 * k] = where[2 * p];
+      this.where![2 * k + 1] = where[2 * p + 1];
+    });
   }
 
   /** Whether `id` is present; on a hit, `block` and `index` say where. */
@@ -54,10 +65,15 @@ export class BlockIds {
     }
     // the last block whose first id is <= id
     const first = this.first;
-    let lo = 0, hi = first.length - 1, b = -1;
+    let lo = 0,
+      hi = first.length - 1,
+      b = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (first[mid] <= id) { b = mid; lo = mid + 1; } else hi = mid - 1;
+      if (first[mid] <= id) {
+        b = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
     }
     if (b < 0) return false;
     const block = this.blocks[b];

@@ -1,4 +1,4 @@
-import type { Block, TagRuns } from './block.js';
+import type { Block } from './block.js';
 import { BlockIds } from './ids.js';
 
 /**
@@ -30,8 +30,14 @@ export class Osm {
 
   /** Number of nodes, ways and relations in the blocks. */
   counts(): { nodes: number; ways: number; relations: number } {
-    let nodes = 0, ways = 0, relations = 0;
-    for (const b of this.blocks) { nodes += b.nodeId.length; ways += b.wayId.length; relations += b.relId.length; }
+    let nodes = 0,
+      ways = 0,
+      relations = 0;
+    for (const b of this.blocks) {
+      nodes += b.nodeId.length;
+      ways += b.wayId.length;
+      relations += b.relId.length;
+    }
     return { nodes, ways, relations };
   }
 

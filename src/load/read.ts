@@ -81,8 +81,15 @@ export async function openRegular(path: string): Promise<{ handle: FileHandle; s
     const st = await handle.stat();
     if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     if (!st.isFile()) {
-      const what = st.isFIFO() ? 'a named pipe' : st.isCharacterDevice() ? 'a character device' : st.isBlockDevice() ? 'a block device'
-        : st.isSocket() ? 'a socket' : 'not a file';
+      const what = st.isFIFO()
+        ? 'a named pipe'
+        : st.isCharacterDevice()
+          ? 'a character device'
+          : st.isBlockDevice()
+            ? 'a block device'
+            : st.isSocket()
+              ? 'a socket'
+              : 'not a file';
       throw Object.assign(new Error(`is ${what}, not a regular file`), { code: NOT_REGULAR });
     }
     return { handle, size: st.size };

@@ -26,7 +26,11 @@ export function startThread(base: string, name: string): Worker {
  * `node --input-type=module -e '…'` could not load a PBF on threads.
  */
 const ENTRY_FLAGS: Record<string, boolean> = {
-  '--input-type': true, '--eval': true, '--print': true, '--check': false, '--interactive': false,
+  '--input-type': true,
+  '--eval': true,
+  '--print': true,
+  '--check': false,
+  '--interactive': false,
 };
 
 /** Short forms of the entry flags, which may be run together (`-pe CODE`); e and p take the code. */

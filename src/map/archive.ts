@@ -85,7 +85,15 @@ export class TileArchive {
   // a gzip archive's tiles checked to inflate within the limit (by offset and length in the tile data)
   private readonly checked = new Memo<number>(0, () => 0);
 
-  private constructor(file: string, pmtiles: PMTiles, source: FileSource, header: Header, metadata: Record<string, unknown>, tag: string, options: Required<TileArchiveOptions>) {
+  private constructor(
+    file: string,
+    pmtiles: PMTiles,
+    source: FileSource,
+    header: Header,
+    metadata: Record<string, unknown>,
+    tag: string,
+    options: Required<TileArchiveOptions>,
+  ) {
     this.file = file;
     this.pmtiles = pmtiles;
     this.source = source;
@@ -104,8 +112,12 @@ export class TileArchive {
    */
   static async open(file: string, options: TileArchiveOptions = {}): Promise<TileArchive> {
     const { maxTileBytes = MAX_TILE_BYTES, cacheBytes = 64 << 20 } = options;
-    for (const [what, n] of [['maxTileBytes', maxTileBytes], ['cacheBytes', cacheBytes]] as const) {
-      if (!Number.isSafeInteger(n) || n < (what === 'cacheBytes' ? 0 : 1)) throw new TypeError(`TileArchive.open: ${what} must be a ${what === 'cacheBytes' ? 'non-negative' : 'positive'} integer, got ${n}`);
+    for (const [what, n] of [
+      ['maxTileBytes', maxTileBytes],
+      ['cacheBytes', cacheBytes],
+    ] as const) {
+      if (!Number.isSafeInteger(n) || n < (what === 'cacheBytes' ? 0 : 1))
+        throw new TypeError(`TileArchive.open: ${what} must be a ${what === 'cacheBytes' ? 'non-negative' : 'positive'} integer, got ${n}`);
     }
     let size: number;
     let mtime: number;
@@ -116,14 +128,20 @@ export class TileArchive {
       mtime = st.mtimeMs;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new TileArchiveError(file, code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read: ${(err as Error).message}`);
+      throw new TileArchiveError(
+        file,
+        code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : `cannot read: ${(err as Error).message}`,
+      );
     }
     const source = new FileSource(file);
     try {
       const pmtiles = new PMTiles(source);
       const head = new Uint8Array((await source.getBytes(0, 127)).data);
       if (head.length < 127 || head[0] !== 0x50 || head[1] !== 0x4d) {
-        throw new TileArchiveError(file, head.length < 127 && head[0] === 0x50 ? 'truncated PMTiles header' : 'not a PMTiles archive (no PMTiles magic bytes)');
+        throw new TileArchiveError(
+          file,
+          head.length < 127 && head[0] === 0x50 ? 'truncated PMTiles header' : 'not a PMTiles archive (no PMTiles magic bytes)',
+        );
       }
       if (head[7] !== 3) throw new TileArchiveError(file, `PMTiles spec version ${head[7]}; this server reads version 3`);
       const header = await pmtiles.getHeader().catch((err: Error) => {
@@ -136,14 +154,22 @@ export class TileArchive {
         ['tile data', header.tileDataOffset, header.tileDataLength ?? 0],
       ];
       for (const [what, offset, length] of sections) {
-        if (offset + length > size) throw new TileArchiveError(file, `truncated: its ${what} ends at byte ${offset + length} of a ${size}-byte file`);
+        if (offset + length > size)
+          throw new TileArchiveError(file, `truncated: its ${what} ends at byte ${offset + length} of a ${size}-byte file`);
       }
       if (header.minZoom > header.maxZoom || header.maxZoom > MAX_TILE_ZOOM) {
-        throw new TileArchiveError(file, `its zooms ${header.minZoom} to ${header.maxZoom} are not PMTiles zooms (0 to ${MAX_TILE_ZOOM}, the least first)`);
+        throw new TileArchiveError(
+          file,
+          `its zooms ${header.minZoom} to ${header.maxZoom} are not PMTiles zooms (0 to ${MAX_TILE_ZOOM}, the least first)`,
+        );
       }
-      if (header.tileType !== TileType.Mvt) throw new TileArchiveError(file, `holds ${TileType[header.tileType] ?? 'unknown'} tiles; this server serves vector (MVT) tiles`);
+      if (header.tileType !== TileType.Mvt)
+        throw new TileArchiveError(file, `holds ${TileType[header.tileType] ?? 'unknown'} tiles; this server serves vector (MVT) tiles`);
       if (header.tileCompression !== Compression.Gzip && header.tileCompression !== Compression.None) {
-        throw new TileArchiveError(file, `tiles compressed with ${Compression[header.tileCompression] ?? 'an unknown method'}; this server reads gzip or uncompressed tiles`);
+        throw new TileArchiveError(
+          file,
+          `tiles compressed with ${Compression[header.tileCompression] ?? 'an unknown method'}; this server reads gzip or uncompressed tiles`,
+        );
       }
       let metadata: unknown;
       try {
@@ -181,7 +207,11 @@ export class TileArchive {
     // A directory may claim any length: nothing longer than the gzip of a tile at the limit is read.
     const plain = header.tileCompression === Compression.None;
     const longest = plain ? this.maxTileBytes : gzipBound(this.maxTileBytes);
-    if (entry.length > longest) throw new TileDataError(name, `it is stored in ${entry.length} bytes, more than a tile of ${bytes(this.maxTileBytes)}, the limit, can take`);
+    if (entry.length > longest)
+      throw new TileDataError(
+        name,
+        `it is stored in ${entry.length} bytes, more than a tile of ${bytes(this.maxTileBytes)}, the limit, can take`,
+      );
     const etag = `"${this.tag}-${entry.offset.toString(36)}-${entry.length.toString(36)}"`;
     // by its bytes' place: a hostile directory may give two tiles one offset and two lengths
     const key = `${entry.offset}:${entry.length}`;
@@ -272,7 +302,10 @@ class Memo<V> {
   private hits = 0;
   private misses = 0;
 
-  constructor(readonly budget: number, readonly sizeOf: (value: V) => number) {}
+  constructor(
+    readonly budget: number,
+    readonly sizeOf: (value: V) => number,
+  ) {}
 
   async get(key: string, make: () => Promise<V>): Promise<V> {
     const held = this.done.get(key);
@@ -332,7 +365,8 @@ class Gate {
       return await task();
     } finally {
       const next = this.waiting.shift();
-      if (next) next(); // the slot passes on as it is
+      if (next)
+        next(); // the slot passes on as it is
       else this.running--;
     }
   }

@@ -54,13 +54,20 @@ export interface ShapedAssets {
  * table it cannot draw (damaged, or shaped with another version of the face, whose glyph ids
  * would draw other letters), `assets` as it is and the `problem`, for the host to tell.
  */
-export async function withShapedGlyphs(assets: MapAssets | undefined, metadata: Record<string, unknown> | undefined): Promise<ShapedAssets> {
+export async function withShapedGlyphs(
+  assets: MapAssets | undefined,
+  metadata: Record<string, unknown> | undefined,
+): Promise<ShapedAssets> {
   const table = metadata?.[SHAPED_KEY];
   if (!assets || table === undefined) return { assets };
-  if (!isShapedTable(table)) return { assets, problem: `the archive's ${SHAPED_KEY} is not a table of clusters: its Nepali labels will not show` };
+  if (!isShapedTable(table))
+    return { assets, problem: `the archive's ${SHAPED_KEY} is not a table of clusters: its Nepali labels will not show` };
   const face = await Shaper.load();
   if (face.name !== table.font) {
-    return { assets, problem: `the archive's Nepali labels were shaped with ${table.font} and this server draws ${face.name}: rebuild the tiles to show them` };
+    return {
+      assets,
+      problem: `the archive's Nepali labels were shaped with ${table.font} and this server draws ${face.name}: rebuild the tiles to show them`,
+    };
   }
   const ranges = new Map<number, Promise<Uint8Array>>();
   const prefix = `fonts/${DEVANAGARI_STACK}/`;

@@ -84,8 +84,14 @@ export function drawGlyph(id: number, commands: readonly PathCommand[], advance:
     if (c.type === 'Z') continue;
     const xs = c.type === 'C' ? [c.x, c.x1, c.x2] : c.type === 'Q' ? [c.x, c.x1] : [c.x];
     const ys = c.type === 'C' ? [c.y, c.y1, c.y2] : c.type === 'Q' ? [c.y, c.y1] : [c.y];
-    for (const x of xs) (x1 = Math.min(x1, x)), (x2 = Math.max(x2, x));
-    for (const y of ys) (y1 = Math.min(y1, y)), (y2 = Math.max(y2, y));
+    for (const x of xs) {
+      x1 = Math.min(x1, x);
+      x2 = Math.max(x2, x);
+    }
+    for (const y of ys) {
+      y1 = Math.min(y1, y);
+      y2 = Math.max(y2, y);
+    }
   }
   const base = { id, advance: Math.round(advance) };
   if (!(x2 > x1 && y2 > y1)) return { ...base, width: 0, height: 0, left: 0, top: -Math.ceil(ascender) };

@@ -71,7 +71,15 @@ function transform(grid: Float64Array, width: number, height: number, f: Float64
 }
 
 // One line of it: the lower envelope of the parabolas rooted at each sample.
-function transform1(grid: Float64Array, offset: number, stride: number, length: number, f: Float64Array, v: Uint16Array, z: Float64Array): void {
+function transform1(
+  grid: Float64Array,
+  offset: number,
+  stride: number,
+  length: number,
+  f: Float64Array,
+  v: Uint16Array,
+  z: Float64Array,
+): void {
   v[0] = 0;
   z[0] = -INF;
   z[1] = INF;

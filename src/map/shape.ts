@@ -88,7 +88,9 @@ export function woffToSfnt(woff: Uint8Array): Uint8Array {
   let at = 12 + 16 * count;
   for (let i = 0; i < count; i++) {
     const d = 44 + 20 * i;
-    const offset = v.getUint32(d + 4), packed = v.getUint32(d + 8), length = v.getUint32(d + 12);
+    const offset = v.getUint32(d + 4),
+      packed = v.getUint32(d + 8),
+      length = v.getUint32(d + 12);
     if (offset + packed > woff.length || at + length > total) throw new FontError(`WOFF table ${i} lies outside the file`);
     const src = woff.subarray(offset, offset + packed);
     let data: Uint8Array;
@@ -143,7 +145,10 @@ export class Shaper {
     if (!face.upem || face.collectUnicodes().length === 0) throw new FontError('HarfBuzz finds no glyphs in this font');
     this.upem = face.upem;
     this.font = new hb.Font(face);
-    this.name = [1, 2, 5].map((id) => face.getName(id, 'en')).join(' ').trim();
+    this.name = [1, 2, 5]
+      .map((id) => face.getName(id, 'en'))
+      .join(' ')
+      .trim();
     this.space = this.font.nominalGlyph(0x20) ?? 0;
   }
 
@@ -168,7 +173,13 @@ export class Shaper {
     // (not getGlyphInfosAndPositions, which defines properties on every glyph: several times slower)
     const infos = buf.getGlyphInfos();
     const positions = buf.getGlyphPositions();
-    return infos.map((g, i) => ({ id: g.codepoint, cluster: g.cluster, advance: positions[i]!.xAdvance, dx: positions[i]!.xOffset, dy: positions[i]!.yOffset }));
+    return infos.map((g, i) => ({
+      id: g.codepoint,
+      cluster: g.cluster,
+      advance: positions[i]!.xAdvance,
+      dx: positions[i]!.xOffset,
+      dy: positions[i]!.yOffset,
+    }));
   }
 
   /**
@@ -179,7 +190,7 @@ export class Shaper {
     const glyphs = this.shape(text);
     // HarfBuzz's cluster values are UTF-16 offsets into the text; left to right they only grow.
     const out: Cluster[] = [];
-    for (let i = 0; i < glyphs.length; ) {
+    for (let i = 0; i < glyphs.length;) {
       const first = glyphs[i]!.cluster;
       let j = i;
       let pen = 0;
@@ -286,8 +297,10 @@ export function shapeLabels(texts: Iterable<string>, shaper: Shaper, options: Sh
     for (const p of parts) {
       const code = p.startsWith('=') ? undefined : codes.get(p);
       if (p.startsWith('=')) label += p.slice(1);
-      else if (code === undefined) { label = undefined; break; }
-      else label += String.fromCharCode(code);
+      else if (code === undefined) {
+        label = undefined;
+        break;
+      } else label += String.fromCharCode(code);
     }
     if (label === undefined) overflow++;
     labels.set(text, label);
@@ -338,9 +351,14 @@ export function placeLabel(label: string, table: ShapedTable, shaper: Shaper): P
 export function isShapedTable(value: unknown): value is ShapedTable {
   if (!value || typeof value !== 'object') return false;
   const t = value as Partial<ShapedTable>;
-  return typeof t.font === 'string' && typeof t.upem === 'number' && t.upem > 0 && Array.isArray(t.clusters) &&
+  return (
+    typeof t.font === 'string' &&
+    typeof t.upem === 'number' &&
+    t.upem > 0 &&
+    Array.isArray(t.clusters) &&
     t.clusters.length <= PUA_LAST - PUA_FIRST + 1 &&
-    t.clusters.every((c) => Array.isArray(c) && c.length % 3 === 1 && c.length <= 1 + 3 * MAX_CLUSTER_GLYPHS && c.every(Number.isInteger));
+    t.clusters.every((c) => Array.isArray(c) && c.length % 3 === 1 && c.length <= 1 + 3 * MAX_CLUSTER_GLYPHS && c.every(Number.isInteger))
+  );
 }
 
 /**

@@ -105,7 +105,14 @@ function nepaliLayers(english: unknown[], flavor: string): unknown[] {
   const swap = (v: unknown): unknown => {
     if (!Array.isArray(v)) return v;
     if (labels.has(JSON.stringify(v))) {
-      return ['case', ['has', 'pgf:name:ne'], ['format', ['get', 'pgf:name:ne'], font], ['has', 'name:ne'], ['format', ['get', 'name:ne'], font], v];
+      return [
+        'case',
+        ['has', 'pgf:name:ne'],
+        ['format', ['get', 'pgf:name:ne'], font],
+        ['has', 'name:ne'],
+        ['format', ['get', 'name:ne'], font],
+        v,
+      ];
     }
     return v.map(swap);
   };

@@ -34,7 +34,10 @@ export function tileProblem(z: string, x: string, y: string, zooms: { minZoom: n
     return `z must be an integer from ${minZoom} to ${maxZoom}, the zooms of this server's tiles (maps overzoom z${maxZoom} tiles beyond)`;
   }
   const last = 2 ** zn - 1;
-  for (const [name, s] of [['x', x], ['y', y]] as const) {
+  for (const [name, s] of [
+    ['x', x],
+    ['y', y],
+  ] as const) {
     const n = integer(s);
     if (n === undefined || n > last) return `${name} must be an integer from 0 to ${last} (2^z − 1) at z${zn}`;
   }

@@ -42,4 +42,5 @@ export function destinationFlag(m: number): number {
 }
 
 /** Kinds of a turn restriction in `RoadGraph.restrictions`. */
-export const NO_TURN = 0, ONLY_TURN = 1;
+export const NO_TURN = 0,
+  ONLY_TURN = 1;

@@ -2,8 +2,10 @@ import type { PlaceTable } from './table.js';
 import { POLYGON, MULTIPOLYGON } from './table.js';
 
 /** The geometry columns of a place table: all that streets, localities and addresses read. */
-export type Shapes = Pick<PlaceTable, 'size' | 'what' | 'osmId' | 'kind' | 'lon' | 'lat' | 'geom' | 'shapeStart' | 'shape'
-  | 'coordStart' | 'coords'>;
+export type Shapes = Pick<
+  PlaceTable,
+  'size' | 'what' | 'osmId' | 'kind' | 'lon' | 'lat' | 'geom' | 'shapeStart' | 'shape' | 'coordStart' | 'coords'
+>;
 
 /** A table's geometry columns alone (views, not copies). */
 export function shapesOf(t: Shapes): Shapes {

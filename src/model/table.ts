@@ -1,14 +1,20 @@
 import type { Schedules } from '../hours/schedules.js';
 
 /** Geometry kinds, as stored in `PlaceTable.geom`. */
-export const POINT = 0, LINE = 1, POLYGON = 2, MULTIPOLYGON = 3;
+export const POINT = 0,
+  LINE = 1,
+  POLYGON = 2,
+  MULTIPOLYGON = 3;
 
 /**
  * What a row is, as stored in `PlaceTable.what`: a place (it has feature keys and
  * is what `nearby` finds), or a row kept for search, reverse geocoding and
  * addresses only: a locality (`place=*`), a named street, an addressed building.
  */
-export const PLACE = 0, LOCALITY = 1, STREET = 2, BUILDING = 3;
+export const PLACE = 0,
+  LOCALITY = 1,
+  STREET = 2,
+  BUILDING = 3;
 
 /**
  * All places of a file as parallel typed arrays, one row per place. Geometry is a

@@ -27,7 +27,16 @@ export const DESTINATION_VALUES: ReadonlySet<string> = new Set(['destination', '
  * route mode is (`use_sidepath`: a bike must take the cycleway beside the road).
  */
 export const CLOSED_VALUES: ReadonlySet<string> = new Set([
-  'no', 'private', 'agricultural', 'forestry', 'psv', 'bus', 'military', 'emergency', 'delivery', 'use_sidepath',
+  'no',
+  'private',
+  'agricultural',
+  'forestry',
+  'psv',
+  'bus',
+  'military',
+  'emergency',
+  'delivery',
+  'use_sidepath',
 ]);
 
 /** What access tags say of a mode: open, destination only, or closed. */

@@ -12,12 +12,23 @@ export type Oneway = 1 | -1 | 0 | null;
 /** One `oneway` value: undefined for a value we do not know (as if not set). */
 export function onewayValue(v: string | undefined): Oneway | undefined {
   switch (v) {
-    case 'yes': case '1': case 'true': return 1;
-    case '-1': case 'reverse': return -1;
-    case 'no': case '0': case 'false': return 0;
+    case 'yes':
+    case '1':
+    case 'true':
+      return 1;
+    case '-1':
+    case 'reverse':
+      return -1;
+    case 'no':
+    case '0':
+    case 'false':
+      return 0;
     // the direction changes by the hour or by the signals: no static route can rely on it
-    case 'reversible': case 'alternating': return null;
-    default: return undefined;
+    case 'reversible':
+    case 'alternating':
+      return null;
+    default:
+      return undefined;
   }
 }
 

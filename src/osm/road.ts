@@ -10,8 +10,22 @@ import type { Get } from './tags.js';
  * a way). No mode routes on them and the roads layer draws none.
  */
 export const NOT_ROADS: ReadonlySet<string> = new Set([
-  'construction', 'proposed', 'planned', 'abandoned', 'razed', 'demolished', 'removed', 'disused',
-  'bus_stop', 'elevator', 'emergency_bay', 'rest_area', 'services', 'street_lamp', 'traffic_signals', 'crossing',
+  'construction',
+  'proposed',
+  'planned',
+  'abandoned',
+  'razed',
+  'demolished',
+  'removed',
+  'disused',
+  'bus_stop',
+  'elevator',
+  'emergency_bay',
+  'rest_area',
+  'services',
+  'street_lamp',
+  'traffic_signals',
+  'crossing',
 ]);
 
 /** Whether a `highway` value is a road (some mode may travel along it). */

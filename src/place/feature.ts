@@ -4,8 +4,18 @@
 
 /** Keys whose values are place types, on nodes, ways and relations. */
 export const FEATURE_KEYS: readonly string[] = [
-  'amenity', 'shop', 'tourism', 'leisure', 'healthcare', 'office', 'craft', 'historic',
-  'public_transport', 'railway', 'aeroway', 'emergency',
+  'amenity',
+  'shop',
+  'tourism',
+  'leisure',
+  'healthcare',
+  'office',
+  'craft',
+  'historic',
+  'public_transport',
+  'railway',
+  'aeroway',
+  'emergency',
 ];
 
 /** Keys whose values are place types on nodes only (a highway way is a road, not a place). */

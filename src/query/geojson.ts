@@ -68,7 +68,10 @@ export function toFeatureCollection<R extends GeoRecord>(records: readonly R[], 
 
 function toFeature<R extends GeoRecord>(record: R, mode: FeatureGeometry, i: number): Feature<R> {
   if (record === null || typeof record !== 'object' || !Array.isArray(record.tags) || !record.centroid || !record.geometry) {
-    throw new InvalidQueryError('records', `record ${i} is not a record of nearby, place or reverse (it needs placeId, centroid, geometry and tags)`);
+    throw new InvalidQueryError(
+      'records',
+      `record ${i} is not a record of nearby, place or reverse (it needs placeId, centroid, geometry and tags)`,
+    );
   }
   const { geometry, centroid, tags, ...rest } = record;
   const properties = rest as unknown as FeatureProperties<R>;
@@ -87,8 +90,10 @@ function toFeature<R extends GeoRecord>(record: R, mode: FeatureGeometry, i: num
 // the first one. A key appears once per OSM object, so nothing is lost; Object.fromEntries
 // defines each as an own property, so even a `__proto__` key stays a tag.
 function tagObject(tags: readonly string[]): Record<string, string> {
-  return Object.fromEntries(tags.map((kv) => {
-    const bar = kv.indexOf('|');
-    return bar < 0 ? [kv, ''] : [kv.slice(0, bar), kv.slice(bar + 1)];
-  }));
+  return Object.fromEntries(
+    tags.map((kv) => {
+      const bar = kv.indexOf('|');
+      return bar < 0 ? [kv, ''] : [kv.slice(0, bar), kv.slice(bar + 1)];
+    }),
+  );
 }

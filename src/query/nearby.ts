@@ -70,16 +70,23 @@ export function nearbyHits(index: PlaceIndex, query: NearbyQuery): NearbyHit[] {
   let last = NaN;
   let scanned = 0;
   const byScore = !q.sortBy;
-  around(tt.tree, q.lon, q.lat, q.radius, (i, km, s) => {
-    if (++scanned > q.limit + MAX_SCANNED) return true;
-    const key = byScore ? -s : km;
-    if (key > last) return true;
-    const p = tt.place[i];
-    if (q.isOpen && !open(p)) return false;
-    found.push({ item: i, km, score: byScore ? s : score(t.prominence[p], km) });
-    if (found.length === q.limit) last = key;
-    return false;
-  }, { prom: byScore ? tt.prom : undefined, nodeMax: byScore ? tt.nodeMax : undefined, walks: index.walks });
+  around(
+    tt.tree,
+    q.lon,
+    q.lat,
+    q.radius,
+    (i, km, s) => {
+      if (++scanned > q.limit + MAX_SCANNED) return true;
+      const key = byScore ? -s : km;
+      if (key > last) return true;
+      const p = tt.place[i];
+      if (q.isOpen && !open(p)) return false;
+      found.push({ item: i, km, score: byScore ? s : score(t.prominence[p], km) });
+      if (found.length === q.limit) last = key;
+      return false;
+    },
+    { prom: byScore ? tt.prom : undefined, nodeMax: byScore ? tt.nodeMax : undefined, walks: index.walks },
+  );
   const id = (a: { item: number }) => placeId(t, tt.place[a.item]);
   order(found, byScore ? (a, b) => b.score - a.score || id(a) - id(b) : (a, b) => a.km - b.km || id(a) - id(b));
   found.length = Math.min(found.length, q.limit);

@@ -43,21 +43,35 @@ export function reverse(index: PlaceIndex, query: ReverseQuery): ReversePlace[] 
   const lm = index.landmarks;
   let taken = found.size;
   let last = 0;
-  around(lm.tree, lon, lat, q.radius, (i, km) => {
-    if (taken >= limit && km > last) return true;
-    const r = lm.rows[i];
-    if (!found.has(r)) {
-      found.set(r, [km, 0, km]);
-      taken++;
-      last = km;
-    }
-    return false;
-  }, { walks: index.walks });
+  around(
+    lm.tree,
+    lon,
+    lat,
+    q.radius,
+    (i, km) => {
+      if (taken >= limit && km > last) return true;
+      const r = lm.rows[i];
+      if (!found.has(r)) {
+        found.set(r, [km, 0, km]);
+        taken++;
+        last = km;
+      }
+      return false;
+    },
+    { walks: index.walks },
+  );
 
   const ranked = [...found].map(([row, [reach, m2, km]]) => ({ row, reach, m2, km, id: placeId(t, row) }));
   if (!ranked.length) {
     const street = index.streets.nearest(lon, lat, q.radius);
-    if (street) ranked.push({ row: street.row, reach: street.km, m2: 0, km: kmTo(lon, lat, t.lon[street.row], t.lat[street.row]), id: placeId(t, street.row) });
+    if (street)
+      ranked.push({
+        row: street.row,
+        reach: street.km,
+        m2: 0,
+        km: kmTo(lon, lat, t.lon[street.row], t.lat[street.row]),
+        id: placeId(t, street.row),
+      });
   }
   ranked.sort((a, b) => a.reach - b.reach || a.m2 - b.m2 || a.id - b.id);
   ranked.length = Math.min(ranked.length, limit);

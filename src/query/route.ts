@@ -68,7 +68,12 @@ export function route(index: PlaceIndex, query: RouteQuery): Route[] {
   const router = index.router;
   const m = MODES.indexOf(q.mode); // FOOT, BIKE or CAR of route/modes.ts
   if (!router || router.graph.edgeFrom.length === 0) {
-    throw new RouteError('too-far', 0, q.mode, `point 1 (${q.points[0].join(',')}) is farther than ${SNAP_KM} km from any road usable by ${q.mode}: the data has no roads`);
+    throw new RouteError(
+      'too-far',
+      0,
+      q.mode,
+      `point 1 (${q.points[0].join(',')}) is farther than ${SNAP_KM} km from any road usable by ${q.mode}: the data has no roads`,
+    );
   }
   const snaps = q.points.map((p, i) => snapPoint(router, m, p, i, q.mode));
   if (q.alternatives) {
@@ -95,16 +100,21 @@ interface Checked {
  */
 export function checkRoute(q: RouteQuery, index?: PlaceIndex): Checked {
   if (q === null || typeof q !== 'object') throw new InvalidQueryError('query', 'must be an object');
-  if (!Array.isArray(q.points)) throw new InvalidQueryError('points', `must be a list of [lat, lon] pairs or "lat,lon" strings, got ${show(q.points)}`);
+  if (!Array.isArray(q.points))
+    throw new InvalidQueryError('points', `must be a list of [lat, lon] pairs or "lat,lon" strings, got ${show(q.points)}`);
   if (q.points.length < 2 || q.points.length > MAX_POINTS) {
     throw new InvalidQueryError('points', `must hold 2 to ${MAX_POINTS} points, got ${q.points.length}`);
   }
   const points = q.points.map((p, i) => point(p, i));
-  if (index) points.forEach(([lat, lon], i) => checkNotSwapped(index, lat, lon, { param: 'points', marginKm: SNAP_KM, what: `point ${i + 1}` }));
+  if (index)
+    points.forEach(([lat, lon], i) => checkNotSwapped(index, lat, lon, { param: 'points', marginKm: SNAP_KM, what: `point ${i + 1}` }));
   let km = 0;
   for (let i = 0; i + 1 < points.length; i++) km += kmTo(points[i][1], points[i][0], points[i + 1][1] * 1e7, points[i + 1][0] * 1e7);
   if (km > MAX_TRIP_KM) {
-    throw new InvalidQueryError('points', `are ${Math.round(km)} km apart in a straight line, point to point; one request may ask for at most ${MAX_TRIP_KM} km: split the trip`);
+    throw new InvalidQueryError(
+      'points',
+      `are ${Math.round(km)} km apart in a straight line, point to point; one request may ask for at most ${MAX_TRIP_KM} km: split the trip`,
+    );
   }
   const mode = q.mode ?? 'foot';
   if (!MODES.includes(mode)) throw new InvalidQueryError('mode', `must be one of ${MODES.join(', ')}, got ${show(mode)}`);
@@ -128,7 +138,10 @@ function point(p: unknown, i: number): [number, number] {
   } else if (Array.isArray(p) && p.length === 2) [lat, lon] = p;
   const ok = (v: unknown, max: number) => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= max;
   if (!ok(lat, 90) || !ok(lon, 180)) {
-    throw new InvalidQueryError('points', `point ${i + 1} must be [lat, lon] or "lat,lon" with lat in -90..90 and lon in -180..180, got ${show(Array.isArray(p) ? JSON.stringify(p) : p)}`);
+    throw new InvalidQueryError(
+      'points',
+      `point ${i + 1} must be [lat, lon] or "lat,lon" with lat in -90..90 and lon in -180..180, got ${show(Array.isArray(p) ? JSON.stringify(p) : p)}`,
+    );
   }
   return [lat as number, lon as number];
 }
@@ -137,7 +150,13 @@ function snapPoint(router: Router, m: number, p: [number, number], i: number, mo
   const g = router.graph;
   const bits = forwardBit(m) * 3;
   const s = router.snapper.snap(p[1], p[0], SNAP_KM, (e) => (g.edgeAccess[e] & bits) !== 0);
-  if (!s) throw new RouteError('too-far', i, mode, `point ${i + 1} (${p[0]},${p[1]}) is farther than ${SNAP_KM} km from any road usable by ${mode}`);
+  if (!s)
+    throw new RouteError(
+      'too-far',
+      i,
+      mode,
+      `point ${i + 1} (${p[0]},${p[1]}) is farther than ${SNAP_KM} km from any road usable by ${mode}`,
+    );
   return s;
 }
 
@@ -174,7 +193,9 @@ function junctionAt(g: Router['graph'], s: Snap): number {
 // a junction, that junction alone (a car there may leave by any of its roads, and leaving by
 // the snapped edge is that edge's arc, with what entering a destination-only road costs).
 function starts(router: Router, m: number, s: Snap): End[] {
-  const g = router.graph, mg = router.modes[m], e = s.edge;
+  const g = router.graph,
+    mg = router.modes[m],
+    e = s.edge;
   const j = junctionAt(g, s);
   if (j >= 0) return [{ node: j, cost: 0, how: 'at' }];
   const out: End[] = [];
@@ -186,13 +207,16 @@ function starts(router: Router, m: number, s: Snap): End[] {
 // Where a search may end at t: the tails of the arcs along its edge; or, when t is a junction,
 // that junction with its copies (a car arriving by a restricted turn arrives at a copy).
 function ends(router: Router, m: number, t: Snap): End[] {
-  const g = router.graph, mg = router.modes[m], f = t.edge;
+  const g = router.graph,
+    mg = router.modes[m],
+    f = t.edge;
   const out: End[] = [];
   const j = junctionAt(g, t);
   for (let dir = 0; dir < 2 && j < 0; dir++) {
     const k = 2 * f + dir;
     const cost = timeOf(g, m, f, dir === 0 ? t.offset : g.edgeMeters[f] - t.offset);
-    for (let a = mg.keyStart[k]; a < mg.keyStart[k + 1]; a++) out.push({ node: mg.arcs.from[mg.keyArcs[a]], cost, how: dir === 0 ? 'fwd' : 'bwd' });
+    for (let a = mg.keyStart[k]; a < mg.keyStart[k + 1]; a++)
+      out.push({ node: mg.arcs.from[mg.keyArcs[a]], cost, how: dir === 0 ? 'fwd' : 'bwd' });
   }
   if (j >= 0) {
     out.push({ node: j, cost: 0, how: 'at' });
@@ -215,7 +239,8 @@ function used(list: End[], node: number): End {
 // The best leg from s to t (and with `alternatives` up to two more).
 function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boolean, mode: string, i = 0): Leg[] {
   const g = router.graph;
-  const from = starts(router, m, s), to = ends(router, m, t);
+  const from = starts(router, m, s),
+    to = ends(router, m, t);
   const flat = (list: End[]) => list.flatMap((x) => [x.node, x.cost]);
   // along the edge both lie on, if the mode may go that way (a junction is no point of one edge: the search goes from or to it)
   let direct: Leg | undefined;
@@ -236,7 +261,12 @@ function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boo
     }
   } catch (err) {
     if (!(err instanceof SearchLimitError)) throw err;
-    throw new RouteError('too-long', i, mode, `the route from point ${i + 1} to point ${i + 2} (${mode}) needs a longer search than this index does without contraction hierarchies: load a snapshot (nepal-places build) or contract the index (loadPbf({ contract: true })) to route any distance`);
+    throw new RouteError(
+      'too-long',
+      i,
+      mode,
+      `the route from point ${i + 1} to point ${i + 2} (${mode}) needs a longer search than this index does without contraction hierarchies: load a snapshot (nepal-places build) or contract the index (loadPbf({ contract: true })) to route any distance`,
+    );
   }
   let legs: Leg[] = paths.map((path) => ({ s, t, cost: path.cost, path, from: used(from, path.source), to: used(to, path.target) }));
   if (direct && (legs.length === 0 || direct.cost <= legs[0].cost)) {
@@ -249,11 +279,13 @@ function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boo
 
 // The route of a list of legs: its track, polyline, distance, time and steps.
 function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Route {
-  const g = router.graph, mg = router.modes[m];
+  const g = router.graph,
+    mg = router.modes[m];
   const track = new Track(withSteps);
   const vias: number[] = [];
   // cost: what the search minimised (with the penalty of entering destination-only roads); ms: the travel time
-  let cost = 0, ms = 0;
+  let cost = 0,
+    ms = 0;
   for (const leg of legs) {
     if (track.length) vias.push(track.length - 1);
     const { s, t } = leg;

@@ -49,9 +49,8 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
   const members = q.type === undefined ? undefined : membersOf(q.type);
 
   const inCircle = radius === undefined ? undefined : circle(t, lon!, lat!, radius);
-  const accept = members || inCircle
-    ? (r: number) => (!members || matchedType(t, r, members) >= 0) && (!inCircle || inCircle(r))
-    : undefined;
+  const accept =
+    members || inCircle ? (r: number) => (!members || matchedType(t, r, members) >= 0) && (!inCircle || inCircle(r)) : undefined;
   const { rows, scores } = index.words.match(q.q, accept);
 
   // Only the hits down to the limit-th best relevance (ties included) need the finer order.
@@ -68,9 +67,11 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
     return km[c];
   };
   const before = (a: number, b: number) => {
-    const ra = rows[cand[a]], rb = rows[cand[b]];
-    return (scores[cand[b]] - scores[cand[a]] || t.prominence[rb] - t.prominence[ra] || kmOf(a) - kmOf(b) ||
-      placeId(t, ra) - placeId(t, rb)) < 0;
+    const ra = rows[cand[a]],
+      rb = rows[cand[b]];
+    return (
+      (scores[cand[b]] - scores[cand[a]] || t.prominence[rb] - t.prominence[ra] || kmOf(a) - kmOf(b) || placeId(t, ra) - placeId(t, rb)) < 0
+    );
   };
   const heap = new Heap(cand.length, before);
   // OSM cuts a street into many ways: a search box lists the street once (its best way)
@@ -108,7 +109,8 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
 function circle(t: PlaceTable, lon: number, lat: number, radius: number): (r: number) => boolean {
   const perDeg = (Math.PI / 180) * EARTH_RADIUS_KM;
   const perLonDeg = perDeg * Math.cos((lat * Math.PI) / 180);
-  const sureIn = radius * (1 - 1e-9), sureOut = radius * (1 + 1e-9);
+  const sureIn = radius * (1 - 1e-9),
+    sureOut = radius * (1 + 1e-9);
   return (r) => {
     const dy = Math.abs(t.lat[r] / 1e7 - lat) * perDeg;
     if (dy > sureOut) return false;
@@ -134,15 +136,23 @@ export function prepareSearch(index: PlaceIndex): void {
 /** The k-th largest of `values` (1-based), by quickselect on a copy: linear, where a sort is not. */
 export function kthLargest(values: readonly number[], k: number): number {
   const a = Float64Array.from(values);
-  let lo = 0, hi = a.length - 1;
+  let lo = 0,
+    hi = a.length - 1;
   const want = k - 1;
   while (lo < hi) {
     const pivot = a[(lo + hi) >> 1];
-    let i = lo, j = hi;
+    let i = lo,
+      j = hi;
     while (i <= j) {
       while (a[i] > pivot) i++;
       while (a[j] < pivot) j--;
-      if (i <= j) { const x = a[i]; a[i] = a[j]; a[j] = x; i++; j--; }
+      if (i <= j) {
+        const x = a[i];
+        a[i] = a[j];
+        a[j] = x;
+        i++;
+        j--;
+      }
     }
     if (want <= j) hi = j;
     else if (want >= i) lo = i;
@@ -185,7 +195,8 @@ export function checkSearch(s: SearchQuery): CheckedSearch {
     if (out.lat === undefined) throw new InvalidQueryError('radius', 'needs lat and lon (the centre of the circle)');
   }
   if (s.type !== undefined) {
-    if (typeof s.type !== 'string' || !s.type.trim()) throw new InvalidQueryError('type', `must be a place type such as "cafe" or a merged type such as "eat", got ${show(s.type)}`);
+    if (typeof s.type !== 'string' || !s.type.trim())
+      throw new InvalidQueryError('type', `must be a place type such as "cafe" or a merged type such as "eat", got ${show(s.type)}`);
     out.type = s.type.trim().toLowerCase();
   }
   return out;
@@ -202,7 +213,8 @@ export function membersOf(type: string): readonly string[] {
  * has none) its own type: `type=neighbourhood` finds localities.
  */
 export function matchedType(t: PlaceTable, r: number, members: readonly string[]): number {
-  const s = t.typeStart[r], e = t.typeStart[r + 1];
+  const s = t.typeStart[r],
+    e = t.typeStart[r + 1];
   if (s === e) return t.primary[r] !== 0 && members.includes(t.strings[t.primary[r]]) ? t.primary[r] : -1;
   for (let k = s; k < e; k++) if (members.includes(t.strings[t.typeList[k]])) return t.typeList[k];
   return -1;

@@ -14,7 +14,12 @@ import { InvalidQueryError, type QueryParam } from '../errors.js';
  * are latitude first and shows the swapped reading. `what` names the point in the message
  * (e.g. `point 2`); by default the message speaks of `lat` and `lon`.
  */
-export function checkNotSwapped(index: PlaceIndex, lat: number, lon: number, options: { param?: QueryParam; marginKm: number; what?: string }): void {
+export function checkNotSwapped(
+  index: PlaceIndex,
+  lat: number,
+  lon: number,
+  options: { param?: QueryParam; marginKm: number; what?: string },
+): void {
   const b = index.bounds;
   if (!b || Math.abs(lon) > 90) return; // a longitude past ±90 is no latitude: nothing to swap
   if (within(b, lat, lon, options.marginKm) || !within(b, lon, lat, options.marginKm)) return;

@@ -62,7 +62,10 @@ export function unknownTypeError(index: PlaceIndex, type: string): InvalidQueryE
   const quoted = near.map((t) => show(t));
   const list = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted[0];
   const hint = near.length ? `; did you mean ${list}?` : '';
-  return new InvalidQueryError('type', `unknown type ${show(type)}: no place of the data has it${hint} (types() and GET /api/v1/types list every type)`);
+  return new InvalidQueryError(
+    'type',
+    `unknown type ${show(type)}: no place of the data has it${hint} (types() and GET /api/v1/types list every type)`,
+  );
 }
 
 // Optimal string alignment distance (Damerau–Levenshtein with adjacent swaps), cut off past `limit`.
@@ -74,7 +77,10 @@ function edits(a: string, b: string, limit: number): number {
     const row = (rows[i] = new Array<number>(b.length + 1));
     row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      if (i === 0) { row[j] = j; continue; }
+      if (i === 0) {
+        row[j] = j;
+        continue;
+      }
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let v = Math.min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, rows[i - 2][j - 2] + 1);

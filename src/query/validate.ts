@@ -17,7 +17,8 @@ export interface Checked {
 /** Checks a query's arguments, throwing `InvalidQueryError` naming the first bad one. */
 export function checkQuery(q: NearbyQuery): Checked {
   if (q === null || typeof q !== 'object') throw new InvalidQueryError('query', 'must be an object');
-  if (typeof q.type !== 'string' || !q.type.trim()) throw new InvalidQueryError('type', 'is required: a place type such as "cafe" or a merged type such as "eat"');
+  if (typeof q.type !== 'string' || !q.type.trim())
+    throw new InvalidQueryError('type', 'is required: a place type such as "cafe" or a merged type such as "eat"');
   coord('lat', q.lat, 90);
   coord('lon', q.lon, 180);
   const radius = positiveInt('radius', q.radius, NEARBY_RADIUS);
@@ -41,7 +42,8 @@ export function coord(name: QueryParam, v: unknown, max: number): void {
 /** A positive whole number, or `def` when undefined. */
 export function positiveInt(name: QueryParam, v: unknown, def: number): number {
   if (v === undefined) return def;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new InvalidQueryError(name, `must be a positive integer, got ${show(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1)
+    throw new InvalidQueryError(name, `must be a positive integer, got ${show(v)}`);
   return v;
 }
 

@@ -15,7 +15,12 @@ export const MODES = ['foot', 'bike', 'car'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** Access bits of an edge: forward (along the way's node order) and backward, per mode. */
-export const FOOT_FWD = 1, FOOT_BWD = 2, BIKE_FWD = 4, BIKE_BWD = 8, CAR_FWD = 16, CAR_BWD = 32;
+export const FOOT_FWD = 1,
+  FOOT_BWD = 2,
+  BIKE_FWD = 4,
+  BIKE_BWD = 8,
+  CAR_FWD = 16,
+  CAR_BWD = 32;
 
 /** The forward bit of mode `m` (its backward bit is twice it). */
 export function forwardBit(m: number): number {
@@ -32,13 +37,22 @@ export const BIKE_KMH = 15;
  * speeds on Nepal's roads, where a "primary" highway is often a two-lane road.
  */
 export const CAR_KMH: Readonly<Record<string, number>> = {
-  motorway: 90, motorway_link: 45,
-  trunk: 85, trunk_link: 40,
-  primary: 65, primary_link: 30,
-  secondary: 55, secondary_link: 25,
-  tertiary: 40, tertiary_link: 20,
-  unclassified: 25, residential: 25, road: 20,
-  service: 15, living_street: 10, track: 10,
+  motorway: 90,
+  motorway_link: 45,
+  trunk: 85,
+  trunk_link: 40,
+  primary: 65,
+  primary_link: 30,
+  secondary: 55,
+  secondary_link: 25,
+  tertiary: 40,
+  tertiary_link: 20,
+  unclassified: 25,
+  residential: 25,
+  road: 20,
+  service: 15,
+  living_street: 10,
+  track: 10,
 };
 
 // foot may use any road but these, unless `foot` itself opens them
@@ -79,7 +93,8 @@ export function roadRules(get: Get): RoadRules {
     bike: !NO_FOOT.has(hw) && !BIKE_IF_ALLOWED.has(hw),
     car: base !== undefined,
   };
-  let bits = 0, destination = 0;
+  let bits = 0,
+    destination = 0;
   MODES.forEach((mode, m) => {
     // cars need a speed: no tag opens a class without one
     if (mode === 'car' && base === undefined) return;

@@ -135,12 +135,15 @@ export class ViaChooser {
   private locallyOptimal(p: Path, via: number, t: number, space: ViaSpace): boolean {
     const { from, to, weight } = this.arcs;
     const half = t / 2;
-    let i = via, before = 0;
+    let i = via,
+      before = 0;
     while (i > 0 && before < half) before += weight[p.arcs[--i]];
-    let j = via, after = 0;
+    let j = via,
+      after = 0;
     while (j < p.arcs.length && after < half) after += weight[p.arcs[j++]];
     if (i === j) return true;
-    const x = from[p.arcs[i]], y = to[p.arcs[j - 1]];
+    const x = from[p.arcs[i]],
+      y = to[p.arcs[j - 1]];
     return space.between(x, y) >= before + after;
   }
 }

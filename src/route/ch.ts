@@ -99,7 +99,8 @@ class Lists {
   }
 
   remove(v: number, e: number): void {
-    const s = this.start[v], last = s + this.len[v] - 1;
+    const s = this.start[v],
+      last = s + this.len[v] - 1;
     for (let i = s; i <= last; i++) {
       if (this.pool[i] === e) {
         this.pool[i] = this.pool[last];
@@ -215,7 +216,10 @@ class Contraction {
         const w = fwd.head[k];
         if (w === v) continue;
         const p = pick[w];
-        if (p === MISSING) { pick[w] = k; heads.push(w); } else if (fwd.weight[k] < fwd.weight[p]) pick[w] = k;
+        if (p === MISSING) {
+          pick[w] = k;
+          heads.push(w);
+        } else if (fwd.weight[k] < fwd.weight[p]) pick[w] = k;
       }
       for (const w of heads) {
         const k = pick[w];
@@ -325,14 +329,18 @@ class Contraction {
     this.addedHops = 0;
     this.pendingNode = v;
     this.pendingCount = 0;
-    const outStart = out.start[v], outEnd = outStart + out.len[v];
+    const outStart = out.start[v],
+      outEnd = outStart + out.len[v];
     if (outEnd === outStart) return;
     for (let i = inn.start[v], iEnd = i + inn.len[v]; i < iEnd; i++) {
       const e1 = inn.pool[i];
-      const u = this.from[e1], w1 = this.weight[e1];
-      let max = 0, targets = 0;
+      const u = this.from[e1],
+        w1 = this.weight[e1];
+      let max = 0,
+        targets = 0;
       for (let j = outStart; j < outEnd; j++) {
-        const e2 = out.pool[j], w = this.to[e2];
+        const e2 = out.pool[j],
+          w = this.to[e2];
         if (w === u) continue;
         const c = w1 + this.weight[e2];
         if (want[w] < 0) targets++;
@@ -342,7 +350,8 @@ class Contraction {
       if (targets === 0) continue;
       this.witnessSearch(u, v, max, targets, limit);
       for (let j = outStart; j < outEnd; j++) {
-        const e2 = out.pool[j], w = this.to[e2];
+        const e2 = out.pool[j],
+          w = this.to[e2];
         if (w === u || want[w] < 0) continue;
         const c = w1 + this.weight[e2];
         // several v → w edges cannot exist (parallel ones are merged), so c is want[w]
@@ -427,7 +436,8 @@ class Contraction {
     const mid = new Uint32Array(n);
     const ins = new Uint32Array(n);
     for (let e = 0; e < edges; e++) {
-      const ru = rank[from[e]], rw = rank[to[e]];
+      const ru = rank[from[e]],
+        rw = rank[to[e]];
       if (ru < rw) mid[ru]++;
       else ins[rw]++;
     }
@@ -436,11 +446,13 @@ class Contraction {
       mid[r] = first[r] + outs;
       first[r + 1] = mid[r] + ins[r];
     }
-    const fillOut = first.slice(0, n), fillIn = mid.slice();
+    const fillOut = first.slice(0, n),
+      fillIn = mid.slice();
     const slot = new Uint32Array(edges);
     let maxWeight = 0;
     for (let e = 0; e < edges; e++) {
-      const ru = rank[from[e]], rw = rank[to[e]];
+      const ru = rank[from[e]],
+        rw = rank[to[e]];
       slot[e] = ru < rw ? fillOut[ru]++ : fillIn[rw]++;
       if (this.weight[e] > maxWeight) maxWeight = this.weight[e];
     }
@@ -448,7 +460,9 @@ class Contraction {
     const weight = maxWeight <= 0xffffffff ? new Uint32Array(edges) : new Float64Array(edges);
     const ab = new Uint32Array(2 * edges);
     for (let e = 0; e < edges; e++) {
-      const k = slot[e], ru = rank[from[e]], rw = rank[to[e]];
+      const k = slot[e],
+        ru = rank[from[e]],
+        rw = rank[to[e]];
       head[k] = ru < rw ? rw : ru;
       weight[k] = this.weight[e];
       if (this.eb[e] === NONE) {
@@ -538,8 +552,11 @@ export class Hierarchy {
   static from(arcs: Arcs, data: HierarchyData): Hierarchy {
     checkArcs(arcs);
     const { rank, first, mid, head, weight, ab } = data;
-    const n = arcs.n, m = head?.length;
-    const bad = (what: string) => { throw new RangeError(`hierarchy data: ${what}`); };
+    const n = arcs.n,
+      m = head?.length;
+    const bad = (what: string) => {
+      throw new RangeError(`hierarchy data: ${what}`);
+    };
     if (rank?.length !== n || first?.length !== n + 1 || mid?.length !== n) bad(`rank, first and mid must have n = ${n} (+1) entries`);
     if (weight?.length !== m || ab?.length !== 2 * m) bad('head, weight and ab (twice as long) differ in length');
     if (first[0] !== 0 || first[n] !== m) bad('first does not cover the slots');
@@ -556,10 +573,13 @@ export class Hierarchy {
     const owner = new Uint32Array(m);
     for (let r = 0; r < n; r++) owner.fill(r, first[r], first[r + 1]);
     for (let k = 0; k < m; k++) {
-      const r = owner[k], h = head[k];
+      const r = owner[k],
+        h = head[k];
       if (h >= n || h <= r) bad(`slot ${k} of rank ${r} leads to rank ${h}, not up`);
-      const tail = k < mid[r] ? r : h, tip = k < mid[r] ? h : r;
-      const a = ab[2 * k], b = ab[2 * k + 1];
+      const tail = k < mid[r] ? r : h,
+        tip = k < mid[r] ? h : r;
+      const a = ab[2 * k],
+        b = ab[2 * k + 1];
       if (b === NONE ? a >= arcs.from.length : a >= m || b >= m) bad(`slot ${k} refers past the arcs or slots`);
       if (b === NONE) {
         if (rank[arcs.from[a]] !== tail || rank[arcs.to[a]] !== tip || weight[k] !== arcs.weight[a]) {
@@ -623,7 +643,8 @@ export class Hierarchy {
     this.search(s, sources, targets, stretch);
     if (s.meet < 0) return [];
     const best = this.viaPath(q, s, s.meet, sources, targets).path;
-    const F = s.fwd, B = s.bwd;
+    const F = s.fwd,
+      B = s.bwd;
     const limit = stretch * s.best;
     const vias: number[] = [];
     for (let i = 0; i < F.size; i++) {
@@ -634,16 +655,21 @@ export class Hierarchy {
     // the chooser speaks node ids, the searches ranks
     const order = this.order();
     const ids = vias.map((r) => order[r]);
-    const aux = (q.aux ??= new Search(this.arcs.n)), rank = this.d.rank;
+    const aux = (q.aux ??= new Search(this.arcs.n)),
+      rank = this.d.rank;
     q.chooser ??= new ViaChooser(this.arcs);
-    return q.chooser.choose(best, {
-      vias: ids,
-      path: (v) => this.viaPath(q, s, rank[v], sources, targets),
-      between: (x, y) => {
-        this.search(aux, [x, 0], [y, 0], 1);
-        return aux.best;
+    return q.chooser.choose(
+      best,
+      {
+        vias: ids,
+        path: (v) => this.viaPath(q, s, rank[v], sources, targets),
+        between: (x, y) => {
+          this.search(aux, [x, 0], [y, 0], 1);
+          return aux.best;
+        },
       },
-    }, options);
+      options,
+    );
   }
 
   /** Rank → node, made on the first call for alternatives: routes alone do not need it. */
@@ -661,7 +687,8 @@ export class Hierarchy {
     checkEnds(sources, n, 'sources');
     checkEnds(targets, n, 'targets');
     const { rank } = this.d;
-    const F = s.fwd, B = s.bwd;
+    const F = s.fwd,
+      B = s.bwd;
     F.reset();
     B.reset();
     s.best = Infinity;
@@ -675,7 +702,8 @@ export class Hierarchy {
       if (targets[i + 1] < B.dist[r]) B.label(r, targets[i + 1], NONE, r);
     }
     for (;;) {
-      const kf = F.top(), kb = B.top();
+      const kf = F.top(),
+        kb = B.top();
       const lim = stretch * s.best; // searches stop at best (route) or stretch × best (alternatives)
       const f = kf < lim || (stretch > 1 && kf === lim && kf !== Infinity);
       const b = kb < lim || (stretch > 1 && kb === lim && kb !== Infinity);
@@ -694,7 +722,9 @@ export class Hierarchy {
     const v = S.queue.pop()!;
     const { head, weight, first, mid } = this.d;
     // forward: relax the edges out of v, stall on those into it; backward the other way round
-    const lo = first[v], m = mid[v], hi = first[v + 1];
+    const lo = first[v],
+      m = mid[v],
+      hi = first[v + 1];
     if (O.state[v] !== 0) {
       const c = d + O.dist[v];
       if (c < s.best || (c === s.best && v < s.meet)) {
@@ -710,14 +740,17 @@ export class Hierarchy {
     }
     S.state[v] = SETTLED;
     for (let k = forward ? lo : m, end = forward ? m : hi; k < end; k++) {
-      const w = head[k], dw = d + weight[k];
+      const w = head[k],
+        dw = d + weight[k];
       if (dw < S.dist[w]) S.label(w, dw, k, v);
     }
   }
 
   /** The path through rank r along both search trees, unpacked to original arcs. */
   private viaPath(q: Query, s: Search, r: number, sources: Ends, targets: Ends): ViaPath {
-    const F = s.fwd, B = s.bwd, list = q.list;
+    const F = s.fwd,
+      B = s.bwd,
+      list = q.list;
     list.length = 0;
     // forward tree: the slots from r back to its source, then unpacked in path order
     const slots = q.stack;
@@ -757,7 +790,8 @@ export class Hierarchy {
     const { ab } = this.d;
     const limit = this.arcs.from.length;
     const list = q.list;
-    let stack: Uint32Array = q.unpacking, sp = 0;
+    let stack: Uint32Array = q.unpacking,
+      sp = 0;
     stack[sp++] = k;
     while (sp > 0) {
       let t = stack[--sp];
@@ -773,6 +807,4 @@ export class Hierarchy {
       list.push(ab[2 * t]);
     }
   }
-
 }
-

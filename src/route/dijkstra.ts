@@ -57,24 +57,31 @@ export class Dijkstra {
   }
 
   private routeWith(q: Plain, sources: Ends, targets: Ends): Path | null {
-    const L = q.labels, goal = q.goal;
+    const L = q.labels,
+      goal = q.goal;
     const { start, head, weight, arc } = this.out;
     L.reset();
     for (let i = 0; i < targets.length; i += 2) goal[targets[i]] = Math.min(goal[targets[i]], targets[i + 1]);
     try {
       for (let i = 0; i < sources.length; i += 2) {
-        const v = sources[i], c = sources[i + 1];
+        const v = sources[i],
+          c = sources[i + 1];
         if (c < L.dist[v]) L.label(v, c, NONE);
       }
-      let best = Infinity, end = -1;
+      let best = Infinity,
+        end = -1;
       for (;;) {
         const d = L.top();
         if (d >= best) break; // also when the queue is empty (Infinity)
         const v = L.queue.pop()!;
         L.state[v] = SETTLED;
-        if (d + goal[v] < best) { best = d + goal[v]; end = v; }
+        if (d + goal[v] < best) {
+          best = d + goal[v];
+          end = v;
+        }
         for (let k = start[v]; k < start[v + 1]; k++) {
-          const w = head[k], dw = d + weight[k];
+          const w = head[k],
+            dw = d + weight[k];
           if (dw < L.dist[w]) L.label(w, dw, arc[k]);
         }
       }
@@ -191,11 +198,15 @@ export class BiDijkstra {
     const vias = this.plateaus(q, options.maxStretch ?? 1.4);
     const aux = (q.aux ??= new Bi(this.arcs.n));
     q.chooser ??= new ViaChooser(this.arcs);
-    return q.chooser.choose(best, {
-      vias,
-      path: (v) => this.viaPath(q, v),
-      between: (x, y) => this.costWithin(aux, x, y, q),
-    }, options);
+    return q.chooser.choose(
+      best,
+      {
+        vias,
+        path: (v) => this.viaPath(q, v),
+        between: (x, y) => this.costWithin(aux, x, y, q),
+      },
+      options,
+    );
   }
 
   /** The cost from x to y, or Infinity: a search on `aux` that spends what is left of `owner`'s query. */
@@ -214,14 +225,16 @@ export class BiDijkstra {
     const { n } = this.arcs;
     checkEnds(sources, n, 'sources');
     checkEnds(targets, n, 'targets');
-    const F = q.fwd, B = q.bwd;
+    const F = q.fwd,
+      B = q.bwd;
     F.reset();
     B.reset();
     q.best = Infinity;
     q.meet = -1;
     for (let i = 0; i < sources.length; i += 2) if (sources[i + 1] < F.dist[sources[i]]) F.label(sources[i], sources[i + 1], NONE);
     for (let i = 0; i < targets.length; i += 2) {
-      const v = targets[i], c = targets[i + 1];
+      const v = targets[i],
+        c = targets[i + 1];
       if (c < B.dist[v]) {
         B.label(v, c, NONE);
         improve(q, v, F.dist[v] + c);
@@ -229,7 +242,9 @@ export class BiDijkstra {
     }
     for (;;) {
       if (q.left-- <= 0) throw new SearchLimitError(this.maxSettled);
-      const kf = F.top(), kb = B.top(), best = q.best;
+      const kf = F.top(),
+        kb = B.top(),
+        best = q.best;
       if (best === Infinity && (kf === Infinity || kb === Infinity)) break; // one side ran dry: no path
       let forward: boolean;
       if (stretch <= 1) {
@@ -238,7 +253,8 @@ export class BiDijkstra {
       } else {
         // alternatives: both trees grown to stretch × best, so every admissible via node is settled twice
         const lim = stretch * best;
-        const f = kf <= lim && kf !== Infinity, b = kb <= lim && kb !== Infinity;
+        const f = kf <= lim && kf !== Infinity,
+          b = kb <= lim && kb !== Infinity;
         if (!f && !b) break;
         forward = f && (!b || kf <= kb);
       }
@@ -250,7 +266,8 @@ export class BiDijkstra {
   /** The path through v along both trees; `via` is where v falls in it. */
   private viaPath(q: Bi, v: number): ViaPath {
     const { from, to } = this.arcs;
-    const F = q.fwd, B = q.bwd;
+    const F = q.fwd,
+      B = q.bwd;
     const list = q.list;
     list.length = 0;
     let s = v;
@@ -282,7 +299,8 @@ export class BiDijkstra {
    */
   private plateaus(q: Bi, stretch: number): Uint32Array {
     const { from, to, weight } = this.arcs;
-    const F = q.fwd, B = q.bwd;
+    const F = q.fwd,
+      B = q.bwd;
     const limit = stretch * q.best;
     const starts: number[] = [];
     const lengths: number[] = [];
@@ -309,7 +327,8 @@ function step(q: Bi, S: Labels, O: Labels, adj: Adjacency, d: number): void {
   S.state[v] = SETTLED;
   const { start, head, weight, arc } = adj;
   for (let k = start[v]; k < start[v + 1]; k++) {
-    const w = head[k], dw = d + weight[k];
+    const w = head[k],
+      dw = d + weight[k];
     if (dw < S.dist[w]) {
       S.label(w, dw, arc[k]);
       if (O.state[w]) improve(q, w, dw + O.dist[w]);

@@ -18,10 +18,13 @@ export interface Path {
 /** Throws a RangeError naming `name` when `ends` is not a list of (node in 0..n-1, finite cost ≥ 0) pairs. */
 export function checkEnds(ends: Ends, n: number, name: string): void {
   if (!ends || typeof ends.length !== 'number' || ends.length % 2 !== 0) {
-    throw new RangeError(`${name} must be a flat list of node, cost pairs, got ${ends === null || ends === undefined ? ends : `length ${ends.length}`}`);
+    throw new RangeError(
+      `${name} must be a flat list of node, cost pairs, got ${ends === null || ends === undefined ? ends : `length ${ends.length}`}`,
+    );
   }
   for (let i = 0; i < ends.length; i += 2) {
-    const v = ends[i], c = ends[i + 1];
+    const v = ends[i],
+      c = ends[i + 1];
     if (!Number.isInteger(v) || v < 0 || v >= n) throw new RangeError(`${name}[${i}]: node ${v} is not in 0..${n - 1}`);
     if (!(c >= 0) || c === Infinity) throw new RangeError(`${name}[${i + 1}]: cost ${c} of node ${v} is not a finite number >= 0`);
   }
@@ -45,7 +48,9 @@ export class ArcList {
   reverseFrom(from: number): void {
     const d = this.data;
     for (let i = from, j = this.length - 1; i < j; i++, j--) {
-      const t = d[i]; d[i] = d[j]; d[j] = t;
+      const t = d[i];
+      d[i] = d[j];
+      d[j] = t;
     }
   }
 

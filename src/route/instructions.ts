@@ -20,12 +20,27 @@ export interface Instruction {
 }
 
 /** GraphHopper's instruction signs. */
-export const U_TURN = -98, SHARP_LEFT = -3, LEFT = -2, SLIGHT_LEFT = -1, CONTINUE = 0, SLIGHT_RIGHT = 1, RIGHT = 2,
-  SHARP_RIGHT = 3, FINISH = 4, VIA = 5, ROUNDABOUT_SIGN = 6;
+export const U_TURN = -98,
+  SHARP_LEFT = -3,
+  LEFT = -2,
+  SLIGHT_LEFT = -1,
+  CONTINUE = 0,
+  SLIGHT_RIGHT = 1,
+  RIGHT = 2,
+  SHARP_RIGHT = 3,
+  FINISH = 4,
+  VIA = 5,
+  ROUNDABOUT_SIGN = 6;
 
 const VERBS: Record<number, string> = {
-  [U_TURN]: 'Make a U-turn', [SHARP_LEFT]: 'Turn sharp left', [LEFT]: 'Turn left', [SLIGHT_LEFT]: 'Turn slight left',
-  [CONTINUE]: 'Continue', [SLIGHT_RIGHT]: 'Turn slight right', [RIGHT]: 'Turn right', [SHARP_RIGHT]: 'Turn sharp right',
+  [U_TURN]: 'Make a U-turn',
+  [SHARP_LEFT]: 'Turn sharp left',
+  [LEFT]: 'Turn left',
+  [SLIGHT_LEFT]: 'Turn slight left',
+  [CONTINUE]: 'Continue',
+  [SLIGHT_RIGHT]: 'Turn slight right',
+  [RIGHT]: 'Turn right',
+  [SHARP_RIGHT]: 'Turn sharp right',
 };
 
 // A turn this sharp (degrees) on the same street is still worth saying at a junction.
@@ -38,8 +53,14 @@ const SAME_STREET_TURN = 60;
  * at a roundabout (with its exit number: the junctions where `isExit` says the mode
  * could leave, as GraphHopper counts them) and at a via point; the last is the finish.
  */
-export function instructions(g: RoadGraph, degree: Uint8Array, isExit: (v: number) => boolean, track: Track,
-  metres: ArrayLike<number>, vias: number[]): Instruction[] {
+export function instructions(
+  g: RoadGraph,
+  degree: Uint8Array,
+  isExit: (v: number) => boolean,
+  track: Track,
+  metres: ArrayLike<number>,
+  vias: number[],
+): Instruction[] {
   const out: Instruction[] = [];
   const n = track.length;
   const segs = n - 1;
@@ -73,11 +94,16 @@ export function instructions(g: RoadGraph, degree: Uint8Array, isExit: (v: numbe
       begin(p, CONTINUE, name(p));
       continue;
     }
-    if (p === 0) { begin(0, CONTINUE, name(0)); continue; }
-    const inRound = round(p - 1), nowRound = round(p);
+    if (p === 0) {
+      begin(0, CONTINUE, name(0));
+      continue;
+    }
+    const inRound = round(p - 1),
+      nowRound = round(p);
     if (nowRound && !inRound) {
       // the exit: the junctions passed where the mode could leave, until the route leaves the roundabout
-      let exits = 0, q = p + 1;
+      let exits = 0,
+        q = p + 1;
       while (q < n) {
         const v = track.node[q];
         if (v >= 0 && isExit(v)) exits++;
@@ -85,7 +111,12 @@ export function instructions(g: RoadGraph, degree: Uint8Array, isExit: (v: numbe
         q++;
       }
       const street = q < segs ? name(q) : name(p);
-      begin(p, ROUNDABOUT_SIGN, street, `At roundabout, take exit ${Math.max(1, exits)} onto ${street || 'the road'}`.replace(' onto the road', ''));
+      begin(
+        p,
+        ROUNDABOUT_SIGN,
+        street,
+        `At roundabout, take exit ${Math.max(1, exits)} onto ${street || 'the road'}`.replace(' onto the road', ''),
+      );
       open!.exitNumber = Math.max(1, exits);
       continue;
     }

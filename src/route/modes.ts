@@ -3,7 +3,9 @@ import { FOOT_KMH, BIKE_KMH, forwardBit } from '../road/profile.js';
 import type { Arcs } from './csr.js';
 
 /** Mode numbers, the index of a mode in `MODES`. */
-export const FOOT = 0, BIKE = 1, CAR = 2;
+export const FOOT = 0,
+  BIKE = 1,
+  CAR = 2;
 
 /**
  * The directed graph one mode routes on: an arc per edge and direction the mode may
@@ -54,8 +56,12 @@ export function timeOf(g: RoadGraph, mode: number, e: number, metres: number): n
 export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
   const junctions = g.nodeLon.length;
   const edges = g.edgeFrom.length;
-  const fwd = forwardBit(mode), bwd = fwd << 1;
-  const from: number[] = [], to: number[] = [], weight: number[] = [], key: number[] = [];
+  const fwd = forwardBit(mode),
+    bwd = fwd << 1;
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [],
+    key: number[] = [];
   const baseHead = new Uint32Array(edges * 2).fill(NO_NODE);
   const open = openJunctions(g, mode);
   const dest = destinationFlag(mode);
@@ -64,9 +70,22 @@ export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
     if (!(a & (fwd | bwd))) continue;
     const w = timeOf(g, mode, e, g.edgeMeters[e]);
     // a destination-only road is entered from a junction the open network reaches
-    const enter = (v: number) => (open && g.wayFlags[g.edgeWay[e]] & dest && open[v] ? Math.min(w + DESTINATION_PENALTY_MS, 0xffffffff) : w);
-    if (a & fwd) { from.push(g.edgeFrom[e]); to.push(g.edgeTo[e]); weight.push(enter(g.edgeFrom[e])); key.push(2 * e); baseHead[2 * e] = g.edgeTo[e]; }
-    if (a & bwd) { from.push(g.edgeTo[e]); to.push(g.edgeFrom[e]); weight.push(enter(g.edgeTo[e])); key.push(2 * e + 1); baseHead[2 * e + 1] = g.edgeFrom[e]; }
+    const enter = (v: number) =>
+      open && g.wayFlags[g.edgeWay[e]] & dest && open[v] ? Math.min(w + DESTINATION_PENALTY_MS, 0xffffffff) : w;
+    if (a & fwd) {
+      from.push(g.edgeFrom[e]);
+      to.push(g.edgeTo[e]);
+      weight.push(enter(g.edgeFrom[e]));
+      key.push(2 * e);
+      baseHead[2 * e] = g.edgeTo[e];
+    }
+    if (a & bwd) {
+      from.push(g.edgeTo[e]);
+      to.push(g.edgeFrom[e]);
+      weight.push(enter(g.edgeTo[e]));
+      key.push(2 * e + 1);
+      baseHead[2 * e + 1] = g.edgeFrom[e];
+    }
   }
   const head = baseHead.slice();
   const copyOf: number[] = [];
@@ -94,7 +113,8 @@ export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
 // Per junction, whether a road `mode` may use without being destination-only meets it (the
 // entrances of destination-only roads); undefined where the mode has no destination-only road.
 function openJunctions(g: RoadGraph, mode: number): Uint8Array | undefined {
-  const dest = destinationFlag(mode), bits = forwardBit(mode) * 3;
+  const dest = destinationFlag(mode),
+    bits = forwardBit(mode) * 3;
   let any = false;
   for (let w = 0; w < g.wayFlags.length && !any; w++) any = (g.wayFlags[w] & dest) !== 0;
   if (!any) return undefined;
@@ -112,20 +132,31 @@ function openJunctions(g: RoadGraph, mode: number): Uint8Array | undefined {
 // restrictions let it take (all but the `no_*` to-ways; with `only_*`, only its
 // to-ways). Arcs leaving a junction are the base arcs, so the order in which vias
 // are split does not matter; arcs are retargeted by key at the end.
-function splitVias(g: RoadGraph, junctions: number, from: number[], to: number[], weight: number[], key: number[],
-  head: Uint32Array, copyOf: number[]): void {
+function splitVias(
+  g: RoadGraph,
+  junctions: number,
+  from: number[],
+  to: number[],
+  weight: number[],
+  key: number[],
+  head: Uint32Array,
+  copyOf: number[],
+): void {
   const base = from.length;
   const r = g.restrictions;
   const byVia = new Map<number, number[]>();
   for (let i = 0; i < r.length; i += 4) {
     const list = byVia.get(r[i + 1]);
-    if (list) list.push(i); else byVia.set(r[i + 1], [i]);
+    if (list) list.push(i);
+    else byVia.set(r[i + 1], [i]);
   }
   // base arcs out of and into each via node
-  const out = new Map<number, number[]>(), into = new Map<number, number[]>();
+  const out = new Map<number, number[]>(),
+    into = new Map<number, number[]>();
   const add = (m: Map<number, number[]>, v: number, i: number) => {
     const list = m.get(v);
-    if (list) list.push(i); else m.set(v, [i]);
+    if (list) list.push(i);
+    else m.set(v, [i]);
   };
   for (let i = 0; i < base; i++) {
     if (byVia.has(from[i])) add(out, from[i], i);
@@ -149,7 +180,12 @@ function splitVias(g: RoadGraph, junctions: number, from: number[], to: number[]
       const copy = junctions + copyOf.length;
       copyOf.push(v);
       head[key[a]] = copy;
-      for (const b of allowed) { from.push(copy); to.push(0); weight.push(weight[b]); key.push(key[b]); }
+      for (const b of allowed) {
+        from.push(copy);
+        to.push(0);
+        weight.push(weight[b]);
+        key.push(key[b]);
+      }
     }
   }
 }

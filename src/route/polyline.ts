@@ -19,16 +19,23 @@ export function round5(v: number): number {
  */
 export function encodePolyline(lat: readonly number[], lon: readonly number[]): { encoded: string; lat5: Int32Array; lon5: Int32Array } {
   const n = lat.length;
-  const lat5 = new Int32Array(n), lon5 = new Int32Array(n);
+  const lat5 = new Int32Array(n),
+    lon5 = new Int32Array(n);
   // at most 6 bytes per value of a Nepal-sized delta, 11 for any
   let out = new Uint8Array(Math.max(16, n * 12));
   let pos = 0;
-  let pLat = 0, pLon = 0;
+  let pLat = 0,
+    pLon = 0;
   for (let i = 0; i < n; i++) {
-    const a = round5(lat[i]), b = round5(lon[i]);
+    const a = round5(lat[i]),
+      b = round5(lon[i]);
     lat5[i] = a;
     lon5[i] = b;
-    if (pos + 24 > out.length) { const next = new Uint8Array(out.length * 2); next.set(out); out = next; }
+    if (pos + 24 > out.length) {
+      const next = new Uint8Array(out.length * 2);
+      next.set(out);
+      out = next;
+    }
     pos = value(out, pos, a - pLat);
     pos = value(out, pos, b - pLon);
     pLat = a;

@@ -46,7 +46,12 @@ export class Router {
    * checked by `Hierarchy.from`, a `Hierarchy` taken as it is). `modes`: the graph's per-mode graphs,
    * made already (by a thread that read the same snapshot), instead of making them again.
    */
-  constructor(graph: RoadGraph, tree?: Flatbush, hierarchies?: (HierarchyData | Hierarchy | undefined)[], options: { modes?: ModeGraph[] } = {}) {
+  constructor(
+    graph: RoadGraph,
+    tree?: Flatbush,
+    hierarchies?: (HierarchyData | Hierarchy | undefined)[],
+    options: { modes?: ModeGraph[] } = {},
+  ) {
     this.graph = graph;
     this.snapper = new Snapper(graph, tree);
     this.modes = options.modes ?? [0, 1, 2].map((m) => modeGraph(graph, m));
@@ -56,18 +61,25 @@ export class Router {
     });
     const degree = new Uint8Array(graph.nodeLon.length);
     for (let e = 0; e < graph.edgeFrom.length; e++) {
-      const a = graph.edgeFrom[e], b = graph.edgeTo[e];
+      const a = graph.edgeFrom[e],
+        b = graph.edgeTo[e];
       if (degree[a] < 255) degree[a]++;
       if (degree[b] < 255) degree[b]++;
     }
     this.degree = degree;
     // the edges at each junction, for the exits of roundabouts
     const start = new Uint32Array(degree.length + 1);
-    for (let e = 0; e < graph.edgeFrom.length; e++) { start[graph.edgeFrom[e] + 1]++; start[graph.edgeTo[e] + 1]++; }
+    for (let e = 0; e < graph.edgeFrom.length; e++) {
+      start[graph.edgeFrom[e] + 1]++;
+      start[graph.edgeTo[e] + 1]++;
+    }
     for (let v = 0; v < degree.length; v++) start[v + 1] += start[v];
     const fill = start.slice(0, degree.length);
     const at = new Uint32Array(start[degree.length]);
-    for (let e = 0; e < graph.edgeFrom.length; e++) { at[fill[graph.edgeFrom[e]]++] = e; at[fill[graph.edgeTo[e]]++] = e; }
+    for (let e = 0; e < graph.edgeFrom.length; e++) {
+      at[fill[graph.edgeFrom[e]]++] = e;
+      at[fill[graph.edgeTo[e]]++] = e;
+    }
     this.incident = { start, at };
   }
 
@@ -75,7 +87,8 @@ export class Router {
 
   /** Whether mode `m` may leave junction `v` by a road that is no roundabout: an exit, where it passes a roundabout. */
   isExit(m: number, v: number): boolean {
-    const g = this.graph, { start, at } = this.incident;
+    const g = this.graph,
+      { start, at } = this.incident;
     const fwd = forwardBit(m);
     for (let k = start[v]; k < start[v + 1]; k++) {
       const e = at[k];
@@ -87,7 +100,9 @@ export class Router {
 
   /** Contracts every mode's graph not contracted yet (what `buildSnapshot` does: tens of seconds at Nepal scale). */
   contract(options: ContractOptions = {}): void {
-    this.modes.forEach((mg, m) => { this.hierarchies[m] ??= contract(mg.arcs, options); });
+    this.modes.forEach((mg, m) => {
+      this.hierarchies[m] ??= contract(mg.arcs, options);
+    });
   }
 
   /** Whether every mode has its hierarchy. */

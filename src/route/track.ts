@@ -50,9 +50,11 @@ export class Track {
       this.edgeWhole(g, e, a === 'from', ms);
       return;
     }
-    const first = g.coordStart[e], last = g.coordStart[e + 1] - 1;
+    const first = g.coordStart[e],
+      last = g.coordStart[e + 1] - 1;
     const pos = (p: Snap | 'from' | 'to') => (p === 'from' ? first : p === 'to' ? last : p);
-    const pa = pos(a), pb = pos(b);
+    const pa = pos(a),
+      pb = pos(b);
     // a position as a number along the edge's points: a point index, a snap mid-segment a fraction past it
     const along = (p: number | Snap) => (typeof p === 'number' ? p : p.at + p.t);
     const forward = along(pa) <= along(pb);
@@ -75,7 +77,8 @@ export class Track {
   // A whole edge, forward or backward: the hot case (every edge between the ends), without
   // the position arithmetic of a partial walk.
   private edgeWhole(g: RoadGraph, e: number, forward: boolean, ms: number): void {
-    const first = g.coordStart[e], last = g.coordStart[e + 1] - 1;
+    const first = g.coordStart[e],
+      last = g.coordStart[e + 1] - 1;
     const c = g.coords;
     const before = this.lon.length;
     if (forward) for (let k = first + 1; k <= last; k++) this.point(c, k, k === last ? g.edgeTo[e] : -1);
@@ -85,7 +88,8 @@ export class Track {
 
   // Point k of the coordinates, unless it is the last point already.
   private point(c: Int32Array, k: number, node: number): void {
-    const lon = c[2 * k] / E7, lat = c[2 * k + 1] / E7;
+    const lon = c[2 * k] / E7,
+      lat = c[2 * k + 1] / E7;
     const n = this.lon.length;
     if (this.lon[n - 1] === lon && this.lat[n - 1] === lat) {
       if (node >= 0 && this.detail) this.node[n - 1] = node;
@@ -103,7 +107,8 @@ export class Track {
   // Gives the segments added since point `before` edge e and their share of `ms`.
   private share(before: number, e: number, ms: number): void {
     if (!this.detail) return;
-    const from = before - 1, to = this.lon.length - 1;
+    const from = before - 1,
+      to = this.lon.length - 1;
     if (to <= from) {
       // nothing drawn (a zero-length walk): its time goes to the previous segment, if any
       if (this.ms.length && ms) this.ms[this.ms.length - 1] += ms;
@@ -114,11 +119,13 @@ export class Track {
     const { lon, lat } = this;
     let total = 0;
     for (let i = from; i < to; i++) {
-      const dx = (lon[i + 1] - lon[i]) * k, dy = lat[i + 1] - lat[i];
+      const dx = (lon[i + 1] - lon[i]) * k,
+        dy = lat[i + 1] - lat[i];
       total += Math.sqrt(dx * dx + dy * dy);
     }
     for (let i = from; i < to; i++) {
-      const dx = (lon[i + 1] - lon[i]) * k, dy = lat[i + 1] - lat[i];
+      const dx = (lon[i + 1] - lon[i]) * k,
+        dy = lat[i + 1] - lat[i];
       this.edge.push(e);
       this.ms.push(total > 0 ? (ms * Math.sqrt(dx * dx + dy * dy)) / total : ms / (to - from));
     }

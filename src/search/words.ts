@@ -52,18 +52,22 @@ export interface Hits {
 
 // BM25+ as MiniSearch scores it (its defaults): k saturates repeats of a word, b
 // weighs the length of a name against the average, d is the floor of a match.
-const K = 1.2, B = 0.7, D = 0.5;
+const K = 1.2,
+  B = 0.7,
+  D = 0.5;
 // A word matched whole counts 1; completed from a prefix, MiniSearch's 0.375; corrected
 // from a typo, 0.1: completing what was typed (`thame` → Thamel) must outrank
 // correcting it into another word (`thame` → Theme), which MiniSearch's 0.45 lets a
 // rare word do.
-const PREFIX = 0.375, TYPO = 0.1;
+const PREFIX = 0.375,
+  TYPO = 0.1;
 // A former name still finds the place, but below one that bears the name today.
 const OLD_NAME = NAME_FIELDS.indexOf('old_name');
 const OLD_BOOST = 0.5;
 
 /** What a document is, in `WordsData.docOld`: a name as tagged, or a former name (`old_name`). */
-export const NAME = 0, OLD = 1;
+export const NAME = 0,
+  OLD = 1;
 // A word matched by sound or meaning (`lang/`: the same name in the other script, spelled
 // otherwise, or translated) weighs below a completion of what was typed and above a typo's
 // correction: the same name typed as tagged ranks first, but a short name matched by sound can
@@ -134,7 +138,10 @@ export class Words {
     let rows = 0;
     for (let d = 0; d < nDocs; d++) {
       if (d > 0 && docRow[d] === docRow[d - 1]) docHead[d] = docHead[d - 1];
-      else { docHead[d] = d; rows++; }
+      else {
+        docHead[d] = d;
+        rows++;
+      }
     }
     this.rows = rows;
     this.names = nDocs;
@@ -164,8 +171,12 @@ export class Words {
   static build(t: PlaceTable): Words {
     // the string index of each name key (-1 when no tag has it): tags are compared by index
     const keyField = NAME_FIELDS.map((k) => t.strings.indexOf(k));
-    const docRow: number[] = [], docLen: number[] = [], docOld: number[] = [];
-    const pWord: number[] = [], pDoc: number[] = [], pTf: number[] = [];
+    const docRow: number[] = [],
+      docLen: number[] = [],
+      docOld: number[] = [];
+    const pWord: number[] = [],
+      pDoc: number[] = [],
+      pTf: number[] = [];
     const ids = new Map<string, number>();
     // a tag value's words, by string index: names repeat (chains, copies), their words need finding once
     const parsed = new Map<number, Name | null>();
@@ -181,7 +192,10 @@ export class Words {
           if (id === undefined) ids.set(w, (id = ids.size));
           const i = name.words.indexOf(id);
           if (i >= 0) name.counts[i]++;
-          else { name.words.push(id); name.counts.push(1); }
+          else {
+            name.words.push(id);
+            name.counts.push(1);
+          }
         }
       }
       parsed.set(v, name);
@@ -276,7 +290,11 @@ export class Words {
   }
 
   private matchWith(c: Scratch, terms: string[], accept: ((row: number) => boolean) | undefined): Hits {
-    if (++c.epoch === 0xffffffff) { c.seen.fill(0); c.headSeen.fill(0); c.epoch = 1; }
+    if (++c.epoch === 0xffffffff) {
+      c.seen.fill(0);
+      c.headSeen.fill(0);
+      c.epoch = 1;
+    }
     const plans = terms.map((term) => this.plan(term));
     shares(plans, MAX_POSTINGS);
     const touched: number[] = [];
@@ -298,7 +316,9 @@ export class Words {
     const all = (1 << terms.length) - 1;
     // the words a name in the other language may lack (`the`, `of`, `pvt`): not needed by sound
     let optional = 0;
-    terms.forEach((t, i) => { if (OPTIONAL_WORDS.has(t)) optional |= 1 << i; });
+    terms.forEach((t, i) => {
+      if (OPTIONAL_WORDS.has(t)) optional |= 1 << i;
+    });
     // every word matched; or, some by sound, every word but optional ones
     const full = (d: number) => mask[d] === all || (mask[d] !== spelled[d] && (mask[d] | optional) === all);
     // The tier of a name's match: 0 every word, by its letters or by sound; 2 some words by
@@ -306,7 +326,11 @@ export class Words {
     // never count.
     const tierOf = (d: number) => (full(d) ? 0 : spelled[d] ? 2 : -1);
     let partial = true;
-    for (const d of touched) if (full(d)) { partial = false; break; }
+    for (const d of touched)
+      if (full(d)) {
+        partial = false;
+        break;
+      }
     const hits: Hits = { rows: [], scores: [], scored, soundScored };
     const tiers: number[] = [];
     for (const d of touched) {
@@ -319,11 +343,17 @@ export class Words {
       if (headSeen[h] === epoch) {
         const at = headAt[h];
         if (at < 0) continue;
-        if (tier < tiers[at] || (tier === tiers[at] && s > hits.scores[at])) { tiers[at] = tier; hits.scores[at] = s; }
+        if (tier < tiers[at] || (tier === tiers[at] && s > hits.scores[at])) {
+          tiers[at] = tier;
+          hits.scores[at] = s;
+        }
         continue;
       }
       headSeen[h] = epoch;
-      if (accept && !accept(docRow[d])) { headAt[h] = -1; continue; }
+      if (accept && !accept(docRow[d])) {
+        headAt[h] = -1;
+        continue;
+      }
       headAt[h] = hits.rows.length;
       hits.rows.push(docRow[d]);
       hits.scores.push(s);
@@ -338,9 +368,10 @@ export class Words {
   // come from the sorted array, not MiniSearch's atPrefix, which walks the radix tree
   // building every key: that cost more than the scoring for a one-letter prefix.
   private plan(term: string): Plan {
-    const { sorted, sortedId, start, cum } = this;
+    const { sorted, start, cum } = this;
     const lo = lowerBound(sorted, term);
-    let hi = lo, top = sorted.length;
+    let hi = lo,
+      top = sorted.length;
     // the run's end: the first word from `lo` on that does not start with the term
     while (hi < top) {
       const m = (hi + top) >> 1;
@@ -412,7 +443,8 @@ export class Words {
   // key of MIN_KEY_PREFIX letters or more, a key it starts), less those its letters matched.
   private soundPlan(term: string, byLetters: Plan): { ids: number[]; weights: number[] } {
     const { keys, keyWord, pos } = this.sounds();
-    const ids: number[] = [], weights: number[] = [];
+    const ids: number[] = [],
+      weights: number[] = [];
     const keysOf = matchKeys(term);
     // a key one letter past a name's (Himalayan for हिमालय, Citizens for सिटिजन): that one too, whole
     const first = keysOf[0];
@@ -434,12 +466,16 @@ export class Words {
         }
       }
       for (let k = lo; k < hi; k++) {
-        const id = keyWord[k], at = pos[id];
+        const id = keyWord[k],
+          at = pos[id];
         if (at >= byLetters.lo && at < byLetters.hi) continue;
         if (ids.includes(id)) continue;
         let typo = false;
         for (let t = 0; t < byLetters.typos.length; t += 2) if (byLetters.typos[t] === id) typo = true;
-        if (!typo) { ids.push(id); weights.push(weight); }
+        if (!typo) {
+          ids.push(id);
+          weights.push(weight);
+        }
       }
     }
     return { ids, weights };
@@ -477,7 +513,8 @@ export class Words {
     let runs: [string, number][][] = [];
     for (let k0 = 0; k0 < sorted.length; k0 += PREPARE_WORDS) {
       const run: [string, number][] = [];
-      for (let k = k0; k < Math.min(k0 + PREPARE_WORDS, sorted.length); k++) for (const key of matchKeys(sorted[k])) run.push([key, sortedId[k]]);
+      for (let k = k0; k < Math.min(k0 + PREPARE_WORDS, sorted.length); k++)
+        for (const key of matchKeys(sorted[k])) run.push([key, sortedId[k]]);
       runs.push(run.sort(byKeyThenWord));
       yield 'phonetic keys';
     }
@@ -574,7 +611,8 @@ const byKeyThenWord = (a: [string, number], b: [string, number]) => (a[0] < b[0]
 // Two runs sorted by byKeyThenWord, as one, in steps of PREPARE_WORDS * 16 pairs.
 function* merge(a: [string, number][], b: [string, number][]): Generator<string, [string, number][]> {
   const out: [string, number][] = new Array(a.length + b.length);
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   for (let k = 0; k < out.length; k++) {
     out[k] = j >= b.length || (i < a.length && byKeyThenWord(a[i], b[j]) <= 0) ? a[i++] : b[j++];
     if (k % (PREPARE_WORDS * 16) === PREPARE_WORDS * 16 - 1) yield 'phonetic keys merged';
@@ -621,7 +659,8 @@ function bits(m: number): number {
 
 // The first index of a sorted array whose string is not below `s` (code-unit order).
 function lowerBound(a: string[], s: string): number {
-  let lo = 0, hi = a.length;
+  let lo = 0,
+    hi = a.length;
   while (lo < hi) {
     const m = (lo + hi) >> 1;
     if (a[m] < s) lo = m + 1;

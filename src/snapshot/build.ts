@@ -57,17 +57,24 @@ export function buildSnapshot(index: PlaceIndex): Uint8Array {
   w.delta('coordStart', t.coordStart);
   w.delta2('coords', t.coords);
   w.raw('prominence', t.prominence);
-  w.fixed('hours', Int32Array.from(t.hours, (h) => h + 1));
+  w.fixed(
+    'hours',
+    Int32Array.from(t.hours, (h) => h + 1),
+  );
   w.strings('strings', t.strings);
 
   // the types' KDBush data, one after another at multiples of 8 (their coordinates are Int32)
   const types: Meta['types'] = [];
-  const places: number[] = [], matched: number[] = [];
+  const places: number[] = [],
+    matched: number[] = [];
   let end = 0;
   for (const [name, tt] of index.types) {
     types.push({ name, items: tt.place.length, at: end, bytes: tt.tree.data.byteLength });
     end += (tt.tree.data.byteLength + 7) & ~7;
-    for (let i = 0; i < tt.place.length; i++) { places.push(tt.place[i]); matched.push(tt.matched[i]); }
+    for (let i = 0; i < tt.place.length; i++) {
+      places.push(tt.place[i]);
+      matched.push(tt.matched[i]);
+    }
   }
   const trees = new Uint8Array(end);
   [...index.types.values()].forEach((tt, i) => trees.set(new Uint8Array(tt.tree.data), types[i].at));

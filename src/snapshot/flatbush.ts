@@ -7,7 +7,8 @@ import type Flatbush from 'flatbush';
  * test/library-layout.test.ts checks the layout.
  */
 export function flatbushData(tree: Flatbush): Uint8Array {
-  let n = tree.numItems, nodes = n;
+  let n = tree.numItems,
+    nodes = n;
   do {
     n = Math.ceil(n / tree.nodeSize);
     nodes += n;

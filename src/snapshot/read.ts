@@ -81,8 +81,15 @@ export function* snapshotSteps(bytes: Uint8Array | ArrayBuffer, file: string, op
 
 function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceIndex> {
   const meta = r.meta as Meta;
-  if (typeof meta !== 'object' || meta === null || !Number.isSafeInteger(meta.rows) || !Array.isArray(meta.types)
-    || !Array.isArray(meta.schedules) || typeof meta.license !== 'string' || typeof meta.stats !== 'object') {
+  if (
+    typeof meta !== 'object' ||
+    meta === null ||
+    !Number.isSafeInteger(meta.rows) ||
+    !Array.isArray(meta.types) ||
+    !Array.isArray(meta.schedules) ||
+    typeof meta.license !== 'string' ||
+    typeof meta.stats !== 'object'
+  ) {
     throw new RangeError('the directory lacks the index fields');
   }
   // stored plus one, so that no schedule (-1) is 0
@@ -175,18 +182,36 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
   return index;
 }
 
-const STATS: (keyof LoadStats)[] = ['nodes', 'ways', 'relations', 'points', 'lineStrings', 'polygons', 'multiPolygons',
-  'partial', 'skippedWays', 'skippedRelations', 'schedules', 'badSchedules', 'roadNodes', 'roadEdges', 'restrictions',
-  'skippedRestrictions', 'skippedBlobs', 'duplicates'];
+const STATS: (keyof LoadStats)[] = [
+  'nodes',
+  'ways',
+  'relations',
+  'points',
+  'lineStrings',
+  'polygons',
+  'multiPolygons',
+  'partial',
+  'skippedWays',
+  'skippedRelations',
+  'schedules',
+  'badSchedules',
+  'roadNodes',
+  'roadEdges',
+  'restrictions',
+  'skippedRestrictions',
+  'skippedBlobs',
+  'duplicates',
+];
 
 // The stats are counts (the index's size is their sum): whole and not negative.
 function checkStats(stats: LoadStats): LoadStats {
-  if (stats === null || Array.isArray(stats)) throw new RangeError('the directory\'s stats are not an object');
+  if (stats === null || Array.isArray(stats)) throw new RangeError("the directory's stats are not an object");
   // snapshots written before skippedBlobs and duplicates were counted skipped and dropped none they know of
   const out = { ...stats, skippedBlobs: stats.skippedBlobs ?? 0, duplicates: stats.duplicates ?? 0 };
   for (const name of STATS) {
     const v = out[name];
-    if (!(Number.isSafeInteger(v) && v >= 0)) throw new RangeError(`stats.${name} is ${typeof v === 'number' ? v : JSON.stringify(v)}, not a count`);
+    if (!(Number.isSafeInteger(v) && v >= 0))
+      throw new RangeError(`stats.${name} is ${typeof v === 'number' ? v : JSON.stringify(v)}, not a count`);
   }
   return out;
 }
@@ -197,8 +222,12 @@ function checkTable(t: PlaceTable): void {
   const n = t.size;
   const columns = [t.osmId, t.kind, t.lat, t.lon, t.name, t.address, t.geom, t.what, t.primary, t.prominence, t.hours];
   if (columns.some((c) => c.length !== n)) throw new RangeError(`a table column is not ${n} rows long`);
-  const starts: [Uint32Array, number][] = [[t.tagStart, t.tagKV.length / 2], [t.typeStart, t.typeList.length],
-    [t.shapeStart, t.shape.length], [t.coordStart, t.coords.length]];
+  const starts: [Uint32Array, number][] = [
+    [t.tagStart, t.tagKV.length / 2],
+    [t.typeStart, t.typeList.length],
+    [t.shapeStart, t.shape.length],
+    [t.coordStart, t.coords.length],
+  ];
   for (const [s, end] of starts) {
     if (s.length !== n + 1 || s[0] !== 0 || s[n] !== end) throw new RangeError('a table offset column does not fit its data');
     for (let i = 0; i < n; i++) if (s[i + 1] < s[i]) throw new RangeError('a table offset column goes backwards');
@@ -207,7 +236,8 @@ function checkTable(t: PlaceTable): void {
     // placeId = osmId * 4 + kind must be a whole number, exact in a double: a fractional,
     // NaN or huge id would come out of every query as a placeId that place() cannot find
     const id = t.osmId[i];
-    if (!(Number.isInteger(id) && Math.abs(id) < MAX_OSM_ID)) throw new RangeError(`row ${i} has osmId ${id}, not a whole number below 2^51`);
+    if (!(Number.isInteger(id) && Math.abs(id) < MAX_OSM_ID))
+      throw new RangeError(`row ${i} has osmId ${id}, not a whole number below 2^51`);
     if (t.kind[i] > 2 || t.what[i] > BUILDING || t.geom[i] > MULTIPOLYGON || t.hours[i] >= t.schedules.size) {
       throw new RangeError(`row ${i} has an unknown kind`);
     }
@@ -223,7 +253,8 @@ const MAX_OSM_ID = 2 ** 51;
 // search would return a row twice or one that does not exist.
 function checkKDBush(r: SectionReader, tree: KDBush, what: string): KDBush {
   if (r.proven) return tree;
-  if (tree.ids.length !== tree.numItems || !isPermutation(tree.ids, tree.numItems)) throw new RangeError(`the ${what} tree's item ids are not its items`);
+  if (tree.ids.length !== tree.numItems || !isPermutation(tree.ids, tree.numItems))
+    throw new RangeError(`the ${what} tree's item ids are not its items`);
   return tree;
 }
 
@@ -233,7 +264,8 @@ function checkPoints(t: PlaceTable, tree: KDBush, rows: Uint32Array, what: strin
   const { ids, coords } = tree;
   for (let k = 0; k < ids.length; k++) {
     const r = rows[ids[k]];
-    if (coords[2 * k] !== t.lon[r] || coords[2 * k + 1] !== t.lat[r]) throw new RangeError(`the ${what} tree holds item ${ids[k]} away from its row`);
+    if (coords[2 * k] !== t.lon[r] || coords[2 * k + 1] !== t.lat[r])
+      throw new RangeError(`the ${what} tree holds item ${ids[k]} away from its row`);
   }
 }
 
@@ -269,12 +301,14 @@ function isPermutation(ids: ArrayLike<number>, n: number): boolean {
 
 // Whether row r's shape layout (see PlaceTable) accounts for exactly its coordinates.
 function shapeFits(t: PlaceTable, r: number): boolean {
-  const s0 = t.shapeStart[r], s1 = t.shapeStart[r + 1];
+  const s0 = t.shapeStart[r],
+    s1 = t.shapeStart[r + 1];
   const coords = t.coordStart[r + 1] - t.coordStart[r];
   const g = t.geom[r];
   if (g === POINT) return s1 === s0 && coords === 0;
   if (g === LINE) return s1 - s0 === 1 && 2 * t.shape[s0] === coords;
-  let s = s0, points = 0;
+  let s = s0,
+    points = 0;
   const polygons = g === POLYGON ? 1 : t.shape[s++];
   for (let p = 0; p < polygons && s < s1; p++) {
     const rings = t.shape[s++];
@@ -286,15 +320,24 @@ function shapeFits(t: PlaceTable, r: number): boolean {
 
 function checkWords(w: Words, rows: number): void {
   const { sorted, sortedId, docRow, docLen, docOld, start, doc, tf } = w.data;
-  const words = sorted.length, docs = docRow.length;
-  if (sortedId.length !== words || docLen.length !== docs || docOld.length !== docs || start.length !== words + 1
-    || start[words] !== doc.length || tf.length !== doc.length) {
+  const words = sorted.length,
+    docs = docRow.length;
+  if (
+    sortedId.length !== words ||
+    docLen.length !== docs ||
+    docOld.length !== docs ||
+    start.length !== words + 1 ||
+    start[words] !== doc.length ||
+    tf.length !== doc.length
+  ) {
     throw new RangeError('the text index arrays do not fit together');
   }
   for (let i = 0; i < words; i++) {
-    if (sortedId[i] >= words || start[i + 1] < start[i] || (i > 0 && !(sorted[i - 1] < sorted[i]))) throw new RangeError('the text index words are out of order');
+    if (sortedId[i] >= words || start[i + 1] < start[i] || (i > 0 && !(sorted[i - 1] < sorted[i])))
+      throw new RangeError('the text index words are out of order');
   }
-  for (let d = 0; d < docs; d++) if (docRow[d] >= rows || (d > 0 && docRow[d] < docRow[d - 1])) throw new RangeError('a text index document is out of range');
+  for (let d = 0; d < docs; d++)
+    if (docRow[d] >= rows || (d > 0 && docRow[d] < docRow[d - 1])) throw new RangeError('a text index document is out of range');
   for (let d = 0; d < docs; d++) if (docOld[d] > OLD) throw new RangeError(`a text index document of unknown kind ${docOld[d]}`);
   for (let k = 0; k < doc.length; k++) if (doc[k] >= docs) throw new RangeError('a text index posting is out of range');
 }

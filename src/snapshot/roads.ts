@@ -44,12 +44,21 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
   if (router.snapper.tree) w.raw('roadTree', flatbushData(router.snapper.tree));
   const meta: RoadMeta = { hierarchies: [] };
   router.hierarchies.forEach((h, m) => {
-    if (!h) { meta.hierarchies.push(null); return; }
+    if (!h) {
+      meta.hierarchies.push(null);
+      return;
+    }
     const d = h.data() as unknown as Record<string, Uint32Array | Float64Array>;
-    const parts = Object.keys(d).filter((k) => k !== 'weight').sort();
+    const parts = Object.keys(d)
+      .filter((k) => k !== 'weight')
+      .sort();
     // NONE (2^32 - 1) marks an original arc among shortcut slots: stored plus one, that
     // is 0, so those arrays pack into few bytes too
-    for (const p of parts) w.fixed(`ch${m}${p}`, (d[p] as Uint32Array).map((v) => (v + 1) >>> 0));
+    for (const p of parts)
+      w.fixed(
+        `ch${m}${p}`,
+        (d[p] as Uint32Array).map((v) => (v + 1) >>> 0),
+      );
     if (d.weight instanceof Float64Array) w.raw(`ch${m}weight`, d.weight);
     else w.fixed(`ch${m}weight`, d.weight as Uint32Array);
     meta.hierarchies.push({ parts, weight: d.weight instanceof Float64Array ? 'f64' : 'u32' });
@@ -62,7 +71,11 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
  * where the arrays do not fit together. Given the per-mode graphs a thread made of these very bytes
  * (`options.proven`), it takes them and their hierarchies as they are, unchecked.
  */
-export function* readRoads(r: SectionReader, meta: RoadMeta, options: { keep?: Handover; proven?: Handover } = {}): Generator<string, Router> {
+export function* readRoads(
+  r: SectionReader,
+  meta: RoadMeta,
+  options: { keep?: Handover; proven?: Handover } = {},
+): Generator<string, Router> {
   const strings = yield* r.stringSteps('roadStrings');
   const g: RoadGraph = {
     nodeLon: r.ints('roadNodeLon', Int32Array),
@@ -87,7 +100,12 @@ export function* readRoads(r: SectionReader, meta: RoadMeta, options: { keep?: H
     checkGraph(g);
     yield 'road graph checked';
   }
-  const tree = r.has('roadTree') ? (() => { const { buffer, byteOffset } = r.place('roadTree'); return Flatbush.from(buffer, byteOffset); })() : undefined;
+  const tree = r.has('roadTree')
+    ? (() => {
+        const { buffer, byteOffset } = r.place('roadTree');
+        return Flatbush.from(buffer, byteOffset);
+      })()
+    : undefined;
   if (!Array.isArray(meta?.hierarchies)) throw new RangeError('the directory lacks the roads');
   const hierarchies: HierarchyData[] = [];
   for (const [m, h] of meta.hierarchies.entries()) {
@@ -116,27 +134,36 @@ export function* readRoads(r: SectionReader, meta: RoadMeta, options: { keep?: H
 // A file written wrong must not index out of range: every node, edge, way and string
 // reference is checked, linearly.
 function checkGraph(g: RoadGraph): void {
-  const nodes = g.nodeLon.length, edges = g.edgeFrom.length, ways = g.wayId.length;
+  const nodes = g.nodeLon.length,
+    edges = g.edgeFrom.length,
+    ways = g.wayId.length;
   if (g.nodeLat.length !== nodes) throw new RangeError('road node columns differ in length');
-  for (const c of [g.edgeTo, g.edgeAccess, g.edgeKmh, g.edgeMeters, g.edgeWay]) if (c.length !== edges) throw new RangeError('edge columns differ in length');
+  for (const c of [g.edgeTo, g.edgeAccess, g.edgeKmh, g.edgeMeters, g.edgeWay])
+    if (c.length !== edges) throw new RangeError('edge columns differ in length');
   for (const c of [g.wayName, g.wayClass, g.wayFlags]) if (c.length !== ways) throw new RangeError('road way columns differ in length');
   const s = g.coordStart;
-  if (s.length !== edges + 1 || s[0] !== 0 || 2 * s[edges] !== g.coords.length) throw new RangeError('edge geometry does not fit its coordinates');
+  if (s.length !== edges + 1 || s[0] !== 0 || 2 * s[edges] !== g.coords.length)
+    throw new RangeError('edge geometry does not fit its coordinates');
   for (let e = 0; e < edges; e++) {
-    if (g.edgeFrom[e] >= nodes || g.edgeTo[e] >= nodes || g.edgeWay[e] >= ways) throw new RangeError(`edge ${e} refers past the nodes or ways`);
+    if (g.edgeFrom[e] >= nodes || g.edgeTo[e] >= nodes || g.edgeWay[e] >= ways)
+      throw new RangeError(`edge ${e} refers past the nodes or ways`);
     if (s[e + 1] < s[e] + 2) throw new RangeError(`edge ${e} has fewer than two points`);
     // every mode's weight is a whole number of ms below 2^32, summed exactly by the searches:
     // an infinite or NaN length or speed, or a car speed of 0 on a car's road, would make
     // one that is not, and every route over it an error
-    const metres = g.edgeMeters[e], kmh = g.edgeKmh[e];
+    const metres = g.edgeMeters[e],
+      kmh = g.edgeKmh[e];
     if (!(metres >= 0 && metres < Infinity)) throw new RangeError(`edge ${e} is ${metres} m long`);
-    if (!(kmh >= 0 && kmh < Infinity) || (kmh === 0 && g.edgeAccess[e] & (CAR_FWD | CAR_BWD))) throw new RangeError(`edge ${e} has a car speed of ${kmh} km/h`);
+    if (!(kmh >= 0 && kmh < Infinity) || (kmh === 0 && g.edgeAccess[e] & (CAR_FWD | CAR_BWD)))
+      throw new RangeError(`edge ${e} has a car speed of ${kmh} km/h`);
     for (let m = 0; m < MODES.length; m++) {
       const fwd = forwardBit(m);
-      if (g.edgeAccess[e] & (fwd | (fwd << 1)) && !(timeOf(g, m, e, metres) <= MAX_WEIGHT)) throw new RangeError(`edge ${e} takes ${MODES[m]} too long (${metres} m at ${kmh} km/h)`);
+      if (g.edgeAccess[e] & (fwd | (fwd << 1)) && !(timeOf(g, m, e, metres) <= MAX_WEIGHT))
+        throw new RangeError(`edge ${e} takes ${MODES[m]} too long (${metres} m at ${kmh} km/h)`);
     }
   }
   const r = g.restrictions;
   if (r.length % 4) throw new RangeError('restrictions are not in fours');
-  for (let i = 0; i < r.length; i += 4) if (r[i] >= ways || r[i + 1] >= nodes || r[i + 2] >= ways) throw new RangeError('a restriction refers past the roads');
+  for (let i = 0; i < r.length; i += 4)
+    if (r[i] >= ways || r[i + 1] >= nodes || r[i + 2] >= ways) throw new RangeError('a restriction refers past the roads');
 }

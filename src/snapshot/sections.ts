@@ -43,7 +43,8 @@ interface Directory {
 const align8 = (n: number) => (n + 7) & ~7;
 
 /** Bytes of UTF-8 decoded per step of `SectionReader.stringSteps` (about a millisecond), and strings cut per step. */
-const STRING_BYTES = 64 * 1024, STRING_COUNT = 32 * 1024;
+const STRING_BYTES = 64 * 1024,
+  STRING_COUNT = 32 * 1024;
 
 /** Collects an index's arrays as named sections, then writes them as one snapshot. */
 export class SectionWriter {
@@ -74,12 +75,19 @@ export class SectionWriter {
       if (a[i] > max) max = a[i];
     }
     const width = max < 0x100 ? 1 : max < 0x10000 ? 2 : max < 0x1000000 ? 3 : 4;
-    this.add(name, 'fixed', a, a.length * width, (out, pos) => {
-      for (let i = 0; i < a.length; i++) {
-        const v = a[i];
-        for (let k = 0; k < width; k++) out[pos++] = (v >>> (8 * k)) & 0xff;
-      }
-    }, width);
+    this.add(
+      name,
+      'fixed',
+      a,
+      a.length * width,
+      (out, pos) => {
+        for (let i = 0; i < a.length; i++) {
+          const v = a[i];
+          for (let k = 0; k < width; k++) out[pos++] = (v >>> (8 * k)) & 0xff;
+        }
+      },
+      width,
+    );
   }
 
   /** Stores an array of non-negative integers as varints. */
@@ -100,7 +108,10 @@ export class SectionWriter {
   /** Stores strings as one UTF-8 run and their lengths (UTF-16 units), so reading is one decode. */
   strings(name: string, list: readonly string[]): void {
     this.raw(`${name}.utf8`, new TextEncoder().encode(list.join('')));
-    this.varint(`${name}.len`, Uint32Array.from(list, (s) => s.length));
+    this.varint(
+      `${name}.len`,
+      Uint32Array.from(list, (s) => s.length),
+    );
   }
 
   /** The snapshot: header, directory (section table and `meta`), sections. */
@@ -125,7 +136,14 @@ export class SectionWriter {
     this.add(name, enc, a, varintSize(a, stride), (out, pos) => writeVarints(a, stride, out, pos));
   }
 
-  private add(name: string, enc: Encoding, a: IntArray, bytes: number, write: (out: Uint8Array, pos: number) => void, width?: number): void {
+  private add(
+    name: string,
+    enc: Encoding,
+    a: IntArray,
+    bytes: number,
+    write: (out: Uint8Array, pos: number) => void,
+    width?: number,
+  ): void {
     if (this.entries.some((e) => e.name === name)) throw new Error(`section ${name} written twice`);
     const offset = this.size;
     this.entries.push({ name, enc, type: a.constructor.name, offset, bytes, count: a.length, ...(width ? { width } : {}) });
@@ -168,7 +186,11 @@ export class SectionReader {
   private readonly keep?: Decoded;
   private readonly given?: Decoded;
 
-  constructor(input: Uint8Array | ArrayBuffer, private readonly file: string, options: ReaderOptions = {}) {
+  constructor(
+    input: Uint8Array | ArrayBuffer,
+    private readonly file: string,
+    options: ReaderOptions = {},
+  ) {
     this.keep = options.keep;
     this.given = options.proven;
     this.proven = this.given !== undefined;
@@ -177,20 +199,26 @@ export class SectionReader {
       throw this.fail('truncated', `${bytes.length} bytes hold no whole header`);
     }
     if (!isSnapshot(bytes)) {
-      const what = bytes.length >= 8 && bytes[4] === 0x0a && bytes[5] === 0x09 && String.fromCharCode(...bytes.subarray(6, 15)) === 'OSMHeader'
-        ? 'this is an OSM PBF: load it with loadPbf()' : 'no snapshot magic at its start';
+      const what =
+        bytes.length >= 8 && bytes[4] === 0x0a && bytes[5] === 0x09 && String.fromCharCode(...bytes.subarray(6, 15)) === 'OSMHeader'
+          ? 'this is an OSM PBF: load it with loadPbf()'
+          : 'no snapshot magic at its start';
       throw this.fail('foreign', what);
     }
     if (bytes.length < HEADER_SIZE) throw this.fail('truncated', `${bytes.length} bytes hold no whole header`);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const version = view.getUint32(8, true);
     if (version !== SNAPSHOT_VERSION) {
-      throw this.fail('wrong-version', `format version ${version}; this nepal-places reads version ${SNAPSHOT_VERSION}: build the snapshot again`);
+      throw this.fail(
+        'wrong-version',
+        `format version ${version}; this nepal-places reads version ${SNAPSHOT_VERSION}: build the snapshot again`,
+      );
     }
     const length = view.getUint32(12, true);
     if (bytes.length < HEADER_SIZE + length) throw this.fail('truncated', `${bytes.length} bytes of ${HEADER_SIZE + length}`);
     if (bytes.length > HEADER_SIZE + length) throw this.fail('corrupted', `${bytes.length - HEADER_SIZE - length} bytes past its end`);
-    if (!this.proven && xxhash32(bytes.subarray(HEADER_SIZE)) !== view.getUint32(16, true)) throw this.fail('corrupted', 'checksum mismatch');
+    if (!this.proven && xxhash32(bytes.subarray(HEADER_SIZE)) !== view.getUint32(16, true))
+      throw this.fail('corrupted', 'checksum mismatch');
     // typed arrays view the bytes where they lie: they must lie at multiples of 8
     if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
     this.bytes = bytes;
@@ -205,8 +233,15 @@ export class SectionReader {
     }
     this.start = align8(HEADER_SIZE + 4 + dirLength);
     for (const e of dir.sections) {
-      if (!(Number.isSafeInteger(e.offset) && Number.isSafeInteger(e.bytes) && Number.isSafeInteger(e.count)
-        && e.offset >= 0 && e.bytes >= 0 && e.count >= 0 && this.start + e.offset + e.bytes <= bytes.length)) {
+      if (!(
+        Number.isSafeInteger(e.offset) &&
+        Number.isSafeInteger(e.bytes) &&
+        Number.isSafeInteger(e.count) &&
+        e.offset >= 0 &&
+        e.bytes >= 0 &&
+        e.count >= 0 &&
+        this.start + e.offset + e.bytes <= bytes.length
+      )) {
         throw this.fail('corrupted', `section ${e.name} lies outside the file`);
       }
       this.entries.set(e.name, e);
@@ -222,7 +257,8 @@ export class SectionReader {
   /** The array of a `raw` section: a view of the bytes, not a copy. */
   raw<T extends IntArray>(name: string, type: ArrayType<T>): T {
     const e = this.entry(name, 'raw', type);
-    if (e.bytes !== e.count * type.BYTES_PER_ELEMENT) throw this.fail('corrupted', `section ${name} has ${e.bytes} bytes for ${e.count} items`);
+    if (e.bytes !== e.count * type.BYTES_PER_ELEMENT)
+      throw this.fail('corrupted', `section ${name} has ${e.bytes} bytes for ${e.count} items`);
     return new type(this.bytes.buffer, this.bytes.byteOffset + this.start + e.offset, e.count);
   }
 
@@ -262,7 +298,8 @@ export class SectionReader {
   decoded<T extends IntArray>(name: string, type: ArrayType<T>, make: () => T): T {
     const given = this.given?.get(name);
     if (given) {
-      if (!(given instanceof type)) throw this.fail('corrupted', `the ${name} handed over is a ${given.constructor.name}, not a ${type.name}`);
+      if (!(given instanceof type))
+        throw this.fail('corrupted', `the ${name} handed over is a ${given.constructor.name}, not a ${type.name}`);
       return given;
     }
     const out = make();
@@ -340,8 +377,10 @@ export class SectionReader {
 
   private fixed<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(e: Entry, type: ArrayType<T>, below: number): T {
     this.entry(e.name, 'fixed', type);
-    const n = e.count, w = e.width ?? 0;
-    if (!(w >= 1 && w <= type.BYTES_PER_ELEMENT && e.bytes === n * w)) throw this.fail('corrupted', `section ${e.name} has ${e.bytes} bytes for ${n} values of ${w}`);
+    const n = e.count,
+      w = e.width ?? 0;
+    if (!(w >= 1 && w <= type.BYTES_PER_ELEMENT && e.bytes === n * w))
+      throw this.fail('corrupted', `section ${e.name} has ${e.bytes} bytes for ${n} values of ${w}`);
     const at = this.bytes.byteOffset + this.start + e.offset;
     const buf = this.bytes.buffer;
     let out: T;
@@ -359,7 +398,8 @@ export class SectionReader {
     }
     if (below < 2 ** (8 * w) && !this.proven) {
       // a Uint32 column reads as unsigned; an Int32 one holds no values of 2^31 or more here
-      for (let i = 0; i < n; i++) if (!(out[i] >= 0 && out[i] < below)) throw this.fail('corrupted', `section ${e.name} holds ${out[i]}, not below ${below}`);
+      for (let i = 0; i < n; i++)
+        if (!(out[i] >= 0 && out[i] < below)) throw this.fail('corrupted', `section ${e.name} holds ${out[i]}, not below ${below}`);
     }
     return out;
   }
@@ -367,7 +407,8 @@ export class SectionReader {
   private entry(name: string, enc: Encoding, type: ArrayType): Entry {
     const e = this.entries.get(name);
     if (!e) throw this.fail('corrupted', `no section ${name}`);
-    if (e.enc !== enc || e.type !== type.name) throw this.fail('corrupted', `section ${name} is ${e.enc} ${e.type}, not ${enc} ${type.name}`);
+    if (e.enc !== enc || e.type !== type.name)
+      throw this.fail('corrupted', `section ${name} is ${e.enc} ${e.type}, not ${enc} ${type.name}`);
     return e;
   }
 }

@@ -17,13 +17,19 @@ const zigzag = (d: number) => (d < 0 ? -2 * d - 1 : 2 * d);
 
 /** The values as they are written: themselves, or their zigzagged deltas. */
 function* encoded(values: ArrayLike<number>, stride: Stride): Generator<number> {
-  let a = 0, b = 0;
+  let a = 0,
+    b = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!Number.isSafeInteger(v) || (stride === 0 && v < 0)) throw new RangeError(`cannot write ${v} as a varint`);
     if (stride === 0) yield v;
-    else if (stride === 2 && i & 1) { yield zigzag(v - b); b = v; }
-    else { yield zigzag(v - a); a = v; }
+    else if (stride === 2 && i & 1) {
+      yield zigzag(v - b);
+      b = v;
+    } else {
+      yield zigzag(v - a);
+      a = v;
+    }
   }
 }
 
@@ -32,7 +38,10 @@ export function varintSize(values: ArrayLike<number>, stride: Stride): number {
   let n = 0;
   for (let v of encoded(values, stride)) {
     n++;
-    while (v >= 128) { v = Math.floor(v / 128); n++; }
+    while (v >= 128) {
+      v = Math.floor(v / 128);
+      n++;
+    }
   }
   return n;
 }
@@ -86,7 +95,8 @@ function deltas(buf: Uint8Array, pos: number, out: Int32Array): number {
 }
 
 function pairs(buf: Uint8Array, pos: number, out: Int32Array): number {
-  let a = 0, b = 0;
+  let a = 0,
+    b = 0;
   for (let i = 0; i < out.length; i++) {
     const v = varint(buf, pos);
     if (v < 0) return -1;
@@ -109,11 +119,14 @@ function varint(buf: Uint8Array, pos: number): number {
   let x = buf[pos++];
   let v = x & 0x7f;
   if (x >= 0x80) {
-    x = buf[pos++]; v |= (x & 0x7f) << 7;
+    x = buf[pos++];
+    v |= (x & 0x7f) << 7;
     if (x >= 0x80) {
-      x = buf[pos++]; v |= (x & 0x7f) << 14;
+      x = buf[pos++];
+      v |= (x & 0x7f) << 14;
       if (x >= 0x80) {
-        x = buf[pos++]; v |= (x & 0x7f) << 21;
+        x = buf[pos++];
+        v |= (x & 0x7f) << 21;
         if (x >= 0x80) {
           let scale = 0x10000000;
           do {

@@ -7,7 +7,11 @@
  * fast as crc-32's sliced CRC32 and several times js-xxhash. Snapshots are little-endian, as is every
  * host that runs them; `xxhash32` of the same bytes agrees with the reference.
  */
-const P1 = 0x9e3779b1, P2 = 0x85ebca77, P3 = 0xc2b2ae3d, P4 = 0x27d4eb2f, P5 = 0x165667b1;
+const P1 = 0x9e3779b1,
+  P2 = 0x85ebca77,
+  P3 = 0xc2b2ae3d,
+  P4 = 0x27d4eb2f,
+  P5 = 0x165667b1;
 
 const rotl = (x: number, r: number) => (x << r) | (x >>> (32 - r));
 
@@ -21,7 +25,10 @@ export function xxhash32(bytes: Uint8Array, seed = 0): number {
   let i = 0;
   let h: number;
   if (len >= 16) {
-    let v1 = (seed + P1 + P2) | 0, v2 = (seed + P2) | 0, v3 = seed | 0, v4 = (seed - P1) | 0;
+    let v1 = (seed + P1 + P2) | 0,
+      v2 = (seed + P2) | 0,
+      v3 = seed | 0,
+      v4 = (seed - P1) | 0;
     const stripes = (len >>> 4) << 2;
     for (; i < stripes; i += 4) {
       v1 = Math.imul(rotl((v1 + Math.imul(words[i], P2)) | 0, 13), P1);

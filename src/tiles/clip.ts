@@ -53,22 +53,37 @@ function clipLine(c: number[], from: number, to: number, k1: number, k2: number,
     start = o.length;
   };
   for (let i = from; i < to - 1; i++) {
-    const ax = c[2 * i], ay = c[2 * i + 1], bx = c[2 * i + 2], by = c[2 * i + 3];
+    const ax = c[2 * i],
+      ay = c[2 * i + 1],
+      bx = c[2 * i + 2],
+      by = c[2 * i + 3];
     const a = axis === 0 ? ax : ay;
     const b = axis === 0 ? bx : by;
     if (a < k1) {
       if (b > k1) cross(o, ax, ay, bx, by, k1, axis); // enters
-      if (b > k2) { cross(o, ax, ay, bx, by, k2, axis); close(); } // and leaves
+      if (b > k2) {
+        cross(o, ax, ay, bx, by, k2, axis);
+        close();
+      } // and leaves
     } else if (a > k2) {
       if (b < k2) cross(o, ax, ay, bx, by, k2, axis);
-      if (b < k1) { cross(o, ax, ay, bx, by, k1, axis); close(); }
+      if (b < k1) {
+        cross(o, ax, ay, bx, by, k1, axis);
+        close();
+      }
     } else {
       o.push(ax, ay);
-      if (b < k1) { cross(o, ax, ay, bx, by, k1, axis); close(); }
-      else if (b > k2) { cross(o, ax, ay, bx, by, k2, axis); close(); }
+      if (b < k1) {
+        cross(o, ax, ay, bx, by, k1, axis);
+        close();
+      } else if (b > k2) {
+        cross(o, ax, ay, bx, by, k2, axis);
+        close();
+      }
     }
   }
-  const lx = c[2 * (to - 1)], ly = c[2 * (to - 1) + 1];
+  const lx = c[2 * (to - 1)],
+    ly = c[2 * (to - 1) + 1];
   const l = axis === 0 ? lx : ly;
   if (l >= k1 && l <= k2) o.push(lx, ly);
   close();
@@ -80,7 +95,10 @@ function clipRing(c: number[], from: number, to: number, k1: number, k2: number,
   const o = out.coords;
   const start = o.length;
   for (let i = from; i < to - 1; i++) {
-    const ax = c[2 * i], ay = c[2 * i + 1], bx = c[2 * i + 2], by = c[2 * i + 3];
+    const ax = c[2 * i],
+      ay = c[2 * i + 1],
+      bx = c[2 * i + 2],
+      by = c[2 * i + 3];
     const a = axis === 0 ? ax : ay;
     const b = axis === 0 ? bx : by;
     if (a < k1) {
@@ -96,7 +114,10 @@ function clipRing(c: number[], from: number, to: number, k1: number, k2: number,
     }
   }
   const n = (o.length - start) / 2;
-  if (n < 3) { o.length = start; return; }
+  if (n < 3) {
+    o.length = start;
+    return;
+  }
   if (o[start] !== o[o.length - 2] || o[start + 1] !== o[o.length - 1]) o.push(o[start], o[start + 1]);
   out.parts.push((o.length - start) / 2);
 }
@@ -108,11 +129,14 @@ function clipRing(c: number[], from: number, to: number, k1: number, k2: number,
  */
 export function ringArea(c: ArrayLike<number>, from: number, to: number): number {
   let s = 0;
-  const x0 = c[2 * from], y0 = c[2 * from + 1];
+  const x0 = c[2 * from],
+    y0 = c[2 * from + 1];
   const n = to - from;
   for (let i = 1; i + 1 < n; i++) {
-    const ax = c[2 * (from + i)] - x0, ay = c[2 * (from + i) + 1] - y0;
-    const bx = c[2 * (from + i + 1)] - x0, by = c[2 * (from + i + 1) + 1] - y0;
+    const ax = c[2 * (from + i)] - x0,
+      ay = c[2 * (from + i) + 1] - y0;
+    const bx = c[2 * (from + i + 1)] - x0,
+      by = c[2 * (from + i + 1) + 1] - y0;
     s += ax * by - bx * ay;
   }
   return s;

@@ -13,7 +13,9 @@ import { LINE, POLYGON, type FeatureSink } from './features.js';
 import { worldX, worldY } from './project.js';
 
 /** Admin levels as Protomaps' `kind_detail` of boundaries: country 2, province 4, district 6. */
-export const COUNTRY = 2, PROVINCE = 4, DISTRICT = 6;
+export const COUNTRY = 2,
+  PROVINCE = 4,
+  DISTRICT = 6;
 
 interface Edges {
   /** Vertex coordinates (world units) by vertex id. */
@@ -31,7 +33,11 @@ function edges(): Edges {
   const vertex = (lon: number, lat: number) => {
     const key = Math.round(lon * 1e6) * 1e8 + Math.round(lat * 1e6);
     let id = ids.get(key);
-    if (id === undefined) { id = xy.length / 2; ids.set(key, id); xy.push(worldX(lon), worldY(lat)); }
+    if (id === undefined) {
+      id = xy.length / 2;
+      ids.set(key, id);
+      xy.push(worldX(lon), worldY(lat));
+    }
     return id;
   };
   const uses = new Map<number, { a: number; b: number; districts: number[] }>();
@@ -39,7 +45,8 @@ function edges(): Edges {
   districts.forEach((d, di) => {
     for (const ring of d.rings) {
       for (let i = 0; i + 3 < ring.length; i += 2) {
-        const a = vertex(ring[i], ring[i + 1]), b = vertex(ring[i + 2], ring[i + 3]);
+        const a = vertex(ring[i], ring[i + 1]),
+          b = vertex(ring[i + 2], ring[i + 3]);
         if (a === b) continue;
         const key = a < b ? a * 2 ** 24 + b : b * 2 ** 24 + a;
         const e = uses.get(key);
@@ -65,7 +72,11 @@ function edges(): Edges {
 function chains(list: [number, number][]): number[][] {
   const ends = new Map<number, number[]>();
   list.forEach(([a, b], i) => {
-    for (const v of [a, b]) { const l = ends.get(v); if (l) l.push(i); else ends.set(v, [i]); }
+    for (const v of [a, b]) {
+      const l = ends.get(v);
+      if (l) l.push(i);
+      else ends.set(v, [i]);
+    }
   });
   const used = new Uint8Array(list.length);
   const out: number[][] = [];
@@ -85,7 +96,10 @@ function chains(list: [number, number][]): number[][] {
     used[i] = 1;
     const line = [list[i][0], list[i][1]];
     extend(line);
-    if (line[0] !== line[line.length - 1]) { line.reverse(); extend(line); }
+    if (line[0] !== line[line.length - 1]) {
+      line.reverse();
+      extend(line);
+    }
     out.push(line);
   }
   return out;
@@ -100,11 +114,15 @@ export function addEarth(sink: FeatureSink, box: [number, number, number, number
   const { xy, outline, shared } = edges();
   const toGeom = (lines: number[][]): Geom => {
     const g: Geom = { coords: [], parts: [] };
-    for (const l of lines) { for (const v of l) g.coords.push(xy[2 * v], xy[2 * v + 1]); g.parts.push(l.length); }
+    for (const l of lines) {
+      for (const v of l) g.coords.push(xy[2 * v], xy[2 * v + 1]);
+      g.parts.push(l.length);
+    }
     return g;
   };
   const cut = (g: Geom, polygon: boolean): Geom => {
-    const a: Geom = { coords: [], parts: [] }, b: Geom = { coords: [], parts: [] };
+    const a: Geom = { coords: [], parts: [] },
+      b: Geom = { coords: [], parts: [] };
     clipBand(g, box[0], box[2], 0, polygon, a);
     clipBand(a, box[1], box[3], 1, polygon, b);
     return b;
@@ -116,7 +134,10 @@ export function addEarth(sink: FeatureSink, box: [number, number, number, number
   // outer rings positive in y-down coordinates (MVT's winding), holes negative
   const starts: number[] = [];
   let v = 0;
-  for (const n of land.parts) { starts.push(v); v += n; }
+  for (const n of land.parts) {
+    starts.push(v);
+    v += n;
+  }
   const areas = land.parts.map((n, k) => ringArea(land.coords, starts[k], starts[k] + n));
   const country = areas.reduce((m, a, k) => (Math.abs(a) > Math.abs(areas[m]) ? k : m), 0);
   land.parts.forEach((n, k) => {
@@ -131,7 +152,20 @@ export function addEarth(sink: FeatureSink, box: [number, number, number, number
     if (!c.parts.length) return;
     const kind = level === COUNTRY ? 'country' : level === PROVINCE ? 'region' : 'county';
     const minZoom = level === COUNTRY ? 0 : level === PROVINCE ? 4 : 7;
-    sink.add({ layer: 'boundaries', type: LINE, minZoom, props: [['kind', kind], ['kind_detail', level], ['min_zoom', minZoom]] }, c.coords, c.parts);
+    sink.add(
+      {
+        layer: 'boundaries',
+        type: LINE,
+        minZoom,
+        props: [
+          ['kind', kind],
+          ['kind_detail', level],
+          ['min_zoom', minZoom],
+        ],
+      },
+      c.coords,
+      c.parts,
+    );
   };
   add(toGeom(rings), COUNTRY);
   // one line per pair of neighbouring districts
@@ -146,8 +180,11 @@ export function addEarth(sink: FeatureSink, box: [number, number, number, number
 
 function reverse(c: number[], from: number, to: number): void {
   for (let i = from, j = to - 1; i < j; i++, j--) {
-    const x = c[2 * i], y = c[2 * i + 1];
-    c[2 * i] = c[2 * j]; c[2 * i + 1] = c[2 * j + 1];
-    c[2 * j] = x; c[2 * j + 1] = y;
+    const x = c[2 * i],
+      y = c[2 * i + 1];
+    c[2 * i] = c[2 * j];
+    c[2 * i + 1] = c[2 * j + 1];
+    c[2 * j] = x;
+    c[2 * j + 1] = y;
   }
 }

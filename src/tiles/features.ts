@@ -6,13 +6,27 @@
  */
 
 /** Geometry types, as MVT numbers them. */
-export const POINT = 1, LINE = 2, POLYGON = 3;
+export const POINT = 1,
+  LINE = 2,
+  POLYGON = 3;
 
 /** A property value. */
 export type Value = string | number | boolean;
 
 /** The layers of the Protomaps basemap schema, in the order they are written in a tile. */
-export const LAYERS = ['earth', 'landcover', 'landuse', 'natural', 'water', 'boundaries', 'transit', 'roads', 'buildings', 'pois', 'places'] as const;
+export const LAYERS = [
+  'earth',
+  'landcover',
+  'landuse',
+  'natural',
+  'water',
+  'boundaries',
+  'transit',
+  'roads',
+  'buildings',
+  'pois',
+  'places',
+] as const;
 /** A layer's name. */
 export type LayerName = (typeof LAYERS)[number];
 
@@ -59,7 +73,10 @@ const NAME_KEYS = new Set(['name', 'name:en', 'name:ne', 'script', 'pgf:name:ne'
 // dependencies point from the loader to the tiles, never back)
 class Grow<T extends Int32Array | Uint32Array | Uint8Array> {
   length = 0;
-  constructor(public data: T, private readonly make: (n: number) => T) {}
+  constructor(
+    public data: T,
+    private readonly make: (n: number) => T,
+  ) {}
   push(v: number): void {
     if (this.length === this.data.length) {
       const next = this.make(this.data.length * 2);
@@ -126,9 +143,17 @@ export class FeatureSink {
     for (const [k, v] of info.props) {
       if (v === undefined || v === '') continue;
       let ki = this.keyIds.get(k);
-      if (ki === undefined) { ki = this.keys.length; this.keys.push(k); this.keyIds.set(k, ki); }
+      if (ki === undefined) {
+        ki = this.keys.length;
+        this.keys.push(k);
+        this.keyIds.set(k, ki);
+      }
       let vi = this.valueIds.get(v);
-      if (vi === undefined) { vi = this.values.length; this.values.push(v); this.valueIds.set(v, vi); }
+      if (vi === undefined) {
+        vi = this.values.length;
+        this.values.push(v);
+        this.valueIds.set(v, vi);
+      }
       this.props.push(ki);
       this.props.push(vi);
     }
@@ -139,7 +164,8 @@ export class FeatureSink {
   /** The features sorted by layer, then `minZoom`, then insertion. */
   finish(): FeatureTable {
     const n = this.count;
-    const layer = this.layer.data, minZoom = this.minZoom.data;
+    const layer = this.layer.data,
+      minZoom = this.minZoom.data;
     // a counting sort by (layer, min zoom): stable, and linear in millions of features
     const key = (f: number) => layer[f] * 32 + Math.min(31, minZoom[f]);
     const start = new Uint32Array(LAYERS.length * 32 + 1);
@@ -149,16 +175,30 @@ export class FeatureSink {
     for (let f = 0; f < n; f++) order[start[key(f)]++] = f;
     const t: FeatureTable = {
       count: n,
-      layer: new Uint8Array(n), type: new Uint8Array(n), minZoom: new Uint8Array(n), maxZoom: new Uint8Array(n), nameZoom: new Uint8Array(n),
-      partStart: new Uint32Array(n + 1), parts: new Uint32Array(this.parts.length),
-      coordStart: new Uint32Array(n + 1), coords: new Int32Array(this.coords.length),
-      propStart: new Uint32Array(n + 1), props: new Uint32Array(this.props.length),
-      keys: this.keys, values: this.values,
+      layer: new Uint8Array(n),
+      type: new Uint8Array(n),
+      minZoom: new Uint8Array(n),
+      maxZoom: new Uint8Array(n),
+      nameZoom: new Uint8Array(n),
+      partStart: new Uint32Array(n + 1),
+      parts: new Uint32Array(this.parts.length),
+      coordStart: new Uint32Array(n + 1),
+      coords: new Int32Array(this.coords.length),
+      propStart: new Uint32Array(n + 1),
+      props: new Uint32Array(this.props.length),
+      keys: this.keys,
+      values: this.values,
       nameKeys: Uint8Array.from(this.keys, (k) => (NAME_KEYS.has(k) ? 1 : 0)),
     };
-    const coordStart = this.coordStart.data, coords = this.coords.data, partStart = this.partStart.data, parts = this.parts.data;
-    const propStart = this.propStart.data, props = this.props.data;
-    let p = 0, c = 0, q = 0;
+    const coordStart = this.coordStart.data,
+      coords = this.coords.data,
+      partStart = this.partStart.data,
+      parts = this.parts.data;
+    const propStart = this.propStart.data,
+      props = this.props.data;
+    let p = 0,
+      c = 0,
+      q = 0;
     for (let i = 0; i < n; i++) {
       const f = order[i];
       t.layer[i] = layer[f];
@@ -198,7 +238,11 @@ export function withProperty(t: FeatureTable, key: string, valueOf: (f: number) 
     const v = valueOf(f);
     if (v === undefined || v === '') continue;
     let vi = valueIds.get(v);
-    if (vi === undefined) { vi = values.length; values.push(v); valueIds.set(v, vi); }
+    if (vi === undefined) {
+      vi = values.length;
+      values.push(v);
+      valueIds.set(v, vi);
+    }
     props.push(ki);
     props.push(vi);
   }

@@ -75,10 +75,19 @@ export class MvtEncoder {
     tags.length = 0;
     const dropNames = z < t.nameZoom[f];
     for (let i = t.propStart[f]; i < t.propStart[f + 1]; i++) {
-      const k = t.props[2 * i], v = t.props[2 * i + 1];
+      const k = t.props[2 * i],
+        v = t.props[2 * i + 1];
       if (dropNames && t.nameKeys[k]) continue;
-      if (this.keyStamp[k] !== this.stamp) { this.keyStamp[k] = this.stamp; this.keyLocal[k] = this.layerKeys.length; this.layerKeys.push(k); }
-      if (this.valueStamp[v] !== this.stamp) { this.valueStamp[v] = this.stamp; this.valueLocal[v] = this.layerValues.length; this.layerValues.push(v); }
+      if (this.keyStamp[k] !== this.stamp) {
+        this.keyStamp[k] = this.stamp;
+        this.keyLocal[k] = this.layerKeys.length;
+        this.layerKeys.push(k);
+      }
+      if (this.valueStamp[v] !== this.stamp) {
+        this.valueStamp[v] = this.stamp;
+        this.valueLocal[v] = this.layerValues.length;
+        this.layerValues.push(v);
+      }
       tags.push(this.keyLocal[k], this.valueLocal[v]);
     }
     const type = t.type[f];
@@ -136,7 +145,8 @@ const zigzag = (n: number) => (n << 1) ^ (n >> 31);
 export function encodeGeometry(type: number, p: Piece, out: number[]): void {
   out.length = 0;
   const c = p.coords;
-  let x = 0, y = 0;
+  let x = 0,
+    y = 0;
   let v = p.from;
   if (type === POINT) {
     let n = 0;
@@ -144,22 +154,28 @@ export function encodeGeometry(type: number, p: Piece, out: number[]): void {
     if (!n) return;
     out.push(command(1, n));
     for (let i = 0; i < n; i++, v++) {
-      const px = c[2 * v], py = c[2 * v + 1];
+      const px = c[2 * v],
+        py = c[2 * v + 1];
       out.push(zigzag(px - x), zigzag(py - y));
-      x = px; y = py;
+      x = px;
+      y = py;
     }
     return;
   }
   for (let k = p.partFrom; k < p.partTo; k++) {
     const n = p.parts[k];
-    const px = c[2 * v], py = c[2 * v + 1];
+    const px = c[2 * v],
+      py = c[2 * v + 1];
     out.push(command(1, 1), zigzag(px - x), zigzag(py - y));
-    x = px; y = py;
+    x = px;
+    y = py;
     out.push(command(2, n - 1));
     for (let i = 1; i < n; i++) {
-      const qx = c[2 * (v + i)], qy = c[2 * (v + i) + 1];
+      const qx = c[2 * (v + i)],
+        qy = c[2 * (v + i) + 1];
       out.push(zigzag(qx - x), zigzag(qy - y));
-      x = qx; y = qy;
+      x = qx;
+      y = qy;
     }
     if (type === POLYGON) out.push(command(7, 1));
     v += n;

@@ -91,7 +91,10 @@ export function serializeDirectory(entries: readonly Entry[]): Uint8Array {
  * it fits beside the header, else leaves of `leafSize` entries (grown until the root
  * of leaf pointers fits). Directories are gzipped.
  */
-export function buildDirectories(entries: readonly Entry[], rootRoom = ROOT_BYTES - HEADER_BYTES): { root: Uint8Array; leaves: Uint8Array; leafCount: number } {
+export function buildDirectories(
+  entries: readonly Entry[],
+  rootRoom = ROOT_BYTES - HEADER_BYTES,
+): { root: Uint8Array; leaves: Uint8Array; leafCount: number } {
   const whole = gzipSync(serializeDirectory(entries));
   if (whole.length <= rootRoom) return { root: whole, leaves: new Uint8Array(0), leafCount: 0 };
   for (let leafSize = 4096; ; leafSize *= 2) {
@@ -145,7 +148,8 @@ export class PmtilesWriter {
    */
   add(z: number, x: number, y: number, bytes: Uint8Array): void {
     const id = zxyToTileId(z, x, y);
-    if (id <= this.lastId) throw new Error(`tile ${z}/${x}/${y} (id ${id}) added after id ${this.lastId}: tiles must come in ascending tile id`);
+    if (id <= this.lastId)
+      throw new Error(`tile ${z}/${x}/${y} (id ${id}) added after id ${this.lastId}: tiles must come in ascending tile id`);
     this.lastId = id;
     const hash = createHash('sha1').update(bytes).digest('base64');
     const first = this.seen.get(hash);
@@ -186,9 +190,17 @@ export class PmtilesWriter {
     writeSync(this.fd, meta, 0, meta.length, metaOffset);
     if (leaves.length) writeSync(this.fd, leaves, 0, leaves.length, leafOffset);
     const header = encodeHeader({
-      rootOffset: HEADER_BYTES, rootLength: root.length, metaOffset, metaLength: meta.length,
-      leafOffset, leafLength: leaves.length, dataOffset, dataLength: this.dataBytes,
-      addressed: this.ids.length, entries: entries.length, contents: this.contents,
+      rootOffset: HEADER_BYTES,
+      rootLength: root.length,
+      metaOffset,
+      metaLength: meta.length,
+      leafOffset,
+      leafLength: leaves.length,
+      dataOffset,
+      dataLength: this.dataBytes,
+      addressed: this.ids.length,
+      entries: entries.length,
+      contents: this.contents,
       info,
     });
     const head = new Uint8Array(HEADER_BYTES + root.length);
@@ -197,7 +209,13 @@ export class PmtilesWriter {
     writeSync(this.fd, head, 0, head.length, 0);
     fsyncSync(this.fd);
     this.close();
-    return { addressed: this.ids.length, entries: entries.length, contents: this.contents, leaves: leafCount, bytes: leafOffset + leaves.length };
+    return {
+      addressed: this.ids.length,
+      entries: entries.length,
+      contents: this.contents,
+      leaves: leafCount,
+      bytes: leafOffset + leaves.length,
+    };
   }
 
   /** Closes the file without finishing it (after a failure). */
@@ -235,9 +253,18 @@ export class PmtilesWriter {
 const CHUNK = 4 << 20;
 
 interface HeaderFields {
-  rootOffset: number; rootLength: number; metaOffset: number; metaLength: number;
-  leafOffset: number; leafLength: number; dataOffset: number; dataLength: number;
-  addressed: number; entries: number; contents: number; info: ArchiveInfo;
+  rootOffset: number;
+  rootLength: number;
+  metaOffset: number;
+  metaLength: number;
+  leafOffset: number;
+  leafLength: number;
+  dataOffset: number;
+  dataLength: number;
+  addressed: number;
+  entries: number;
+  contents: number;
+  info: ArchiveInfo;
 }
 
 /** The 127-byte header (little-endian, as the spec lays it out). */
@@ -246,8 +273,19 @@ function encodeHeader(h: HeaderFields): Uint8Array {
   const v = new DataView(b.buffer);
   b.set([0x50, 0x4d, 0x54, 0x69, 0x6c, 0x65, 0x73], 0); // "PMTiles"
   b[7] = 3;
-  const u64 = [h.rootOffset, h.rootLength, h.metaOffset, h.metaLength, h.leafOffset, h.leafLength,
-    h.dataOffset, h.dataLength, h.addressed, h.entries, h.contents];
+  const u64 = [
+    h.rootOffset,
+    h.rootLength,
+    h.metaOffset,
+    h.metaLength,
+    h.leafOffset,
+    h.leafLength,
+    h.dataOffset,
+    h.dataLength,
+    h.addressed,
+    h.entries,
+    h.contents,
+  ];
   u64.forEach((n, i) => v.setBigUint64(8 + 8 * i, BigInt(n), true));
   const { info } = h;
   b[96] = 1; // clustered: tile data in tile-id order
@@ -270,6 +308,9 @@ function encodeHeader(h: HeaderFields): Uint8Array {
 function concat(parts: Uint8Array[], total: number): Uint8Array {
   const out = new Uint8Array(total);
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }

@@ -33,14 +33,28 @@ export const LAYER_FIELDS: Readonly<Record<LayerName, Readonly<Record<string, Fi
   boundaries: { kind: 'String', kind_detail: 'Number', min_zoom: 'Number' },
   transit: { kind: 'String', kind_detail: 'String', min_zoom: 'Number', ...NAME_FIELDS },
   roads: {
-    kind: 'String', kind_detail: 'String', min_zoom: 'Number', ...NAME_FIELDS,
-    ref: 'String', oneway: 'String', is_link: 'Boolean', is_bridge: 'Boolean', is_tunnel: 'Boolean',
+    kind: 'String',
+    kind_detail: 'String',
+    min_zoom: 'Number',
+    ...NAME_FIELDS,
+    ref: 'String',
+    oneway: 'String',
+    is_link: 'Boolean',
+    is_bridge: 'Boolean',
+    is_tunnel: 'Boolean',
   },
   buildings: { kind: 'String', kind_detail: 'String', height: 'Number', min_height: 'Number' },
   pois: { kind: 'String', kind_detail: 'String', min_zoom: 'Number', placeId: 'Number', elevation: 'Number', ...NAME_FIELDS },
   places: {
-    kind: 'String', kind_detail: 'String', min_zoom: 'Number', sort_key: 'Number', population: 'Number', population_rank: 'Number',
-    capital: 'String', placeId: 'Number', ...NAME_FIELDS,
+    kind: 'String',
+    kind_detail: 'String',
+    min_zoom: 'Number',
+    sort_key: 'Number',
+    population: 'Number',
+    population_rank: 'Number',
+    capital: 'String',
+    placeId: 'Number',
+    ...NAME_FIELDS,
   },
 };
 
@@ -66,17 +80,44 @@ export function placeId(osmId: number, kind: number): number {
 // ---- roads ----------------------------------------------------------------------
 
 const ROAD_KIND: Record<string, string> = {
-  motorway: 'highway', motorway_link: 'highway',
-  trunk: 'major_road', trunk_link: 'major_road', primary: 'major_road', primary_link: 'major_road',
-  secondary: 'major_road', secondary_link: 'major_road', tertiary: 'major_road', tertiary_link: 'major_road',
-  residential: 'minor_road', unclassified: 'minor_road', road: 'minor_road', raceway: 'minor_road', service: 'minor_road', living_street: 'minor_road',
-  pedestrian: 'path', track: 'path', corridor: 'path', path: 'path', cycleway: 'path', bridleway: 'path', footway: 'path', steps: 'path',
+  motorway: 'highway',
+  motorway_link: 'highway',
+  trunk: 'major_road',
+  trunk_link: 'major_road',
+  primary: 'major_road',
+  primary_link: 'major_road',
+  secondary: 'major_road',
+  secondary_link: 'major_road',
+  tertiary: 'major_road',
+  tertiary_link: 'major_road',
+  residential: 'minor_road',
+  unclassified: 'minor_road',
+  road: 'minor_road',
+  raceway: 'minor_road',
+  service: 'minor_road',
+  living_street: 'minor_road',
+  pedestrian: 'path',
+  track: 'path',
+  corridor: 'path',
+  path: 'path',
+  cycleway: 'path',
+  bridleway: 'path',
+  footway: 'path',
+  steps: 'path',
 };
 
 // Protomaps' highway zooms: the zoom a road first appears at, and its names
 const ROAD_ZOOM: Record<string, [number, number]> = {
-  motorway: [3, 11], motorway_link: [3, 11], trunk: [6, 12], trunk_link: [6, 12], primary: [7, 12], primary_link: [7, 13],
-  secondary: [9, 12], secondary_link: [9, 14], tertiary: [9, 13], tertiary_link: [9, 14],
+  motorway: [3, 11],
+  motorway_link: [3, 11],
+  trunk: [6, 12],
+  trunk_link: [6, 12],
+  primary: [7, 12],
+  primary_link: [7, 13],
+  secondary: [9, 12],
+  secondary_link: [9, 14],
+  tertiary: [9, 13],
+  tertiary_link: [9, 14],
 };
 
 function road(tags: Tags): FeatureInfo | undefined {
@@ -85,19 +126,29 @@ function road(tags: Tags): FeatureInfo | undefined {
   if (!isRoad(highway) || highway === 'platform') return undefined;
   const kind = ROAD_KIND[highway] ?? 'other';
   let detail = highway;
-  let [minZoom, nameZoom] = ROAD_ZOOM[highway] ?? [14, 14];
+  const zooms = ROAD_ZOOM[highway] ?? [14, 14];
+  let minZoom = zooms[0];
+  const nameZoom = zooms[1];
   if (kind === 'minor_road') minZoom = highway === 'service' ? 13 : 12;
   if (kind === 'path') minZoom = ['pedestrian', 'track'].includes(highway) ? 12 : highway === 'corridor' ? 14 : 13;
   if (highway === 'service') detail = 'service';
   const footway = tags.get('footway');
-  if (highway === 'footway' && (footway === 'sidewalk' || footway === 'crossing')) { detail = footway; minZoom = 14; }
+  if (highway === 'footway' && (footway === 'sidewalk' || footway === 'crossing')) {
+    detail = footway;
+    minZoom = 14;
+  }
   if (tags.get('access') === 'private' || tags.get('access') === 'no') minZoom = Math.max(minZoom, 14);
   const bridge = yes(tags.get('bridge'));
   const tunnel = !bridge && yes(tags.get('tunnel'));
   return {
-    layer: 'roads', type: LINE, minZoom, nameZoom,
+    layer: 'roads',
+    type: LINE,
+    minZoom,
+    nameZoom,
     props: [
-      ['kind', kind], ['kind_detail', detail], ['min_zoom', minZoom + 1],
+      ['kind', kind],
+      ['kind_detail', detail],
+      ['min_zoom', minZoom + 1],
       ...names(tags),
       ['ref', tags.get('ref')],
       ['oneway', oneway(tags) ? 'yes' : undefined],
@@ -131,20 +182,38 @@ function yes(v: string | undefined): boolean {
 function rail(tags: Tags): FeatureInfo[] {
   const out: FeatureInfo[] = [];
   const railway = tags.get('railway');
-  if (railway && ['rail', 'light_rail', 'narrow_gauge', 'subway', 'tram', 'funicular', 'monorail', 'preserved', 'miniature'].includes(railway)) {
+  if (
+    railway &&
+    ['rail', 'light_rail', 'narrow_gauge', 'subway', 'tram', 'funicular', 'monorail', 'preserved', 'miniature'].includes(railway)
+  ) {
     const minZoom = railway === 'rail' ? 11 : 14;
     const props: [string, Value | undefined][] = [['kind', 'rail'], ['kind_detail', railway], ['min_zoom', minZoom + 1], ...names(tags)];
     out.push({ layer: 'roads', type: LINE, minZoom, props });
-    out.push({ layer: 'transit', type: LINE, minZoom, props: [['kind', 'rail'], ['kind_detail', railway], ['min_zoom', minZoom + 1], ...names(tags)] });
+    out.push({
+      layer: 'transit',
+      type: LINE,
+      minZoom,
+      props: [['kind', 'rail'], ['kind_detail', railway], ['min_zoom', minZoom + 1], ...names(tags)],
+    });
   }
   const aerialway = tags.get('aerialway');
   if (aerialway && aerialway !== 'pylon' && aerialway !== 'station') {
-    out.push({ layer: 'transit', type: LINE, minZoom: 11, props: [['kind', 'aerialway'], ['kind_detail', aerialway], ['min_zoom', 12], ...names(tags)] });
+    out.push({
+      layer: 'transit',
+      type: LINE,
+      minZoom: 11,
+      props: [['kind', 'aerialway'], ['kind_detail', aerialway], ['min_zoom', 12], ...names(tags)],
+    });
   }
   const aeroway = tags.get('aeroway');
   if (aeroway === 'runway' || aeroway === 'taxiway') {
     const minZoom = aeroway === 'runway' ? 9 : 10;
-    out.push({ layer: 'roads', type: LINE, minZoom, props: [['kind', 'aeroway'], ['kind_detail', aeroway], ['min_zoom', minZoom + 1], ...names(tags)] });
+    out.push({
+      layer: 'roads',
+      type: LINE,
+      minZoom,
+      props: [['kind', 'aeroway'], ['kind_detail', aeroway], ['min_zoom', minZoom + 1], ...names(tags)],
+    });
   }
   return out;
 }
@@ -157,11 +226,20 @@ function waterLine(tags: Tags): FeatureInfo | undefined {
   const w = tags.get('waterway');
   if (!w || WATERWAY_ZOOM[w] === undefined) return undefined;
   const minZoom = WATERWAY_ZOOM[w];
-  return { layer: 'water', type: LINE, minZoom, nameZoom: Math.max(minZoom, 12), props: [['kind', w], ['min_zoom', minZoom + 1], ...names(tags)] };
+  return {
+    layer: 'water',
+    type: LINE,
+    minZoom,
+    nameZoom: Math.max(minZoom, 12),
+    props: [['kind', w], ['min_zoom', minZoom + 1], ...names(tags)],
+  };
 }
 
 function waterArea(tags: Tags): FeatureInfo | undefined {
-  const natural = tags.get('natural'), water = tags.get('water'), landuse = tags.get('landuse'), waterway = tags.get('waterway');
+  const natural = tags.get('natural'),
+    water = tags.get('water'),
+    landuse = tags.get('landuse'),
+    waterway = tags.get('waterway');
   let kind: string | undefined;
   if (natural === 'water' || landuse === 'reservoir' || landuse === 'basin' || waterway === 'riverbank' || waterway === 'dock') {
     kind = water === 'lake' || water === 'reservoir' || landuse === 'reservoir' ? 'lake' : 'water';
@@ -169,39 +247,121 @@ function waterArea(tags: Tags): FeatureInfo | undefined {
     kind = 'swimming_pool';
   }
   if (!kind) return undefined;
-  return { layer: 'water', type: POLYGON, minZoom: kind === 'swimming_pool' ? 14 : 6, nameZoom: 12, props: [['kind', kind], ['kind_detail', water ?? landuse], ...names(tags)] };
+  return {
+    layer: 'water',
+    type: POLYGON,
+    minZoom: kind === 'swimming_pool' ? 14 : 6,
+    nameZoom: 12,
+    props: [['kind', kind], ['kind_detail', water ?? landuse], ...names(tags)],
+  };
 }
 
 // ---- landuse, landcover, natural --------------------------------------------------
 
 // `key=value` -> landuse kind (Protomaps' names, as the style's landuse layers filter them)
 const LANDUSE: Record<string, string> = {
-  'leisure=park': 'park', 'leisure=garden': 'garden', 'leisure=playground': 'playground', 'leisure=golf_course': 'golf_course',
-  'leisure=nature_reserve': 'nature_reserve', 'leisure=pitch': 'pitch', 'leisure=stadium': 'stadium', 'leisure=sports_centre': 'sports_centre',
-  'leisure=dog_park': 'dog_park', 'leisure=track': 'track', 'leisure=recreation_ground': 'park',
-  'landuse=forest': 'forest', 'landuse=cemetery': 'cemetery', 'landuse=military': 'military', 'landuse=industrial': 'industrial',
-  'landuse=brownfield': 'industrial', 'landuse=railway': 'railway', 'landuse=residential': 'residential', 'landuse=commercial': 'commercial',
-  'landuse=retail': 'retail', 'landuse=grass': 'grass', 'landuse=meadow': 'grassland', 'landuse=farmland': 'farmland', 'landuse=farmyard': 'farmland',
-  'landuse=orchard': 'farmland', 'landuse=allotments': 'allotments', 'landuse=village_green': 'village_green', 'landuse=recreation_ground': 'park',
-  'landuse=quarry': 'quarry', 'landuse=construction': 'construction', 'landuse=religious': 'religious', 'landuse=park': 'park',
-  'natural=wood': 'wood', 'natural=scrub': 'scrub', 'natural=grassland': 'grassland', 'natural=glacier': 'glacier', 'natural=sand': 'sand',
-  'natural=beach': 'beach', 'natural=heath': 'scrub',
-  'amenity=hospital': 'hospital', 'amenity=school': 'school', 'amenity=university': 'university', 'amenity=college': 'college',
-  'amenity=kindergarten': 'kindergarten', 'amenity=grave_yard': 'cemetery', 'amenity=parking': 'parking', 'amenity=place_of_worship': 'place_of_worship',
+  'leisure=park': 'park',
+  'leisure=garden': 'garden',
+  'leisure=playground': 'playground',
+  'leisure=golf_course': 'golf_course',
+  'leisure=nature_reserve': 'nature_reserve',
+  'leisure=pitch': 'pitch',
+  'leisure=stadium': 'stadium',
+  'leisure=sports_centre': 'sports_centre',
+  'leisure=dog_park': 'dog_park',
+  'leisure=track': 'track',
+  'leisure=recreation_ground': 'park',
+  'landuse=forest': 'forest',
+  'landuse=cemetery': 'cemetery',
+  'landuse=military': 'military',
+  'landuse=industrial': 'industrial',
+  'landuse=brownfield': 'industrial',
+  'landuse=railway': 'railway',
+  'landuse=residential': 'residential',
+  'landuse=commercial': 'commercial',
+  'landuse=retail': 'retail',
+  'landuse=grass': 'grass',
+  'landuse=meadow': 'grassland',
+  'landuse=farmland': 'farmland',
+  'landuse=farmyard': 'farmland',
+  'landuse=orchard': 'farmland',
+  'landuse=allotments': 'allotments',
+  'landuse=village_green': 'village_green',
+  'landuse=recreation_ground': 'park',
+  'landuse=quarry': 'quarry',
+  'landuse=construction': 'construction',
+  'landuse=religious': 'religious',
+  'landuse=park': 'park',
+  'natural=wood': 'wood',
+  'natural=scrub': 'scrub',
+  'natural=grassland': 'grassland',
+  'natural=glacier': 'glacier',
+  'natural=sand': 'sand',
+  'natural=beach': 'beach',
+  'natural=heath': 'scrub',
+  'amenity=hospital': 'hospital',
+  'amenity=school': 'school',
+  'amenity=university': 'university',
+  'amenity=college': 'college',
+  'amenity=kindergarten': 'kindergarten',
+  'amenity=grave_yard': 'cemetery',
+  'amenity=parking': 'parking',
+  'amenity=place_of_worship': 'place_of_worship',
   'amenity=marketplace': 'marketplace',
-  'aeroway=aerodrome': 'aerodrome', 'aeroway=runway': 'runway', 'aeroway=taxiway': 'taxiway', 'aeroway=apron': 'apron',
-  'tourism=zoo': 'zoo', 'tourism=theme_park': 'theme_park', 'boundary=national_park': 'national_park', 'boundary=protected_area': 'protected_area',
-  'man_made=pier': 'pier', 'man_made=bridge': 'pedestrian', 'highway=pedestrian': 'pedestrian', 'railway=platform': 'platform', 'waterway=dam': 'dam',
+  'aeroway=aerodrome': 'aerodrome',
+  'aeroway=runway': 'runway',
+  'aeroway=taxiway': 'taxiway',
+  'aeroway=apron': 'apron',
+  'tourism=zoo': 'zoo',
+  'tourism=theme_park': 'theme_park',
+  'boundary=national_park': 'national_park',
+  'boundary=protected_area': 'protected_area',
+  'man_made=pier': 'pier',
+  'man_made=bridge': 'pedestrian',
+  'highway=pedestrian': 'pedestrian',
+  'railway=platform': 'platform',
+  'waterway=dam': 'dam',
 };
 
 // kinds big enough to be drawn from low zooms; the rest from z11
-const EARLY: Record<string, number> = { national_park: 5, protected_area: 6, nature_reserve: 6, forest: 7, wood: 7, glacier: 6, aerodrome: 9, military: 9, park: 9, cemetery: 11 };
+const EARLY: Record<string, number> = {
+  national_park: 5,
+  protected_area: 6,
+  nature_reserve: 6,
+  forest: 7,
+  wood: 7,
+  glacier: 6,
+  aerodrome: 9,
+  military: 9,
+  park: 9,
+  cemetery: 11,
+};
 
 // landuse kinds shown as landcover at low zooms (the style draws landcover to z7)
-const LANDCOVER: Record<string, string> = { forest: 'forest', wood: 'forest', glacier: 'glacier', grassland: 'grassland', scrub: 'scrub', farmland: 'farmland', residential: 'urban_area' };
+const LANDCOVER: Record<string, string> = {
+  forest: 'forest',
+  wood: 'forest',
+  glacier: 'glacier',
+  grassland: 'grassland',
+  scrub: 'scrub',
+  farmland: 'farmland',
+  residential: 'urban_area',
+};
 
 function landuse(tags: Tags): FeatureInfo[] {
-  for (const key of ['leisure', 'landuse', 'natural', 'amenity', 'aeroway', 'tourism', 'boundary', 'man_made', 'highway', 'railway', 'waterway']) {
+  for (const key of [
+    'leisure',
+    'landuse',
+    'natural',
+    'amenity',
+    'aeroway',
+    'tourism',
+    'boundary',
+    'man_made',
+    'highway',
+    'railway',
+    'waterway',
+  ]) {
     const v = tags.get(key);
     if (v === undefined) continue;
     const kind = LANDUSE[`${key}=${v}`];
@@ -226,9 +386,16 @@ function natural(tags: Tags, area: boolean): FeatureInfo | undefined {
   if (!n) return undefined;
   if (area && NATURAL_AREAS.has(n)) {
     const minZoom = n === 'glacier' || n === 'bare_rock' || n === 'scree' ? 9 : 11;
-    return { layer: 'natural', type: POLYGON, minZoom, nameZoom: 13, props: [['kind', n], ['kind_detail', tags.get('wetland') ?? tags.get('surface')], ['min_zoom', minZoom + 1], ...names(tags)] };
+    return {
+      layer: 'natural',
+      type: POLYGON,
+      minZoom,
+      nameZoom: 13,
+      props: [['kind', n], ['kind_detail', tags.get('wetland') ?? tags.get('surface')], ['min_zoom', minZoom + 1], ...names(tags)],
+    };
   }
-  if (!area && NATURAL_LINES.has(n)) return { layer: 'natural', type: LINE, minZoom: 12, props: [['kind', n], ['min_zoom', 13], ...names(tags)] };
+  if (!area && NATURAL_LINES.has(n))
+    return { layer: 'natural', type: LINE, minZoom: 12, props: [['kind', n], ['min_zoom', 13], ...names(tags)] };
   return undefined;
 }
 
@@ -242,7 +409,8 @@ export function metres(v: string | undefined): number | undefined {
 }
 
 function building(tags: Tags): FeatureInfo | undefined {
-  const b = tags.get('building'), part = tags.get('building:part');
+  const b = tags.get('building'),
+    part = tags.get('building:part');
   const isPart = part !== undefined && part !== 'no';
   if (!isPart && (b === undefined || b === 'no')) return undefined;
   const levels = metres(tags.get('building:levels'));
@@ -250,8 +418,16 @@ function building(tags: Tags): FeatureInfo | undefined {
   const height = metres(tags.get('height')) ?? (levels !== undefined ? Math.round(levels * 3 * 10) / 10 : undefined);
   const minHeight = metres(tags.get('min_height')) ?? (minLevel !== undefined ? Math.round(minLevel * 3 * 10) / 10 : undefined);
   return {
-    layer: 'buildings', type: POLYGON, minZoom: 13, nameZoom: 15,
-    props: [['kind', isPart ? 'building_part' : 'building'], ['kind_detail', isPart ? part : undefined], ['height', height], ['min_height', minHeight]],
+    layer: 'buildings',
+    type: POLYGON,
+    minZoom: 13,
+    nameZoom: 15,
+    props: [
+      ['kind', isPart ? 'building_part' : 'building'],
+      ['kind_detail', isPart ? part : undefined],
+      ['height', height],
+      ['min_height', minHeight],
+    ],
   };
 }
 
@@ -270,7 +446,10 @@ export function shapeFeatures(tags: Tags, area: boolean): FeatureInfo[] {
     const n = natural(tags, true);
     if (n) out.push(n);
   } else {
-    if (tags.has('highway')) { const r = road(tags); if (r) out.push(r); }
+    if (tags.has('highway')) {
+      const r = road(tags);
+      if (r) out.push(r);
+    }
     const w = waterLine(tags);
     if (w) out.push(w);
     const n = natural(tags, false);
@@ -284,18 +463,76 @@ export function shapeFeatures(tags: Tags, area: boolean): FeatureInfo[] {
 
 // which feature key names a place's kind, most telling first (Protomaps reads them in
 // about this order; a few values of the lower keys win over the others, below)
-const KIND_KEYS = ['amenity', 'craft', 'aeroway', 'leisure', 'railway', 'highway', 'shop', 'tourism', 'historic', 'healthcare', 'office', 'public_transport', 'emergency'];
+const KIND_KEYS = [
+  'amenity',
+  'craft',
+  'aeroway',
+  'leisure',
+  'railway',
+  'highway',
+  'shop',
+  'tourism',
+  'historic',
+  'healthcare',
+  'office',
+  'public_transport',
+  'emergency',
+];
 const FIRST: Record<string, string[]> = {
-  tourism: ['attraction', 'camp_site', 'hotel', 'museum', 'zoo'], shop: ['grocery', 'supermarket'], leisure: ['golf_course', 'marina', 'stadium', 'park'],
+  tourism: ['attraction', 'camp_site', 'hotel', 'museum', 'zoo'],
+  shop: ['grocery', 'supermarket'],
+  leisure: ['golf_course', 'marina', 'stadium', 'park'],
 };
 
 // zoom a POI kind is labelled from (the `min_zoom` the style filters on); unnamed ones later
 const POI_ZOOM: Record<string, number> = {
-  aerodrome: 11, station: 12, university: 12, hospital: 13, attraction: 13, museum: 13, stadium: 13, zoo: 13, park: 13, college: 13,
-  bus_station: 13, peak: 13, place_of_worship: 14, school: 14, hotel: 14, marketplace: 14, library: 14, townhall: 14, police: 14,
-  fire_station: 14, post_office: 14, theatre: 14, cinema: 14, mall: 14, supermarket: 14, fuel: 14, bank: 15, restaurant: 15, cafe: 15,
+  aerodrome: 11,
+  station: 12,
+  university: 12,
+  hospital: 13,
+  attraction: 13,
+  museum: 13,
+  stadium: 13,
+  zoo: 13,
+  park: 13,
+  college: 13,
+  bus_station: 13,
+  peak: 13,
+  place_of_worship: 14,
+  school: 14,
+  hotel: 14,
+  marketplace: 14,
+  library: 14,
+  townhall: 14,
+  police: 14,
+  fire_station: 14,
+  post_office: 14,
+  theatre: 14,
+  cinema: 14,
+  mall: 14,
+  supermarket: 14,
+  fuel: 14,
+  bank: 15,
+  restaurant: 15,
+  cafe: 15,
 };
-const STREET_FURNITURE = new Set(['traffic_signals', 'crossing', 'street_lamp', 'stop', 'give_way', 'turning_circle', 'turning_loop', 'milestone', 'bench', 'waste_basket', 'motorway_junction', 'speed_camera', 'mini_roundabout', 'passing_place', 'elevator']);
+const STREET_FURNITURE = new Set([
+  'traffic_signals',
+  'crossing',
+  'street_lamp',
+  'stop',
+  'give_way',
+  'turning_circle',
+  'turning_loop',
+  'milestone',
+  'bench',
+  'waste_basket',
+  'motorway_junction',
+  'speed_camera',
+  'mini_roundabout',
+  'passing_place',
+  'elevator',
+]);
 
 /** The Protomaps `kind` of a place: one of its types, by the keys' order above. */
 export function poiKind(tags: Tags, osmKind: number): string {
@@ -328,7 +565,9 @@ export function poiFeature(tags: Tags, osmKind: number, osmId: number): FeatureI
   if (STREET_FURNITURE.has(kind)) minZoom = 17;
   const detail = tags.get('cuisine') ?? tags.get('religion') ?? tags.get('sport');
   return {
-    layer: 'pois', type: POINT, minZoom: Math.min(minZoom, MAX_ZOOM),
+    layer: 'pois',
+    type: POINT,
+    minZoom: Math.min(minZoom, MAX_ZOOM),
     props: [['kind', kind], ['kind_detail', detail], ['min_zoom', minZoom], ['placeId', placeId(osmId, osmKind)], ...names(tags)],
   };
 }
@@ -347,9 +586,20 @@ export function peakFeature(tags: Tags): FeatureInfo | undefined {
 // ---- places -----------------------------------------------------------------------------
 
 const PLACE_KIND: Record<string, [string, number]> = {
-  country: ['country', 2], state: ['region', 6], province: ['region', 6], region: ['region', 6],
-  city: ['locality', 7], town: ['locality', 8], village: ['locality', 11], hamlet: ['locality', 12], isolated_dwelling: ['locality', 13], locality: ['locality', 13], farm: ['locality', 13],
-  suburb: ['neighbourhood', 11], quarter: ['macrohood', 12], neighbourhood: ['neighbourhood', 13],
+  country: ['country', 2],
+  state: ['region', 6],
+  province: ['region', 6],
+  region: ['region', 6],
+  city: ['locality', 7],
+  town: ['locality', 8],
+  village: ['locality', 11],
+  hamlet: ['locality', 12],
+  isolated_dwelling: ['locality', 13],
+  locality: ['locality', 13],
+  farm: ['locality', 13],
+  suburb: ['neighbourhood', 11],
+  quarter: ['macrohood', 12],
+  neighbourhood: ['neighbourhood', 13],
 };
 
 // Protomaps' population_rank: 1 (under 200 people) to 18 (a billion or more), by these breaks.
@@ -377,12 +627,19 @@ export function placeFeature(tags: Tags, osmKind: number, osmId: number): Featur
   const capital = tags.get('capital') === 'yes' || tags.get('capital') === '2' ? 'yes' : undefined;
   if (capital) minZoom = Math.min(minZoom, 4);
   return {
-    layer: 'places', type: POINT, minZoom,
+    layer: 'places',
+    type: POINT,
+    minZoom,
     props: [
-      ['kind', kind], ['kind_detail', p], ['min_zoom', minZoom], ['sort_key', minZoom],
+      ['kind', kind],
+      ['kind_detail', p],
+      ['min_zoom', minZoom],
+      ['sort_key', minZoom],
       ['population', Number.isFinite(population) && population > 0 ? population : undefined],
-      ['population_rank', populationRank(Number.isFinite(population) && population > 0 ? population : TYPICAL_POPULATION[p] ?? 0)], ['capital', capital],
-      ['placeId', placeId(osmId, osmKind)], ...names(tags),
+      ['population_rank', populationRank(Number.isFinite(population) && population > 0 ? population : (TYPICAL_POPULATION[p] ?? 0))],
+      ['capital', capital],
+      ['placeId', placeId(osmId, osmKind)],
+      ...names(tags),
     ],
   };
 }

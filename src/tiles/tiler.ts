@@ -14,7 +14,8 @@ import { MvtEncoder, type Piece } from './mvt.js';
 import { EXTENT_BITS, MAX_ZOOM, tileSize } from './project.js';
 import { simplifyRun } from './simplify.js';
 
-const EARTH = LAYERS.indexOf('earth'), BUILDINGS = LAYERS.indexOf('buildings');
+const EARTH = LAYERS.indexOf('earth'),
+  BUILDINGS = LAYERS.indexOf('buildings');
 
 /** Tile units around a tile that its features keep (for line joins and labels across edges). */
 export const BUFFER = 64;
@@ -81,7 +82,10 @@ class Compressor {
     const r = this.report;
     r.tiles++;
     r.totalGzip += gz.length;
-    if (gz.length > r.maxGzip) { r.maxGzip = gz.length; r.maxTile = `${j.z}/${j.x}/${j.y}`; }
+    if (gz.length > r.maxGzip) {
+      r.maxGzip = gz.length;
+      r.maxTile = `${j.z}/${j.x}/${j.y}`;
+    }
     if (j.raw > r.maxBytes) r.maxBytes = j.raw;
   }
 }
@@ -90,7 +94,11 @@ class Compressor {
  * Cuts `t` into gzipped MVT tiles from `minZoom` to `maxZoom` and hands each to
  * `emit` in ascending tile id (the order a clustered PMTiles archive wants).
  */
-export async function makeTiles(t: FeatureTable, emit: (z: number, x: number, y: number, gz: Uint8Array) => void, options: TileOptions = {}): Promise<ZoomReport[]> {
+export async function makeTiles(
+  t: FeatureTable,
+  emit: (z: number, x: number, y: number, gz: Uint8Array) => void,
+  options: TileOptions = {},
+): Promise<ZoomReport[]> {
   const reports: ZoomReport[] = [];
   if (t.count === 0) return reports;
   const box = bounds(t);
@@ -106,10 +114,14 @@ export async function makeTiles(t: FeatureTable, emit: (z: number, x: number, y:
 
 /** `[minX, minY, maxX, maxY]` of every coordinate of the table, world units. */
 export function bounds(t: FeatureTable): [number, number, number, number] {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   const c = t.coords;
   for (let i = 0; i < c.length; i += 2) {
-    const x = c[i], y = c[i + 1];
+    const x = c[i],
+      y = c[i + 1];
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
     if (y < y0) y0 = y;
@@ -145,12 +157,17 @@ async function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, 
   const buf = BUFFER * unit;
   const tol = tolerance(z) * unit;
   const last = 2 ** z - 1;
-  const tx0 = Math.max(0, Math.floor((box[0] - buf) / size)), tx1 = Math.min(last, Math.floor((box[2] + buf) / size));
-  const ty0 = Math.max(0, Math.floor((box[1] - buf) / size)), ty1 = Math.min(last, Math.floor((box[3] + buf) / size));
-  const nx = tx1 - tx0 + 1, ny = ty1 - ty0 + 1;
+  const tx0 = Math.max(0, Math.floor((box[0] - buf) / size)),
+    tx1 = Math.min(last, Math.floor((box[2] + buf) / size));
+  const ty0 = Math.max(0, Math.floor((box[1] - buf) / size)),
+    ty1 = Math.min(last, Math.floor((box[3] + buf) / size));
+  const nx = tx1 - tx0 + 1,
+    ny = ty1 - ty0 + 1;
   if (nx * ny > 1 << 26) throw new Error(`zoom ${z}: ${nx}x${ny} tiles is more than a country's worth`);
   const P = new Pieces();
-  const g = emptyGeom(), gx = emptyGeom(), gy = emptyGeom();
+  const g = emptyGeom(),
+    gx = emptyGeom(),
+    gy = emptyGeom();
   const signs: number[] = [];
   let keep = new Uint8Array(1024);
   let features = 0;
@@ -163,7 +180,8 @@ async function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, 
     g.coords.length = g.parts.length = 0;
     signs.length = 0;
     let v = t.coordStart[f];
-    let area = 0, length = 0;
+    let area = 0,
+      length = 0;
     let droppedOuter = false;
     for (let k = t.partStart[f]; k < t.partStart[f + 1]; k++) {
       const n = t.parts[k];
@@ -180,9 +198,16 @@ async function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, 
       const start = g.coords.length;
       if (type === POLYGON) {
         const s = ringArea(t.coords, v, v + n);
-        if (s <= 0 && droppedOuter) { v += n; continue; } // a hole of a dropped ring
+        if (s <= 0 && droppedOuter) {
+          v += n;
+          continue;
+        } // a hole of a dropped ring
         if (s > 0) droppedOuter = false;
-        if (kept < 4) { if (s > 0) droppedOuter = true; v += n; continue; }
+        if (kept < 4) {
+          if (s > 0) droppedOuter = true;
+          v += n;
+          continue;
+        }
       }
       for (let i = 0; i < n; i++) if (keep[i]) g.coords.push(t.coords[2 * (v + i)], t.coords[2 * (v + i) + 1]);
       if (type === POLYGON) {
@@ -202,19 +227,26 @@ async function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, 
     }
     features++;
 
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
     for (let i = 0; i < g.coords.length; i += 2) {
-      const x = g.coords[i], y = g.coords[i + 1];
+      const x = g.coords[i],
+        y = g.coords[i + 1];
       if (x < x0) x0 = x;
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
       if (y > y1) y1 = y;
     }
-    const cx0 = Math.max(tx0, Math.floor((x0 - buf) / size)), cx1 = Math.min(tx1, Math.floor((x1 + buf) / size));
-    const cy0 = Math.max(ty0, Math.floor((y0 - buf) / size)), cy1 = Math.min(ty1, Math.floor((y1 + buf) / size));
+    const cx0 = Math.max(tx0, Math.floor((x0 - buf) / size)),
+      cx1 = Math.min(tx1, Math.floor((x1 + buf) / size));
+    const cy0 = Math.max(ty0, Math.floor((y0 - buf) / size)),
+      cy1 = Math.min(ty1, Math.floor((y1 + buf) / size));
     if (type === POINT) {
       // a point goes in the tile it is in (labels are placed across tile edges by the renderer)
-      const px = Math.floor(x0 / size), py = Math.floor(y0 / size);
+      const px = Math.floor(x0 / size),
+        py = Math.floor(y0 / size);
       addPiece(P, f, g, type, signs, (py - ty0) * nx + (px - tx0), px * size, py * size, unit);
       continue;
     }
@@ -250,7 +282,8 @@ async function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, 
   out.report = report;
   const piece: Piece = { feature: 0, coords: P.coords, from: 0, parts: P.parts, partFrom: 0, partTo: 0 };
   for (const i of tiles) {
-    const x = tx0 + (i % nx), y = ty0 + Math.floor(i / nx);
+    const x = tx0 + (i % nx),
+      y = ty0 + Math.floor(i / nx);
     enc.begin();
     for (let k = count[i]; k < count[i + 1]; k++) {
       const p = order[k];
@@ -272,7 +305,10 @@ async function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, 
 function ringSigns(g: Geom): number[] {
   const signs: number[] = [];
   let v = 0;
-  for (const n of g.parts) { signs.push(Math.sign(ringArea(g.coords, v, v + n))); v += n; }
+  for (const n of g.parts) {
+    signs.push(Math.sign(ringArea(g.coords, v, v + n)));
+    v += n;
+  }
   return signs;
 }
 
@@ -289,20 +325,25 @@ function addPiece(P: Pieces, f: number, g: Geom, type: number, signs: number[], 
   for (let k = 0; k < g.parts.length; k++) {
     const n = g.parts[k];
     const start = P.coordLen;
-    let px = NaN, py = NaN;
+    let px = NaN,
+      py = NaN;
     const end = type === POLYGON ? n - 1 : n; // a ring's closing vertex is implied
     for (let i = 0; i < end; i++) {
       const x = Math.round((g.coords[2 * (v + i)] - ox) * inv);
       const y = Math.round((g.coords[2 * (v + i) + 1] - oy) * inv);
       if (x === px && y === py && type !== POINT) continue;
       P.push(x, y);
-      px = x; py = y;
+      px = x;
+      py = y;
     }
     v += n;
     let m = (P.coordLen - start) / 2;
     if (type === POLYGON) {
       // the ring may end where it started
-      if (m > 1 && P.coords[start] === P.coords[P.coordLen - 2] && P.coords[start + 1] === P.coords[P.coordLen - 1]) { P.coordLen -= 2; m--; }
+      if (m > 1 && P.coords[start] === P.coords[P.coordLen - 2] && P.coords[start + 1] === P.coords[P.coordLen - 1]) {
+        P.coordLen -= 2;
+        m--;
+      }
       const want = signs[k];
       const s = m >= 3 ? ringArea(P.coords, start / 2, start / 2 + m) : 0;
       const outer = want > 0;

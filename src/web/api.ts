@@ -11,7 +11,10 @@ export type Param = string | number | boolean | readonly string[] | undefined;
 
 /** An answer other than 200: `status` and the envelope's `message`. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'ApiError';
   }
@@ -52,7 +55,7 @@ export async function get<T>(path: string, params: Record<string, Param>, signal
     body = undefined;
   }
   // The server mints the page's key at start: after a restart this page holds an old one.
-  if (res.status === 401) throw new ApiError(401, 'This page\'s key is no longer valid (the server has restarted?): reload the page.');
+  if (res.status === 401) throw new ApiError(401, "This page's key is no longer valid (the server has restarted?): reload the page.");
   if (!res.ok || !Array.isArray(body?.data)) throw new ApiError(res.status, body?.message ?? `HTTP ${res.status}`);
   return body.data;
 }

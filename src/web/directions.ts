@@ -22,7 +22,11 @@ export class Directions implements RouteEnds {
   private mode: Mode = 'foot';
   private pending?: AbortController;
 
-  constructor(private map: Map, private panel: HTMLElement, private onShow: () => void) {
+  constructor(
+    private map: Map,
+    private panel: HTMLElement,
+    private onShow: () => void,
+  ) {
     const modes = panel.querySelector<HTMLElement>('.np-modes')!;
     for (const m of Object.keys(MODES) as Mode[]) {
       const b = el('button', 'np-mode', MODES[m][0]);
@@ -45,9 +49,29 @@ export class Directions implements RouteEnds {
     this.map.addSource(SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
     // The route from the road points the picked spots snapped to; dashed, from each spot to its road.
     const route: FilterSpecification = ['==', ['get', 'part'], 'route'];
-    this.map.addLayer({ id: 'np-route-ends', type: 'line', source: SOURCE, filter: ['==', ['get', 'part'], 'end'], paint: { 'line-color': '#1d63d8', 'line-width': 2, 'line-dasharray': [1, 2] } });
-    this.map.addLayer({ id: 'np-route-casing', type: 'line', source: SOURCE, filter: route, layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#ffffff', 'line-width': 9 } });
-    this.map.addLayer({ id: 'np-route-line', type: 'line', source: SOURCE, filter: route, layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#1d63d8', 'line-width': 5 } });
+    this.map.addLayer({
+      id: 'np-route-ends',
+      type: 'line',
+      source: SOURCE,
+      filter: ['==', ['get', 'part'], 'end'],
+      paint: { 'line-color': '#1d63d8', 'line-width': 2, 'line-dasharray': [1, 2] },
+    });
+    this.map.addLayer({
+      id: 'np-route-casing',
+      type: 'line',
+      source: SOURCE,
+      filter: route,
+      layout: { 'line-cap': 'round', 'line-join': 'round' },
+      paint: { 'line-color': '#ffffff', 'line-width': 9 },
+    });
+    this.map.addLayer({
+      id: 'np-route-line',
+      type: 'line',
+      source: SOURCE,
+      filter: route,
+      layout: { 'line-cap': 'round', 'line-join': 'round' },
+      paint: { 'line-color': '#1d63d8', 'line-width': 5 },
+    });
   }
 
   from(spot: Spot): void {
@@ -80,7 +104,9 @@ export class Directions implements RouteEnds {
       const spot = this.ends[end];
       this.panel.querySelector(`.np-${end}-label`)!.textContent = spot?.label ?? 'pick a point on the map';
       this.marks[end]?.remove();
-      this.marks[end] = spot ? new Marker({ color: end === 'from' ? '#1a9c4b' : '#d2322d' }).setLngLat([spot.lon, spot.lat]).addTo(this.map) : undefined;
+      this.marks[end] = spot
+        ? new Marker({ color: end === 'from' ? '#1a9c4b' : '#d2322d' }).setLngLat([spot.lon, spot.lat]).addTo(this.map)
+        : undefined;
       this.marks[end]?.getElement().classList.add(`np-route-${end}`);
     }
     void this.run();
@@ -92,14 +118,20 @@ export class Directions implements RouteEnds {
     this.draw([]);
     const { from, to } = this.ends;
     if (!from || !to) {
-      summary.textContent = from ? 'Now pick where to go: click the map, then "Directions to here".' : 'Pick where to start: click the map, then "Directions from here".';
+      summary.textContent = from
+        ? 'Now pick where to go: click the map, then "Directions to here".'
+        : 'Pick where to start: click the map, then "Directions from here".';
       return;
     }
     const pending = (this.pending = new AbortController());
     summary.textContent = 'Finding a route…';
     const mode = this.mode;
     try {
-      const [route] = await get<RouteRecord>('directions', { 'points[]': [`${from.lat},${from.lon}`, `${to.lat},${to.lon}`], mode }, pending.signal);
+      const [route] = await get<RouteRecord>(
+        'directions',
+        { 'points[]': [`${from.lat},${from.lon}`, `${to.lat},${to.lon}`], mode },
+        pending.signal,
+      );
       const line = polyline.decode(route!.encodedPolyline).map(([lat, lon]) => [lon, lat] as [number, number]);
       this.draw(line);
       summary.textContent = `${distance(route!.distanceInMeters)} · ${duration(route!.timeInMs)} ${MODES[mode][1]}`;
@@ -115,13 +147,17 @@ export class Directions implements RouteEnds {
   // The route first, then the two dashed ends.
   private draw(line: [number, number][]): void {
     const { from, to } = this.ends;
-    const part = (name: string, coordinates: [number, number][]) =>
-      ({ type: 'Feature' as const, properties: { part: name }, geometry: { type: 'LineString' as const, coordinates } });
+    const part = (name: string, coordinates: [number, number][]) => ({
+      type: 'Feature' as const,
+      properties: { part: name },
+      geometry: { type: 'LineString' as const, coordinates },
+    });
     this.map.getSource<GeoJSONSource>(SOURCE)?.setData({
       type: 'FeatureCollection',
-      features: line.length && from && to
-        ? [part('route', line), part('end', [[from.lon, from.lat], line[0]!]), part('end', [line[line.length - 1]!, [to.lon, to.lat]])]
-        : [],
+      features:
+        line.length && from && to
+          ? [part('route', line), part('end', [[from.lon, from.lat], line[0]!]), part('end', [line[line.length - 1]!, [to.lon, to.lat]])]
+          : [],
     });
   }
 }

@@ -15,7 +15,11 @@ import { SearchBox } from './search.js';
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** The style when the server has no tiles: a plain ground under the app's own layers. */
-const NO_MAP: StyleSpecification = { version: 8, sources: {}, layers: [{ id: 'ground', type: 'background', paint: { 'background-color': '#eef0ea' } }] };
+const NO_MAP: StyleSpecification = {
+  version: 8,
+  sources: {},
+  layers: [{ id: 'ground', type: 'background', paint: { 'background-color': '#eef0ea' } }],
+};
 
 /** Room around the data when the map opens on it, px. */
 const FIT_PADDING = 24;
@@ -41,7 +45,8 @@ async function start(): Promise<void> {
     hash: true,
   });
   if (about?.map === false) {
-    status.textContent = 'This server has no map tiles, so there is no map: places, search and directions work without it. To see the map, build the tiles (nepal-places build … --tiles FILE.pmtiles) and serve them.';
+    status.textContent =
+      'This server has no map tiles, so there is no map: places, search and directions work without it. To see the map, build the tiles (nepal-places build … --tiles FILE.pmtiles) and serve them.';
   }
   // The tiles' attribution, "© OpenStreetMap contributors", shown in full, not folded away; on a
   // phone at the top, where the bottom sheet does not cover it.
@@ -68,17 +73,28 @@ async function start(): Promise<void> {
   // The first view holds the data: a style's centre would be lost to the padding above (and
   // is not there without tiles), and the world at zoom 0 shows nothing of Nepal.
   const b = about?.bounds;
-  if (!linked && b) map.fitBounds([[b[0], b[1]], [b[2], b[3]]], { padding: FIT_PADDING, maxZoom: 16, animate: false });
+  if (!linked && b)
+    map.fitBounds(
+      [
+        [b[0], b[1]],
+        [b[2], b[3]],
+      ],
+      { padding: FIT_PADDING, maxZoom: 16, animate: false },
+    );
 
   const directions = new Directions(map, $('np-directions'), () => expand(true));
   const popup = new PlacePopup(map, directions);
-  const nearby = new Nearby(map, {
-    chips: $('np-chips'),
-    openNow: $<HTMLInputElement>('np-open-now'),
-    results: $('np-results'),
-    status,
-    again: $<HTMLButtonElement>('np-again'),
-  }, (record) => popup.place(record));
+  const nearby = new Nearby(
+    map,
+    {
+      chips: $('np-chips'),
+      openNow: $<HTMLInputElement>('np-open-now'),
+      results: $('np-results'),
+      status,
+      again: $<HTMLButtonElement>('np-again'),
+    },
+    (record) => popup.place(record),
+  );
   new SearchBox(map, $<HTMLInputElement>('np-q'), $('np-suggestions'), status, (record) => popup.place(record));
 
   map.on('load', () => {
@@ -89,7 +105,8 @@ async function start(): Promise<void> {
   map.on('error', (e) => {
     console.warn('map:', e.error?.message ?? e);
     // the style or its tiles refused: the page's key is from before a restart of the server
-    if ((e.error as { status?: number } | undefined)?.status === 401) status.textContent = 'This page\'s key is no longer valid (the server has restarted?): reload the page.';
+    if ((e.error as { status?: number } | undefined)?.status === 401)
+      status.textContent = "This page's key is no longer valid (the server has restarted?): reload the page.";
   });
   // For scripts and tests driving the page (the browser test reads the map through it).
   (globalThis as { nepalPlaces?: unknown }).nepalPlaces = { map };

@@ -69,12 +69,18 @@ export class Nearby {
   addLayers(): void {
     this.map.addSource(SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
     this.map.addLayer({ id: 'np-radius-fill', type: 'fill', source: SOURCE, paint: { 'fill-color': '#1d63d8', 'fill-opacity': 0.06 } });
-    this.map.addLayer({ id: 'np-radius-line', type: 'line', source: SOURCE, paint: { 'line-color': '#1d63d8', 'line-width': 1.5, 'line-dasharray': [3, 2] } });
+    this.map.addLayer({
+      id: 'np-radius-line',
+      type: 'line',
+      source: SOURCE,
+      paint: { 'line-color': '#1d63d8', 'line-width': 1.5, 'line-dasharray': [3, 2] },
+    });
   }
 
   private choose(type: string | undefined): void {
     this.type = type;
-    for (const chip of this.ui.chips.querySelectorAll<HTMLElement>('.np-chip')) chip.setAttribute('aria-pressed', String(chip.dataset.type === type));
+    for (const chip of this.ui.chips.querySelectorAll<HTMLElement>('.np-chip'))
+      chip.setAttribute('aria-pressed', String(chip.dataset.type === type));
     void this.search();
   }
 
@@ -100,9 +106,19 @@ export class Nearby {
     this.ui.status.textContent = 'Searching…';
     let records: PlaceRecord[];
     try {
-      records = await get<PlaceRecord>('search/nearby', {
-        type, lat: centre.lat.toFixed(6), lon: centre.lon.toFixed(6), radius: centre.radius, limit: LIMIT, sortBy: true, isOpen,
-      }, pending.signal);
+      records = await get<PlaceRecord>(
+        'search/nearby',
+        {
+          type,
+          lat: centre.lat.toFixed(6),
+          lon: centre.lon.toFixed(6),
+          radius: centre.radius,
+          limit: LIMIT,
+          sortBy: true,
+          isOpen,
+        },
+        pending.signal,
+      );
     } catch (err) {
       if (!pending.signal.aborted) this.ui.status.textContent = (err as Error).message;
       return;
@@ -162,14 +178,22 @@ export class Nearby {
     if (ring.every((p) => view.contains(p))) return;
     const lats = ring.map((p) => p[1]);
     const lons = ring.map((p) => p[0]);
-    this.map.fitBounds([[Math.min(...lons), Math.min(...lats)], [Math.max(...lons), Math.max(...lats)]], { padding: 16, duration: 400 });
+    this.map.fitBounds(
+      [
+        [Math.min(...lons), Math.min(...lats)],
+        [Math.max(...lons), Math.max(...lats)],
+      ],
+      { padding: 16, duration: 400 },
+    );
   }
 
   private drawRadius(): void {
     const c = this.type ? this.centre : undefined;
     this.map.getSource<GeoJSONSource>(SOURCE)?.setData({
       type: 'FeatureCollection',
-      features: c ? [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [circle(c.lat, c.lon, c.radius)] } }] : [],
+      features: c
+        ? [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [circle(c.lat, c.lon, c.radius)] } }]
+        : [],
     });
   }
 }

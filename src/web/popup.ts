@@ -26,7 +26,10 @@ export class PlacePopup {
   private popup = new Popup({ maxWidth: '300px', className: 'np-popup', focusAfterOpen: false, closeOnClick: false });
   private seq = 0;
 
-  constructor(private map: Map, private ends: RouteEnds) {}
+  constructor(
+    private map: Map,
+    private ends: RouteEnds,
+  ) {}
 
   /** Shows `record` at its centroid. */
   place(record: PlaceRecord): void {

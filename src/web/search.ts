@@ -56,22 +56,24 @@ export class SearchBox {
   private show(items: Suggestion[]): void {
     this.items = items;
     this.active = -1;
-    this.list.replaceChildren(...items.map((s, i) => {
-      const li = el('li', 'np-suggestion');
-      li.id = `np-suggestion-${i}`;
-      li.setAttribute('role', 'option');
-      li.dataset.placeId = String(s.placeId);
-      // what each is (a cafe, a street, a village): names alone look alike
-      const head = el('span', 'np-head');
-      head.append(el('span', 'np-name', title(s)), el('span', 'np-kind', kind(s.type)));
-      li.append(head, el('span', 'np-address', s.address));
-      // mousedown, not click: it comes before the input's blur hides the list
-      li.addEventListener('mousedown', (e) => {
-        e.preventDefault();
-        void this.pick(s);
-      });
-      return li;
-    }));
+    this.list.replaceChildren(
+      ...items.map((s, i) => {
+        const li = el('li', 'np-suggestion');
+        li.id = `np-suggestion-${i}`;
+        li.setAttribute('role', 'option');
+        li.dataset.placeId = String(s.placeId);
+        // what each is (a cafe, a street, a village): names alone look alike
+        const head = el('span', 'np-head');
+        head.append(el('span', 'np-name', title(s)), el('span', 'np-kind', kind(s.type)));
+        li.append(head, el('span', 'np-address', s.address));
+        // mousedown, not click: it comes before the input's blur hides the list
+        li.addEventListener('mousedown', (e) => {
+          e.preventDefault();
+          void this.pick(s);
+        });
+        return li;
+      }),
+    );
     this.list.hidden = items.length === 0;
     this.input.setAttribute('aria-expanded', String(items.length > 0));
     this.input.removeAttribute('aria-activedescendant');

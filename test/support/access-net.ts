@@ -27,7 +27,10 @@ export function points(i: number): { A: P; M: P; B: P; C: P; D: P } {
 }
 
 /** Writes the cases (case i at `points(i)`) into a fresh temp folder; returns the file's path. */
-export async function writeBypasses(cases: readonly Bypass[], extra: { nodes?: [P, Tags][]; ways?: { id: number; pts: P[]; tags: Tags }[] } = {}): Promise<string> {
+export async function writeBypasses(
+  cases: readonly Bypass[],
+  extra: { nodes?: [P, Tags][]; ways?: { id: number; pts: P[]; tags: Tags }[] } = {},
+): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'nepal-places-access-')), 'access.osm.pbf');
   const w = new PbfWriter(file, { sorted: true });
   const nodes = new Map<number, OsmNode>();
@@ -41,8 +44,19 @@ export async function writeBypasses(cases: readonly Bypass[], extra: { nodes?: [
     const { A, M, B, C, D } = points(i);
     [A, B, C, D].forEach((p) => put(p));
     put(M, c.node);
-    ways.push({ id: 10_000 + 10 * i, refs: [A, M, B].map(nodeId), tags: [['highway', 'residential'], ['name', `Straight ${i}`], ...c.way] });
-    ways.push({ id: 10_000 + 10 * i + 1, refs: [A, C, D, B].map(nodeId), tags: [['highway', 'residential'], ['name', `Detour ${i}`]] });
+    ways.push({
+      id: 10_000 + 10 * i,
+      refs: [A, M, B].map(nodeId),
+      tags: [['highway', 'residential'], ['name', `Straight ${i}`], ...c.way],
+    });
+    ways.push({
+      id: 10_000 + 10 * i + 1,
+      refs: [A, C, D, B].map(nodeId),
+      tags: [
+        ['highway', 'residential'],
+        ['name', `Detour ${i}`],
+      ],
+    });
   });
   for (const way of extra.ways ?? []) {
     way.pts.forEach((p) => put(p));

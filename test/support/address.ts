@@ -10,8 +10,15 @@ import nepalGeojson from 'nepal-geojson';
 import type { RawData, RawTag } from './raw.js';
 import { polygonsCentroid } from './centroid.js';
 
-const PROVINCES = ['Koshi Province', 'Madhesh Province', 'Bagmati Province', 'Gandaki Province', 'Lumbini Province',
-  'Karnali Province', 'Sudurpashchim Province'];
+const PROVINCES = [
+  'Koshi Province',
+  'Madhesh Province',
+  'Bagmati Province',
+  'Gandaki Province',
+  'Lumbini Province',
+  'Karnali Province',
+  'Sudurpashchim Province',
+];
 const LOCALITY = new Set(['neighbourhood', 'quarter', 'suburb', 'locality', 'hamlet', 'village', 'town']);
 
 /** Metres within which two candidates are too close to call: the engine measures on a local flat projection, turf on the sphere, a few millimetres apart at these distances. */
@@ -33,13 +40,29 @@ export function addressBook(raw: RawData) {
   const points: { id: number; name: string; at: [number, number] }[] = [];
   const areas: { id: number; name: string; poly: ReturnType<typeof polygon> }[] = [];
   for (const w of raw.ways) {
-    const coords = w.refs.map((r) => raw.node.get(r)).filter((n) => n !== undefined).map((n) => [n!.lon, n!.lat]);
+    const coords = w.refs
+      .map((r) => raw.node.get(r))
+      .filter((n) => n !== undefined)
+      .map((n) => [n!.lon, n!.lat]);
     const isPlace = tag(w.tags, 'place');
     if (tag(w.tags, 'highway') && named(w.tags) && !hasFeature(w.tags) && !isPlace && coords.length >= 2) {
-      const xs = coords.map((c) => c[0]), ys = coords.map((c) => c[1]);
-      streets.push({ id: w.id, name: english(w.tags), line: lineString(coords), box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)] });
+      const xs = coords.map((c) => c[0]),
+        ys = coords.map((c) => c[1]);
+      streets.push({
+        id: w.id,
+        name: english(w.tags),
+        line: lineString(coords),
+        box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)],
+      });
     }
-    if (isPlace && LOCALITY.has(isPlace) && named(w.tags) && !hasFeature(w.tags) && w.refs[0] === w.refs[w.refs.length - 1] && coords.length >= 4) {
+    if (
+      isPlace &&
+      LOCALITY.has(isPlace) &&
+      named(w.tags) &&
+      !hasFeature(w.tags) &&
+      w.refs[0] === w.refs[w.refs.length - 1] &&
+      coords.length >= 4
+    ) {
       areas.push({ id: w.id * 4 + 1, name: english(w.tags), poly: polygon([coords]) });
       // an area is also a candidate for "nearest", by its centroid
       const c = polygonsCentroid([[coords as [number, number][]]]);
@@ -48,7 +71,8 @@ export function addressBook(raw: RawData) {
   }
   for (const n of raw.nodes) {
     const p = tag(n.tags, 'place');
-    if (p && LOCALITY.has(p) && named(n.tags) && !hasFeature(n.tags)) points.push({ id: n.id * 4, name: english(n.tags), at: [n.lon, n.lat] });
+    if (p && LOCALITY.has(p) && named(n.tags) && !hasFeature(n.tags))
+      points.push({ id: n.id * 4, name: english(n.tags), at: [n.lon, n.lat] });
   }
   const districts = nepalGeojson.districts().features;
 
@@ -67,14 +91,17 @@ export function addressBook(raw: RawData) {
     if (street) add(street);
     else if (!self.street) {
       // a coarse box first (0.0011 degrees of latitude and 0.0013 of longitude are over 120 m here), then turf's geodesic distance
-      const near = streets.filter((s) => lon > s.box[0] - 0.0013 && lon < s.box[2] + 0.0013 && lat > s.box[1] - 0.0011 && lat < s.box[3] + 0.0011)
+      const near = streets
+        .filter((s) => lon > s.box[0] - 0.0013 && lon < s.box[2] + 0.0013 && lat > s.box[1] - 0.0011 && lat < s.box[3] + 0.0011)
         .map((s) => ({ s, m: pointToLineDistance(here, s.line, { units: 'meters', method: 'geodesic' }) }))
-        .filter((x) => x.m <= 100 + TOO_CLOSE_M).sort((a, b) => a.m - b.m);
+        .filter((x) => x.m <= 100 + TOO_CLOSE_M)
+        .sort((a, b) => a.m - b.m);
       if (near.length && Math.abs(near[0].m - 100) < TOO_CLOSE_M) return { address: undefined };
       // nearest to a crossing: both streets are at the very same distance (turf says within a millimetre), and the lower id wins
       const tied = near.filter((x) => near.length && x.m - near[0].m < 1e-3).sort((a, b) => a.s.id - b.s.id);
       const best = tied[0];
-      if (best && near.some((x) => x.m - near[0].m >= 1e-3 && x.m - near[0].m < TOO_CLOSE_M && x.s.name !== best.s.name)) return { address: undefined };
+      if (best && near.some((x) => x.m - near[0].m >= 1e-3 && x.m - near[0].m < TOO_CLOSE_M && x.s.name !== best.s.name))
+        return { address: undefined };
       if (best) add(best.s.name);
     }
     const place = tag(tags, 'addr:place') || tag(tags, 'addr:suburb');
@@ -83,8 +110,10 @@ export function addressBook(raw: RawData) {
       const inside = areas.filter((a) => booleanPointInPolygon(here, a.poly)).sort((a, b) => a.id - b.id);
       if (inside.length) add(inside[0].name);
       else {
-        const near = points.map((p) => ({ p, m: distance(here, point(p.at), { units: 'meters' }) }))
-          .filter((x) => x.m <= 2000 + TOO_CLOSE_M).sort((a, b) => a.m - b.m);
+        const near = points
+          .map((p) => ({ p, m: distance(here, point(p.at), { units: 'meters' }) }))
+          .filter((x) => x.m <= 2000 + TOO_CLOSE_M)
+          .sort((a, b) => a.m - b.m);
         if (near.length && Math.abs(near[0].m - 2000) < TOO_CLOSE_M) return { address: undefined };
         if (near.length > 1 && near[1].m - near[0].m < TOO_CLOSE_M && near[1].p.name !== near[0].p.name) return { address: undefined };
         if (near.length) add(near[0].p.name);
@@ -104,8 +133,20 @@ export function addressBook(raw: RawData) {
   };
 }
 
-const FEATURES = ['amenity', 'shop', 'tourism', 'leisure', 'healthcare', 'office', 'craft', 'historic', 'public_transport',
-  'railway', 'aeroway', 'emergency'];
+const FEATURES = [
+  'amenity',
+  'shop',
+  'tourism',
+  'leisure',
+  'healthcare',
+  'office',
+  'craft',
+  'historic',
+  'public_transport',
+  'railway',
+  'aeroway',
+  'emergency',
+];
 
 function hasFeature(tags: RawTag[]): boolean {
   return tags.some(([k]) => FEATURES.includes(k));

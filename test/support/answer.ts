@@ -43,7 +43,10 @@ export function km(lat: number, lon: number, c: LatLon): number {
 }
 
 /** Every matching place within the radius, unsorted and unlimited. */
-export function candidates(places: ExpectedPlace[], q: { type: string; lat: number; lon: number; radius: number; isOpen?: boolean; at?: Date }): Candidate[] {
+export function candidates(
+  places: ExpectedPlace[],
+  q: { type: string; lat: number; lon: number; radius: number; isOpen?: boolean; at?: Date },
+): Candidate[] {
   const out: Candidate[] = [];
   for (const place of places) {
     const type = matchedType(place, q.type);

@@ -75,10 +75,14 @@ export function lineCentroid(line: Pos[]): LatLon {
 /** The contract's centroid of a geometry, unrounded. */
 export function centroidOf(g: ExpectedGeometry): LatLon {
   switch (g.type) {
-    case 'Point': return { lon: g.coordinates[0], lat: g.coordinates[1] };
-    case 'LineString': return lineCentroid(g.coordinates);
-    case 'Polygon': return polygonsCentroid([g.coordinates]);
-    case 'MultiPolygon': return polygonsCentroid(g.coordinates);
+    case 'Point':
+      return { lon: g.coordinates[0], lat: g.coordinates[1] };
+    case 'LineString':
+      return lineCentroid(g.coordinates);
+    case 'Polygon':
+      return polygonsCentroid([g.coordinates]);
+    case 'MultiPolygon':
+      return polygonsCentroid(g.coordinates);
   }
 }
 

@@ -27,7 +27,8 @@ export function damagedFixture(): { bytes: Uint8Array; offset: number } {
 // BlobHeader field 3 (datasize), a varint after its tag byte 0x18, the header's last field
 function datasize(header: Uint8Array): number {
   const at = header.lastIndexOf(0x18);
-  let v = 0, s = 1;
+  let v = 0,
+    s = 1;
   for (let p = at + 1; ; p++) {
     v += (header[p] & 0x7f) * s;
     s *= 128;

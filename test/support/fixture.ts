@@ -4,7 +4,7 @@
  */
 import { loadPbf, nearby } from '../../src/index.js';
 import type { NearbyPlace, PlaceIndex } from '../../src/index.js';
-import { CORE, TRANSIT, readRaw } from './raw.js';
+import { CORE, readRaw } from './raw.js';
 import { expectedPlaces, type ExpectedPlace, type ExpectedPlaces } from './places.js';
 import { centroidOfPlace } from './answer.js';
 
@@ -33,8 +33,7 @@ export function recordOf(index: PlaceIndex, place: ExpectedPlace, at?: Date): Ne
   const type = place.types[0];
   if (type === undefined) throw new Error(`place ${place.placeId} has no type to query`);
   const c = centroidOfPlace(place);
-  return nearby(index, { type, lat: c.lat, lon: c.lon, radius: 1, limit: ALL, sortBy: true, at })
-    .find((r) => r.placeId === place.placeId);
+  return nearby(index, { type, lat: c.lat, lon: c.lon, radius: 1, limit: ALL, sortBy: true, at }).find((r) => r.placeId === place.placeId);
 }
 
 /** Middle of the core fixture's bbox; every place of it lies within 3 km. */

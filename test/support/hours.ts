@@ -16,7 +16,15 @@ export function npt(wall: string): Date {
 /** A Date whose local fields are Nepal's wall clock at `at`. */
 export function nepalWallClock(at: Date): Date {
   const w = new Date(at.getTime() + NPT_MINUTES * 60_000);
-  return new Date(w.getUTCFullYear(), w.getUTCMonth(), w.getUTCDate(), w.getUTCHours(), w.getUTCMinutes(), w.getUTCSeconds(), w.getUTCMilliseconds());
+  return new Date(
+    w.getUTCFullYear(),
+    w.getUTCMonth(),
+    w.getUTCDate(),
+    w.getUTCHours(),
+    w.getUTCMinutes(),
+    w.getUTCSeconds(),
+    w.getUTCMilliseconds(),
+  );
 }
 
 /** True when Nepal's wall clock at `at` exists in the host's zone (not skipped by a DST change). */

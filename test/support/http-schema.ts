@@ -50,7 +50,11 @@ export class ResponseValidator {
   }
 
   private resolve(ref: string): any {
-    return ref.slice(2).split('/').map(unesc).reduce((o: any, k) => o[k], this.doc);
+    return ref
+      .slice(2)
+      .split('/')
+      .map(unesc)
+      .reduce((o: any, k) => o[k], this.doc);
   }
 }
 

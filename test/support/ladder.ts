@@ -10,10 +10,19 @@ export type Outcome = { arcs: number[] } | null | { error: string; message: stri
 
 /** A ladder: two rows of `n` nodes, both ways along each row and across each rung, weights varied. */
 export function ladder(n: number): Arcs {
-  const from: number[] = [], to: number[] = [], weight: number[] = [];
-  const both = (a: number, b: number, w: number) => { from.push(a, b); to.push(b, a); weight.push(w, w); };
-  for (let i = 0; i + 1 < n; i++) { both(i, i + 1, 100 + (i * 37) % 50); both(n + i, n + i + 1, 120 + (i * 53) % 40); }
-  for (let i = 0; i < n; i++) both(i, n + i, 300 + (i * 29) % 70);
+  const from: number[] = [],
+    to: number[] = [],
+    weight: number[] = [];
+  const both = (a: number, b: number, w: number) => {
+    from.push(a, b);
+    to.push(b, a);
+    weight.push(w, w);
+  };
+  for (let i = 0; i + 1 < n; i++) {
+    both(i, i + 1, 100 + ((i * 37) % 50));
+    both(n + i, n + i + 1, 120 + ((i * 53) % 40));
+  }
+  for (let i = 0; i < n; i++) both(i, n + i, 300 + ((i * 29) % 70));
   return { n: 2 * n, from: Uint32Array.from(from), to: Uint32Array.from(to), weight: Uint32Array.from(weight) };
 }
 
@@ -23,6 +32,10 @@ export function looped(d: HierarchyData, loop: 'self' | 'pairs'): HierarchyData 
   const cuts: number[] = [];
   for (let k = 0; 2 * k < ab.length; k++) if (ab[2 * k + 1] !== 0xffffffff) cuts.push(k);
   if (loop === 'self') for (const k of cuts) ab[2 * k] = k;
-  else for (let i = 0; i + 1 < cuts.length; i += 2) { ab[2 * cuts[i]] = cuts[i + 1]; ab[2 * cuts[i + 1]] = cuts[i]; }
+  else
+    for (let i = 0; i + 1 < cuts.length; i += 2) {
+      ab[2 * cuts[i]] = cuts[i + 1];
+      ab[2 * cuts[i + 1]] = cuts[i];
+    }
   return { ...d, ab };
 }

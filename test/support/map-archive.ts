@@ -27,9 +27,13 @@ export function inTile(lon: number, lat: number, z: number, x: number, y: number
 
 /** Where the test features are: a road 60 m south of Thamel's centre, two POIs beside it. */
 export const PLACES = {
-  road: [[85.300, 27.7149], [85.3123, 27.7149], [85.325, 27.7150]] as [number, number][],
+  road: [
+    [85.3, 27.7149],
+    [85.3123, 27.7149],
+    [85.325, 27.715],
+  ] as [number, number][],
   cafe: [85.3123, 27.7154] as [number, number],
-  school: [85.3140, 27.7158] as [number, number],
+  school: [85.314, 27.7158] as [number, number],
 };
 
 /**
@@ -44,14 +48,19 @@ export const TEST_LAYERS = [
     maxzoom: 14,
   })),
   { id: 'roads', fields: { kind: 'String', name: 'String', 'name:en': 'String', min_zoom: 'Number' }, minzoom: 0, maxzoom: 14 },
-  { id: 'pois', fields: { kind: 'String', name: 'String', 'name:en': 'String', placeId: 'Number', min_zoom: 'Number' }, minzoom: 0, maxzoom: 14 },
+  {
+    id: 'pois',
+    fields: { kind: 'String', name: 'String', 'name:en': 'String', placeId: 'Number', min_zoom: 'Number' },
+    minzoom: 0,
+    maxzoom: 14,
+  },
 ];
 
 /** The info the test archive's header carries. */
 export const TEST_INFO = {
   minZoom: 0,
   maxZoom: 14,
-  bounds: [85.30, 27.70, 85.33, 27.73] as [number, number, number, number],
+  bounds: [85.3, 27.7, 85.33, 27.73] as [number, number, number, number],
   center: [85.3123, 27.7154, 14] as [number, number, number],
 };
 
@@ -72,8 +81,18 @@ export function testTiles(): { z: number; x: number; y: number; layers: Record<s
     };
     if (z === 14) {
       layers.pois = [
-        { id: 2, type: 'point', coords: [inTile(...PLACES.cafe, z, x, y)], properties: { kind: 'cafe', name: 'Teafresho Tea Lounge', placeId: 17751388356, min_zoom: 14 } },
-        { id: 3, type: 'point', coords: [inTile(...PLACES.school, z, x, y)], properties: { kind: 'school', name: 'Thamel School', min_zoom: 14 } },
+        {
+          id: 2,
+          type: 'point',
+          coords: [inTile(...PLACES.cafe, z, x, y)],
+          properties: { kind: 'cafe', name: 'Teafresho Tea Lounge', placeId: 17751388356, min_zoom: 14 },
+        },
+        {
+          id: 3,
+          type: 'point',
+          coords: [inTile(...PLACES.school, z, x, y)],
+          properties: { kind: 'school', name: 'Thamel School', min_zoom: 14 },
+        },
       ];
     }
     out.push({ z, x, y, layers });
@@ -89,5 +108,8 @@ export function writeTestArchive(path: string, options: { compress?: boolean; me
     const mvt = encodeMvt(t.layers);
     w.add(t.z, t.x, t.y, compress ? gzipSync(mvt) : mvt);
   }
-  w.finish({ ...TEST_INFO, tileCompression: compress ? 2 : 1 } as Parameters<PmtilesWriter['finish']>[0], options.metadata ?? { name: 'thamel-test', vector_layers: TEST_LAYERS });
+  w.finish(
+    { ...TEST_INFO, tileCompression: compress ? 2 : 1 } as Parameters<PmtilesWriter['finish']>[0],
+    options.metadata ?? { name: 'thamel-test', vector_layers: TEST_LAYERS },
+  );
 }

@@ -11,12 +11,18 @@ export const NAME_KEYS = ['name', 'name:en', 'name:ne', 'alt_name', 'old_name'];
 
 /** Lower case, Latin accents dropped, Devanagari kept (canonically composed), joiners dropped. */
 export function foldText(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f\u00ad\u200c\u200d]/g, '').normalize('NFC').toLowerCase();
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f\u00ad\u200c\u200d]/g, '')
+    .normalize('NFC')
+    .toLowerCase();
 }
 
 /** The words of a text: runs of letters, marks and digits, folded. */
 export function wordsOf(s: string): string[] {
-  return foldText(s).split(/[^\p{L}\p{M}\p{N}]+/u).filter(Boolean);
+  return foldText(s)
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /** Each non-blank name tag of an object, as its words. */
@@ -35,7 +41,8 @@ export function displayName(tags: RawTag[]): string {
 
 /** Levenshtein distance over code points. */
 export function levenshtein(a: string, b: string): number {
-  const x = [...a], y = [...b];
+  const x = [...a],
+    y = [...b];
   let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
   for (let i = 1; i <= x.length; i++) {
     const cur = [i];
@@ -57,10 +64,14 @@ export function wordMatch(word: string, q: string): 'prefix' | 'typo' | undefine
 /** Whether one name of the tags answers every word of the query; `prefixOnly` leaves typos out. */
 export function nameMatches(tags: RawTag[], q: string, prefixOnly = false): boolean {
   const qs = wordsOf(q);
-  return namesOf(tags).some((name) => qs.every((w) => name.some((n) => {
-    const m = wordMatch(n, w);
-    return prefixOnly ? m === 'prefix' : m !== undefined;
-  })));
+  return namesOf(tags).some((name) =>
+    qs.every((w) =>
+      name.some((n) => {
+        const m = wordMatch(n, w);
+        return prefixOnly ? m === 'prefix' : m !== undefined;
+      }),
+    ),
+  );
 }
 
 /** A raw object found by placeId (`osmId * 4 + kind`). */
@@ -91,7 +102,10 @@ export function* rawObjects(raw: RawData): Generator<RawObject & { placeId: numb
  * of one (three letters or more), or one letter longer than one (four letters or more). Keys of all the names count together.
  */
 export function soundMatches(tags: RawTag[], q: string, keysOf: (word: string) => string[]): boolean {
-  const keys = NAME_KEYS.filter((k) => k !== 'old_name').flatMap((k) => wordsOf(tag(tags, k) ?? '')).flatMap(keysOf);
-  const sound = (k: string, n: string) => !k.startsWith('=') && ((k.length >= 3 && n.startsWith(k)) || (k.length >= 4 && n === k.slice(0, -1)));
+  const keys = NAME_KEYS.filter((k) => k !== 'old_name')
+    .flatMap((k) => wordsOf(tag(tags, k) ?? ''))
+    .flatMap(keysOf);
+  const sound = (k: string, n: string) =>
+    !k.startsWith('=') && ((k.length >= 3 && n.startsWith(k)) || (k.length >= 4 && n === k.slice(0, -1)));
   return wordsOf(q).every((w) => keysOf(w).some((k) => keys.some((n) => n === k || sound(k, n))));
 }

@@ -8,8 +8,18 @@ import { tag } from './raw.js';
 
 /** Keys that make an object a place (plus `highway` on nodes). */
 export const FEATURE_KEYS = new Set([
-  'amenity', 'shop', 'tourism', 'leisure', 'healthcare', 'office', 'craft', 'historic',
-  'public_transport', 'railway', 'aeroway', 'emergency',
+  'amenity',
+  'shop',
+  'tourism',
+  'leisure',
+  'healthcare',
+  'office',
+  'craft',
+  'historic',
+  'public_transport',
+  'railway',
+  'aeroway',
+  'emergency',
 ]);
 
 /** OSM object kind, as encoded in the low bits of a placeId. */
@@ -50,8 +60,14 @@ export interface ExpectedPlaces {
 }
 
 const ADDRESS_KEYS = [
-  'addr:housename', 'addr:housenumber', 'addr:street', 'addr:place', 'addr:suburb',
-  'addr:city', 'addr:district', 'addr:province',
+  'addr:housename',
+  'addr:housenumber',
+  'addr:street',
+  'addr:place',
+  'addr:suburb',
+  'addr:city',
+  'addr:district',
+  'addr:province',
 ];
 
 /** True when the tags carry a feature key (`highway` counts on nodes only). */
@@ -108,7 +124,10 @@ function wayGeometry(raw: RawData, way: RawWay): { geometry: ExpectedGeometry; p
   const present = way.refs.filter((id) => raw.node.has(id));
   if (present.length < 2) return null;
   const partial = present.length < way.refs.length;
-  const pos = (id: number): Pos => { const n = raw.node.get(id)!; return [n.lon, n.lat]; };
+  const pos = (id: number): Pos => {
+    const n = raw.node.get(id)!;
+    return [n.lon, n.lat];
+  };
   const closed = way.refs.length >= 4 && way.refs[0] === way.refs[way.refs.length - 1];
   const area = closed && tag(way.tags, 'area') !== 'no' && (!isLinear(way.tags) || tag(way.tags, 'area') === 'yes');
   if (area && !partial) return { geometry: { type: 'Polygon', coordinates: [present.map(pos)] }, partial };
@@ -129,10 +148,16 @@ export function joinRings(chains: number[][]): { rings: number[][]; open: number
   while (left.length) {
     let ring = left.shift()!;
     for (;;) {
-      if (ring.length >= 4 && ring[0] === ring[ring.length - 1]) { rings.push(ring); break; }
+      if (ring.length >= 4 && ring[0] === ring[ring.length - 1]) {
+        rings.push(ring);
+        break;
+      }
       const end = ring[ring.length - 1];
       const i = left.findIndex((c) => c[0] === end || c[c.length - 1] === end);
-      if (i < 0) { open++; break; }
+      if (i < 0) {
+        open++;
+        break;
+      }
       const next = left.splice(i, 1)[0];
       ring = ring.concat((next[0] === end ? next : next.slice().reverse()).slice(1));
     }
@@ -146,7 +171,7 @@ function inside(p: Pos, ring: Pos[]): boolean {
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
     const [xi, yi] = ring[i];
     const [xj, yj] = ring[j];
-    if ((yi > p[1]) !== (yj > p[1]) && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) c = !c;
+    if (yi > p[1] !== yj > p[1] && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) c = !c;
   }
   return c;
 }
@@ -167,7 +192,10 @@ function relationGeometry(raw: RawData, rel: RawRelation): { geometry: ExpectedG
   const i = joinRings(inner);
   if (o.open || i.open) partial = true;
   if (!o.rings.length) return null;
-  const pos = (id: number): Pos => { const n = raw.node.get(id)!; return [n.lon, n.lat]; };
+  const pos = (id: number): Pos => {
+    const n = raw.node.get(id)!;
+    return [n.lon, n.lat];
+  };
   const polys: Pos[][][] = o.rings.map((r) => [r.map(pos)]);
   for (const r of i.rings) {
     const ring = r.map(pos);
@@ -176,7 +204,10 @@ function relationGeometry(raw: RawData, rel: RawRelation): { geometry: ExpectedG
     let votes = 0;
     polys.forEach((poly, k) => {
       const n = ring.filter((p) => inside(p, poly[0])).length;
-      if (n > votes) { votes = n; best = k; }
+      if (n > votes) {
+        votes = n;
+        best = k;
+      }
     });
     if (best >= 0) polys[best].push(ring);
   }
@@ -192,10 +223,16 @@ export function expectedPlaces(raw: RawData): ExpectedPlaces {
   const out: ExpectedPlaces = { places: [], byId: new Map(), skippedWays: 0, skippedRelations: 0 };
   const add = (kind: Kind, osmId: number, rawTags: RawTag[], built: { geometry: ExpectedGeometry; partial: boolean }) => {
     const place: ExpectedPlace = {
-      kind, osmId, placeId: osmId * 4 + kind, rawTags,
-      types: typesOf(rawTags, kind), name: nameOf(rawTags), address: addressOf(rawTags),
+      kind,
+      osmId,
+      placeId: osmId * 4 + kind,
+      rawTags,
+      types: typesOf(rawTags, kind),
+      name: nameOf(rawTags),
+      address: addressOf(rawTags),
       tags: rawTags.map(([k, v]) => `${k}|${v}`),
-      geometry: built.geometry, partial: built.partial,
+      geometry: built.geometry,
+      partial: built.partial,
     };
     out.places.push(place);
     out.byId.set(place.placeId, place);

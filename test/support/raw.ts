@@ -67,7 +67,9 @@ export function readRaw(file: string = CORE): Promise<RawData> {
   return data;
 }
 
-interface OsmReadTags { [key: string]: string }
+interface OsmReadTags {
+  [key: string]: string;
+}
 
 // osm-read hands tags over as an object. Objects keep insertion (= file) order for string
 // keys but move integer-like keys ("1", "42") to the front, which would silently reorder
@@ -91,8 +93,13 @@ function toId(s: string): number {
 
 function parse(file: string): Promise<RawData> {
   const data: RawData = {
-    file, nodes: [], ways: [], relations: [],
-    node: new Map(), way: new Map(), relation: new Map(),
+    file,
+    nodes: [],
+    ways: [],
+    relations: [],
+    node: new Map(),
+    way: new Map(),
+    relation: new Map(),
   };
   return new Promise((resolve, reject) => {
     osmread.parse({

@@ -12,21 +12,56 @@ import { tag, type RawData, type RawTag, type RawWay } from './raw.js';
 
 /** Car speeds the issue gives (km/h). */
 export const ISSUE_CAR_KMH: Readonly<Record<string, number>> = {
-  motorway: 90, trunk: 85, primary: 65, secondary: 55, tertiary: 40,
-  unclassified: 25, residential: 25, service: 15, living_street: 10, track: 10,
+  motorway: 90,
+  trunk: 85,
+  primary: 65,
+  secondary: 55,
+  tertiary: 40,
+  unclassified: 25,
+  residential: 25,
+  service: 15,
+  living_street: 10,
+  track: 10,
 };
 
 /** The classes a car may drive on (issue §2). */
 export const CAR_CLASSES = new Set([
-  'motorway', 'trunk', 'primary', 'secondary', 'tertiary',
-  'motorway_link', 'trunk_link', 'primary_link', 'secondary_link', 'tertiary_link',
-  'unclassified', 'residential', 'living_street', 'service', 'road', 'track',
+  'motorway',
+  'trunk',
+  'primary',
+  'secondary',
+  'tertiary',
+  'motorway_link',
+  'trunk_link',
+  'primary_link',
+  'secondary_link',
+  'tertiary_link',
+  'unclassified',
+  'residential',
+  'living_street',
+  'service',
+  'road',
+  'track',
 ]);
 
 /** Highway values that are no road: no mode uses them (README, "What a road is"). */
 export const NOT_A_ROAD = [
-  'construction', 'proposed', 'planned', 'abandoned', 'razed', 'demolished', 'removed', 'disused',
-  'bus_stop', 'elevator', 'emergency_bay', 'rest_area', 'services', 'street_lamp', 'traffic_signals', 'crossing',
+  'construction',
+  'proposed',
+  'planned',
+  'abandoned',
+  'razed',
+  'demolished',
+  'removed',
+  'disused',
+  'bus_stop',
+  'elevator',
+  'emergency_bay',
+  'rest_area',
+  'services',
+  'street_lamp',
+  'traffic_signals',
+  'crossing',
 ];
 
 /** Access values, as the README lists them: these open… */
@@ -138,12 +173,27 @@ export function bikeOneway(tags: RawTag[]): number {
 }
 
 function dirOf(tags: RawTag[], mode: RawMode): number {
-  const f = allowed(tags, mode, 'forward'), b = allowed(tags, mode, 'backward');
+  const f = allowed(tags, mode, 'forward'),
+    b = allowed(tags, mode, 'backward');
   return f && !b ? 1 : b && !f ? -1 : 0;
 }
 
 /** Barriers, as the README lists them: every mode passes these unless the node's access tags close them… */
-const GATES = ['gate', 'lift_gate', 'swing_gate', 'sliding_gate', 'hampshire_gate', 'entrance', 'toll_booth', 'border_control', 'cattle_grid', 'height_restrictor', 'kerb', 'sally_port', 'no'];
+const GATES = [
+  'gate',
+  'lift_gate',
+  'swing_gate',
+  'sliding_gate',
+  'hampshire_gate',
+  'entrance',
+  'toll_booth',
+  'border_control',
+  'cattle_grid',
+  'height_restrictor',
+  'kerb',
+  'sally_port',
+  'no',
+];
 /** …walkers and bikes pass these, cars do not… */
 const NOT_CARS = ['bollard', 'block', 'cycle_barrier', 'chain', 'motorcycle_barrier', 'jersey_barrier', 'log'];
 /** …walkers only pass these… */
@@ -250,7 +300,8 @@ export function offGraph(raw: RawData, g: RawGraph): (line: [number, number][]) 
   return (line) => {
     const off: [number, number][][] = [];
     for (let i = 0; i + 1 < line.length; i++) {
-      const u = at5.get(key(...line[i])) ?? [], v = at5.get(key(...line[i + 1])) ?? [];
+      const u = at5.get(key(...line[i])) ?? [],
+        v = at5.get(key(...line[i + 1])) ?? [];
       if (!u.some((x) => v.some((y) => arc.has(`${x}>${y}`)))) off.push([line[i], line[i + 1]]);
     }
     return off;
@@ -260,7 +311,8 @@ export function offGraph(raw: RawData, g: RawGraph): (line: [number, number][]) 
 /** The segments (pairs of consecutive refs both in the file) of a way. */
 function segments(raw: RawData, w: RawWay, each: (a: number, b: number, m: number) => void): void {
   for (let i = 0; i + 1 < w.refs.length; i++) {
-    const a = raw.node.get(w.refs[i]), b = raw.node.get(w.refs[i + 1]);
+    const a = raw.node.get(w.refs[i]),
+      b = raw.node.get(w.refs[i + 1]);
     if (!a || !b) continue;
     each(a.id, b.id, metres(a, b));
   }
@@ -281,13 +333,19 @@ function modeGraph(raw: RawData, mode: RawMode, msPerM: (tags: RawTag[]) => numb
   const ways = raw.ways.filter((w) => allowed(w.tags, mode, 'forward') || allowed(w.tags, mode, 'backward'));
   const reach = new Set(ways.filter((w) => toReachOnly(w.tags, mode)).map((w) => w.id));
   const open = new Set<number>();
-  for (const w of ways) if (!reach.has(w.id)) segments(raw, w, (a, b) => { open.add(a); open.add(b); });
+  for (const w of ways)
+    if (!reach.has(w.id))
+      segments(raw, w, (a, b) => {
+        open.add(a);
+        open.add(b);
+      });
   for (const w of ways) {
     const dir = dirOf(w.tags, mode);
     const perM = msPerM(w.tags) / unit;
     const pen = (from: number) => (reach.has(w.id) && open.has(from) ? TO_REACH_PENALTY_MS / unit : 0);
     segments(raw, w, (a, b, m) => {
-      const i = g.node(a), j = g.node(b);
+      const i = g.node(a),
+        j = g.node(b);
       if (dir >= 0 && !blocked.has(a)) g.arc(i, j, w.id, m * perM, m, pen(a));
       if (dir <= 0 && !blocked.has(b)) g.arc(j, i, w.id, m * perM, m, pen(b));
     });
@@ -358,7 +416,8 @@ export function dijkstra(g: RawGraph, s: number): (t: number) => RawPath {
     const v = q.pop()!;
     if (d > dist[v]) continue;
     for (const a of g.outArcs(v)) {
-      const w = g.to[a], nd = d + g.cost[a];
+      const w = g.to[a],
+        nd = d + g.cost[a];
       if (nd < dist[w]) {
         dist[w] = nd;
         parent[w] = a;
@@ -378,7 +437,8 @@ export function dijkstra(g: RawGraph, s: number): (t: number) => RawPath {
 
 function pathOf(g: RawGraph, src: number, arcs: number[], cost: number): RawPath {
   const nodes = [g.ids[src]];
-  let m = 0, pen = 0;
+  let m = 0,
+    pen = 0;
   for (const a of arcs) {
     nodes.push(g.ids[g.to[a]]);
     m += g.len[a];
@@ -451,14 +511,19 @@ export function restrictedPath(g: RawGraph, rules: RawRestriction[], turnable: S
     if (only.length && !only.some((r) => r.to === toWay)) return false;
     return !list.some((r) => !r.only && r.to === toWay);
   };
-  const src = g.idx.get(s), dst = g.idx.get(t);
+  const src = g.idx.get(s),
+    dst = g.idx.get(t);
   if (src === undefined || dst === undefined) return { cost: Infinity, travel: Infinity, metres: Infinity, nodes: [], arcs: [] };
   if (src === dst) return { cost: 0, travel: 0, metres: 0, nodes: [s], arcs: [] };
   const m = g.from.length;
   const dist = new Float64Array(m).fill(Infinity);
   const parent = new Int32Array(m).fill(-1);
   const q = new FlatQueue<number>();
-  for (const a of g.outArcs(src)) if (g.cost[a] < dist[a]) { dist[a] = g.cost[a]; q.push(a, dist[a]); }
+  for (const a of g.outArcs(src))
+    if (g.cost[a] < dist[a]) {
+      dist[a] = g.cost[a];
+      q.push(a, dist[a]);
+    }
   while (q.length) {
     const d = q.peekValue()!;
     const a = q.pop()!;

@@ -11,7 +11,8 @@ export function nodePairs(nodes: readonly number[], seed: number, count = 150): 
   const rnd = random(seed);
   const pairs: [number, number][] = [];
   for (let i = 0; i < count; i++) {
-    const s = nodes[Math.floor(rnd() * nodes.length)]!, t = nodes[Math.floor(rnd() * nodes.length)]!;
+    const s = nodes[Math.floor(rnd() * nodes.length)]!,
+      t = nodes[Math.floor(rnd() * nodes.length)]!;
     if (s !== t) pairs.push([s, t]);
   }
   return pairs;

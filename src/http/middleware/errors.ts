@@ -73,4 +73,3 @@ export function errors(options: ErrorsOptions): Errors {
     },
   };
 }
-

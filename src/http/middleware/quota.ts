@@ -41,14 +41,20 @@ export function quota(options: QuotaOptions): MiddlewareHandler<AppEnv> {
       const retry = err instanceof QuotaUnavailableError ? err.retryAfter : 1;
       if (!outage) {
         outage = { since: now(), refused: 0 };
-        log(`${new Date(outage.since).toISOString()} quota store unavailable (${err instanceof Error ? err.message : String(err)}); answering 503 until it recovers`);
+        log(
+          `${new Date(outage.since).toISOString()} quota store unavailable (${err instanceof Error ? err.message : String(err)}); answering 503 until it recovers`,
+        );
       }
       outage.refused++;
-      throw new HttpError(503, `Service unavailable: quotas cannot be counted right now; retry in ${retry} s`, { 'Retry-After': String(retry) });
+      throw new HttpError(503, `Service unavailable: quotas cannot be counted right now; retry in ${retry} s`, {
+        'Retry-After': String(retry),
+      });
     }
     if (outage) {
       const t = now();
-      log(`${new Date(t).toISOString()} quota store available again after ${((t - outage.since) / 1000).toFixed(1)} s; ${outage.refused} requests answered 503`);
+      log(
+        `${new Date(t).toISOString()} quota store available again after ${((t - outage.since) / 1000).toFixed(1)} s; ${outage.refused} requests answered 503`,
+      );
       outage = undefined;
     }
     return q;
@@ -61,7 +67,8 @@ export function quota(options: QuotaOptions): MiddlewareHandler<AppEnv> {
     say(c, 'ratelimit-reset', String(q.resetSeconds));
   };
   // the 429 message made only when a count is over (no string per request)
-  const over = (q: QuotaResult, what: string) => new HttpError(429, `${what}; retry in ${q.resetSeconds} s`, { 'Retry-After': String(q.resetSeconds) });
+  const over = (q: QuotaResult, what: string) =>
+    new HttpError(429, `${what}; retry in ${q.resetSeconds} s`, { 'Retry-After': String(q.resetSeconds) });
 
   // A page key's client is counted under the address alone: every instance mints its own page
   // key, and a client is one client of the site whichever instance's page it read.

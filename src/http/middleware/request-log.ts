@@ -48,7 +48,17 @@ export function requestLog(options: RequestLogOptions): MiddlewareHandler<AppEnv
     let logged = false;
     const line = (status: number | 'cut') => {
       logged = true;
-      log(accessLine({ time: now(), id: rid, method: c.req.method, url: c.req.url, status, ms: performance.now() - start, keyHint: c.get('keyHint') }));
+      log(
+        accessLine({
+          time: now(),
+          id: rid,
+          method: c.req.method,
+          url: c.req.url,
+          status,
+          ms: performance.now() - start,
+          keyHint: c.get('keyHint'),
+        }),
+      );
     };
     const cut = () => {
       if (!logged) line('cut');

@@ -24,9 +24,13 @@ export function dataBounds(index: PlaceIndex): Health['bounds'] {
   let box = boxes.get(index);
   if (box !== undefined) return box;
   const t = index.table;
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
   for (let i = 0; i < t.size; i++) {
-    const x = t.lon[i]!, y = t.lat[i]!;
+    const x = t.lon[i]!,
+      y = t.lat[i]!;
     if (x < w) w = x;
     if (x > e) e = x;
     if (y < s) s = y;
@@ -46,7 +50,13 @@ export function healthRoutes(api: Api): void {
   api.open('/health', (c) => {
     const index = api.current();
     const date = api.about.dataDate?.();
-    const health: Health = { version: VERSION, places: index.size, bounds: dataBounds(index), dataDate: date ? date.toISOString() : null, map: api.about.map };
+    const health: Health = {
+      version: VERSION,
+      places: index.size,
+      bounds: dataBounds(index),
+      dataDate: date ? date.toISOString() : null,
+      map: api.about.map,
+    };
     return api.reply(c, 200, undefined, [health]);
   });
 }

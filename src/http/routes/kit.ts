@@ -47,7 +47,8 @@ export function routeKit(options: KitOptions): () => Api {
   const keyedOptions = keyedPreflight(keyring, { now });
   const openOptions = openPreflight({ now });
   const open = openCors();
-  const reply = (c: Context<AppEnv>, status: number, message: string | undefined, data: unknown[]) => envelopeAnswer(c, envelope(status, message, data, now()));
+  const reply = (c: Context<AppEnv>, status: number, message: string | undefined, data: unknown[]) =>
+    envelopeAnswer(c, envelope(status, message, data, now()));
 
   // The answer of a keyed route, in an envelope or as GeoJSON. The format is read first: a bad
   // one is a 400 before any 404 of the answer.
@@ -58,7 +59,8 @@ export function routeKit(options: KitOptions): () => Api {
       const search = searchOf(c);
       const out = geojson ? parseFormat(search) : undefined;
       const answered = await answer(search, c, lease.value);
-      if (out?.format !== 'geojson') return answered instanceof NearbyAnswer ? bytesAnswer(c, answered.envelope(now())) : reply(c, 200, undefined, answered);
+      if (out?.format !== 'geojson')
+        return answered instanceof NearbyAnswer ? bytesAnswer(c, answered.envelope(now())) : reply(c, 200, undefined, answered);
       const records = answered instanceof NearbyAnswer ? answered.records() : answered;
       return geoJsonAnswer(c, now(), records as GeoRecord[], out.geometry);
     } finally {

@@ -18,8 +18,15 @@ import { gunzipLimited, MAX_TILE_BYTES, MAX_TILE_ZOOM, TileDataError, tileProble
 /** The vector tiles the map routes serve (a `TileArchive` on Node). */
 export interface MapTiles {
   header: {
-    minZoom: number; maxZoom: number; minLon: number; minLat: number; maxLon: number; maxLat: number;
-    centerLon: number; centerLat: number; centerZoom: number;
+    minZoom: number;
+    maxZoom: number;
+    minLon: number;
+    minLat: number;
+    maxLon: number;
+    maxLat: number;
+    centerLon: number;
+    centerLat: number;
+    centerZoom: number;
   };
   vectorLayers: unknown[];
   metadata: Record<string, unknown>;
@@ -51,8 +58,9 @@ export interface MapOptions {
 }
 
 /** The `--tiles` flag a style or tile request needs, for the 404 message. */
-const NO_TILES = 'this server has no vector tiles: start it with --tiles FILE.pmtiles (nepal-places tiles IN.osm.pbf -o FILE.pmtiles writes one)';
-const NO_ASSETS = 'this server has no map fonts and sprites (createApp\'s map.assets; npm run assets builds them)';
+const NO_TILES =
+  'this server has no vector tiles: start it with --tiles FILE.pmtiles (nepal-places tiles IN.osm.pbf -o FILE.pmtiles writes one)';
+const NO_ASSETS = "this server has no map fonts and sprites (createApp's map.assets; npm run assets builds them)";
 
 const TILE_CACHE = 'private, max-age=3600';
 const ASSET_CACHE = 'private, max-age=86400';
@@ -141,7 +149,10 @@ export function mapRoutes(api: Api, options: MapOptions = {}): void {
       // it can serve, as a gateway's upstream can answer garbage (502, not the 500 of a fault of
       // its own, and not a 4xx: the client can do nothing about it). Not cached.
       if (!(err instanceof TileDataError)) throw err;
-      throw new HttpError(502, `Bad gateway: tile ${err.tile} of this server's archive cannot be served: ${err.reason}; the archive is damaged or was not built for serving`);
+      throw new HttpError(
+        502,
+        `Bad gateway: tile ${err.tile} of this server's archive cannot be served: ${err.reason}; the archive is damaged or was not built for serving`,
+      );
     }
   });
 
@@ -150,7 +161,10 @@ export function mapRoutes(api: Api, options: MapOptions = {}): void {
     const m = /^(\d{1,5})-(\d{1,5})\.pbf$/.exec(range);
     const start = m ? parseRange(m[1]!, m[2]!) : undefined;
     if (start === undefined) {
-      throw new HttpError(404, `Not found: ${quote(range)} is not a glyph range; ranges are {start}-{start+255}.pbf, start a multiple of 256 up to 65280`);
+      throw new HttpError(
+        404,
+        `Not found: ${quote(range)} is not a glyph range; ranges are {start}-{start+255}.pbf, start a multiple of 256 up to 65280`,
+      );
     }
     if (fontstack.length > 200 || !/^[\p{L}\p{N} ,._-]+$/u.test(fontstack)) {
       throw new HttpError(400, `Bad fontstack ${quote(fontstack)}: font names separated by commas`);
@@ -168,7 +182,10 @@ export function mapRoutes(api: Api, options: MapOptions = {}): void {
     const m = /^([a-z0-9_-]{1,40})(@2x)?\.(json|png)$/.exec(file);
     const sprites = new Set(Object.values(STYLES).map((s) => s.sprite));
     if (!m || !sprites.has(m[1]!)) {
-      throw new HttpError(404, `Not found: no sprite ${quote(file)}; sprites: ${[...sprites].map((s) => `${s}[@2x].{json,png}`).join(', ')}`);
+      throw new HttpError(
+        404,
+        `Not found: no sprite ${quote(file)}; sprites: ${[...sprites].map((s) => `${s}[@2x].{json,png}`).join(', ')}`,
+      );
     }
     const found = await files.get(`sprites/${file}`);
     if (!found) throw new HttpError(503, `Service unavailable: the sprite ${file} is not built; run npm run assets`);
@@ -224,7 +241,9 @@ function acceptsGzip(header: string | undefined): boolean {
 
 async function etagOf(data: Uint8Array): Promise<string> {
   const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>));
-  return `"${btoa(String.fromCharCode(...hash.subarray(0, 12))).replace(/\+/g, '-').replace(/\//g, '_')}"`;
+  return `"${btoa(String.fromCharCode(...hash.subarray(0, 12)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')}"`;
 }
 
 /** A built asset's bytes and a strong ETag of them. */

@@ -11,10 +11,14 @@ import { nearbySchema } from '../schema.js';
 export function nearbyRoutes(api: Api): void {
   const { limits, now, nearby } = api;
   const schema = nearbySchema(limits);
-  api.keyed('/search/nearby', async (search, _c, index) => {
-    const query = parseNearbyParams(search, limits, schema);
-    query.at ??= new Date(now()); // `at`, an extension, asks for another instant
-    const found = await core(() => nearby(index, query));
-    return found instanceof NearbyAnswer ? found : found.map(toWire);
-  }, { geojson: true });
+  api.keyed(
+    '/search/nearby',
+    async (search, _c, index) => {
+      const query = parseNearbyParams(search, limits, schema);
+      query.at ??= new Date(now()); // `at`, an extension, asks for another instant
+      const found = await core(() => nearby(index, query));
+      return found instanceof NearbyAnswer ? found : found.map(toWire);
+    },
+    { geojson: true },
+  );
 }

@@ -6,10 +6,14 @@ import { parsePlaceParams } from '../params.js';
 /** `GET /places?placeId=`: one record, or a 404. */
 export function placeRoutes(api: Api): void {
   const { now } = api;
-  api.keyed('/places', (search, _c, index) => {
-    const id = parsePlaceParams(search);
-    const found = core(() => place(index, id, { at: new Date(now()) }));
-    if (!found) throw new HttpError(404, `Not found: no place with placeId ${id}`);
-    return [found];
-  }, { geojson: true });
+  api.keyed(
+    '/places',
+    (search, _c, index) => {
+      const id = parsePlaceParams(search);
+      const found = core(() => place(index, id, { at: new Date(now()) }));
+      if (!found) throw new HttpError(404, `Not found: no place with placeId ${id}`);
+      return [found];
+    },
+    { geojson: true },
+  );
 }

@@ -8,11 +8,16 @@ import { reverseSchema } from '../schema.js';
 export function reverseRoutes(api: Api): void {
   const { limits, now } = api;
   const schema = reverseSchema(limits);
-  api.keyed('/reverse', (search, _c, index) => {
-    const query = parseReverseParams(search, limits, schema);
-    query.at = new Date(now());
-    const found = core(() => reverse(index, query));
-    if (!found.length) throw new HttpError(404, `Not found: no place within ${query.radius ?? REVERSE_RADIUS} km of ${query.lat}, ${query.lon}`);
-    return found;
-  }, { geojson: true });
+  api.keyed(
+    '/reverse',
+    (search, _c, index) => {
+      const query = parseReverseParams(search, limits, schema);
+      query.at = new Date(now());
+      const found = core(() => reverse(index, query));
+      if (!found.length)
+        throw new HttpError(404, `Not found: no place within ${query.radius ?? REVERSE_RADIUS} km of ${query.lat}, ${query.lon}`);
+      return found;
+    },
+    { geojson: true },
+  );
 }
