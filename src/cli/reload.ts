@@ -16,6 +16,9 @@ export interface Served<T> {
 
 /** The files a server reloads on SIGHUP. */
 export class Reloads {
+  // each file's source has its own value type, which the reloads only pass through (a dispose
+  // taking T is no dispose taking unknown)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   private served: Served<any>[] = [];
   private readonly out: (line: string) => void;
   private readonly fail: (line: string) => void;
@@ -51,16 +54,23 @@ export class Reloads {
       this.out(`nepal-places: ${this.who}SIGHUP before the data is loaded; nothing to reload`);
       return;
     }
-    await Promise.all(this.served.map(async (s) => {
-      this.out(`nepal-places: ${this.who}reloading ${s.flag} ${s.file} ...`);
-      const start = performance.now();
-      const r = await s.source.reload();
-      const ms = (performance.now() - start).toFixed(0);
-      if (r.ok) this.out(`nepal-places: ${this.who}reloaded ${s.flag} ${s.file}: ${s.describe(r.value)} (was ${s.describe(r.previous)}) in ${ms} ms`);
-      else {
-        const why = r.error instanceof Error ? r.error.message : String(r.error);
-        this.fail(`${this.who}reload of ${s.flag} ${s.file} failed after ${ms} ms; still serving the previous data (${s.describe(r.value)}): ${why}`);
-      }
-    }));
+    await Promise.all(
+      this.served.map(async (s) => {
+        this.out(`nepal-places: ${this.who}reloading ${s.flag} ${s.file} ...`);
+        const start = performance.now();
+        const r = await s.source.reload();
+        const ms = (performance.now() - start).toFixed(0);
+        if (r.ok)
+          this.out(
+            `nepal-places: ${this.who}reloaded ${s.flag} ${s.file}: ${s.describe(r.value)} (was ${s.describe(r.previous)}) in ${ms} ms`,
+          );
+        else {
+          const why = r.error instanceof Error ? r.error.message : String(r.error);
+          this.fail(
+            `${this.who}reload of ${s.flag} ${s.file} failed after ${ms} ms; still serving the previous data (${s.describe(r.value)}): ${why}`,
+          );
+        }
+      }),
+    );
   }
 }
