@@ -3,7 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PlaceIndex } from '../src/index.js';
+import { types, type PlaceIndex } from '../src/index.js';
 import { createApp } from '../src/http/app.js';
 import { HttpError } from '../src/http/http-error.js';
 import { openApiDocument } from '../src/http/openapi.js';
@@ -76,7 +76,8 @@ describe('embedded in a host Hono app: our middleware, 404 and errors stay on ou
     const r = await h.request(`${url}/openapi.json`);
     const doc = (await r.json()) as { servers: unknown };
     expect(doc.servers).toEqual([{ url }]);
-    expect(doc).toEqual(openApiDocument({ basePath: url })); // everything else as for the app alone
+    // everything else as for the app alone (with the types of the data it serves)
+    expect(doc).toEqual(openApiDocument({ basePath: url, types: types(index).map((t) => t.type) }));
   });
 
   it("our errors are Hono's HTTPException, for a host's error handler", () => {
