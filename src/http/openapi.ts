@@ -511,7 +511,12 @@ function schemas(maxLimit: number): Record<string, object> {
         },
         distanceInMeters: { type: 'number', minimum: 0, description: 'Length of the polyline (haversine, R = 6371.0088 km).' },
         timeInMs: { type: 'number', minimum: 0, description: 'Travel time in milliseconds.' },
-        routeWeight: { type: 'number', minimum: 0, description: 'What the search minimised: the travel time in seconds.' },
+        routeWeight: {
+          type: 'number',
+          minimum: 0,
+          description:
+            'What the search minimised, in seconds: the travel time plus the penalties the route pays (entering a destination-only road on the way through).',
+        },
         instructionList: { anyOf: [{ type: 'null' }, { type: 'array', items: ref('schemas', 'Instruction'), minItems: 2 }] },
       },
     },
