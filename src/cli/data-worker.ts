@@ -11,7 +11,8 @@ import { PbfError, SnapshotError } from '../errors.js';
 import { loadPbf } from '../build/load.js';
 import { cannotRead, openRegular, readAt } from '../load/read.js';
 import { HEADER_SIZE, isSnapshot, SNAPSHOT_VERSION } from '../snapshot/format.js';
-import { allSteps, snapshotSteps, type Handover } from '../snapshot/read.js';
+import { allSteps, snapshotSteps } from '../snapshot/read.js';
+import type { Handover } from '../snapshot/sections.js';
 import { buildSnapshot } from '../snapshot/build.js';
 
 /** What the thread is asked: the file and the PBF loader's options. */

@@ -15,7 +15,7 @@ export {
   type TileArchiveOptions,
   type CacheStats,
 } from '../map/archive.js';
-export { fileAssets, ASSETS_DIR } from '../map/assets.js';
+export { fileAssets, ASSETS_DIR, withShapedGlyphs } from '../map/assets.js';
 export {
   withWebApp,
   pageToken,

@@ -9,8 +9,7 @@ import { OLD, Words } from '../search/words.js';
 import { Schedules } from '../hours/schedules.js';
 import { MULTIPOLYGON, BUILDING, POINT, LINE, POLYGON, type PlaceTable } from '../model/table.js';
 import { SnapshotError } from '../errors.js';
-import { SectionReader, type Decoded } from './sections.js';
-import type { ModeGraph } from '../route/modes.js';
+import { SectionReader, type Handover } from './sections.js';
 import type { Meta } from './build.js';
 import { readRoads } from './roads.js';
 import type { LoadStats } from '../types.js';
@@ -46,12 +45,6 @@ export function allSteps<T>(steps: Generator<string, T>): T {
 export interface StepOptions {
   keep?: Handover;
   proven?: Handover;
-}
-
-/** What a thread that read a snapshot whole hands over with its bytes, transferred: its decoded arrays and its router's per-mode graphs. */
-export interface Handover {
-  arrays: Decoded;
-  modes?: ModeGraph[];
 }
 
 /**

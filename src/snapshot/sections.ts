@@ -2,6 +2,7 @@ import { SnapshotError } from '../errors.js';
 import { MAGIC, SNAPSHOT_VERSION, HEADER_SIZE, isSnapshot } from './format.js';
 import { varintSize, writeVarints, readVarints, type Stride } from './varint.js';
 import { xxhash32 } from './xxhash.js';
+import type { ModeGraph } from '../route/modes.js';
 
 /**
  * How a section's bytes hold its array: as they are in memory; as unsigned integers
@@ -13,6 +14,16 @@ const STRIDE: Record<'varint' | 'delta' | 'delta2', Stride> = { varint: 0, delta
 
 /** The typed arrays that sections hold. */
 export type IntArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+
+/**
+ * What a thread that read a snapshot whole hands over with its bytes, transferred: its decoded
+ * arrays and its router's per-mode graphs (here, below the reader and the roads' reader, so
+ * that neither imports the other for it).
+ */
+export interface Handover {
+  arrays: Decoded;
+  modes?: ModeGraph[];
+}
 
 /** A typed array constructor that sections store. */
 type ArrayType<T extends IntArray = IntArray> = {
