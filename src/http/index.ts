@@ -41,6 +41,7 @@ export { MemoryQuotaStore, QuotaUnavailableError, quotaResult, type QuotaStore, 
 export { openApiDocument, API_VERSION, TIMESTAMP_PATTERN, type OpenApiOptions } from './openapi.js';
 export { accessLine, logPath, logTarget, type Access } from './access-log.js';
 export { queryOf, type Search } from './query.js';
-export { mapRoutes, type MapOptions, type MapTiles, type MapAssets } from './routes/map.js';
+export { mapRoutes, type MapOptions, type MapTiles } from './routes/map.js';
+export type { MapAssets } from '../map/source.js';
 export { TileDataError, MAX_TILE_BYTES } from '../map/zxy.js';
 export { mapStyle, STYLES, DEFAULT_STYLE, type StyleDocument, type StyleUrls } from '../map/style.js';

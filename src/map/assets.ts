@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MapAssets } from '../http/routes/map.js';
+import type { MapAssets } from './source.js';
 import { encodeGlyphs, GLYPH_SIZE, RANGE_SIZE } from './glyphs.js';
 import { clusterGlyphs, DEVANAGARI_STACK, isShapedTable, PUA_FIRST, PUA_LAST, SHAPED_KEY, Shaper } from './shape.js';
 

@@ -1,6 +1,6 @@
 import { InvalidQueryError, RouteError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
-import type { Snap } from '../index/snap.js';
+import type { Snap } from '../route/snap.js';
 import { MODES, forwardBit, type Mode } from '../road/profile.js';
 import { timeOf, NO_NODE } from '../route/modes.js';
 import type { Router } from '../route/router.js';

@@ -1,7 +1,7 @@
 import type Flatbush from 'flatbush';
 import { ROUNDABOUT, type RoadGraph } from '../model/roads.js';
 import { forwardBit } from '../road/profile.js';
-import { Snapper } from '../index/snap.js';
+import { Snapper } from './snap.js';
 import { modeGraph, type ModeGraph } from './modes.js';
 import { contract, Hierarchy, type HierarchyData, type ContractOptions } from './ch.js';
 import { BiDijkstra } from './dijkstra.js';

@@ -1,5 +1,5 @@
 import type { RoadGraph } from '../model/roads.js';
-import type { Snap } from '../index/snap.js';
+import type { Snap } from './snap.js';
 
 const E7 = 1e7;
 

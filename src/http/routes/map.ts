@@ -14,6 +14,7 @@ import { encodeGlyphs, fontFor, parseRange } from '../../map/glyphs.js';
 import { ATTRIBUTION, hasStyle, isLang, LANGS, mapStyle, STYLES } from '../../map/style.js';
 import { LAYER_FIELDS } from '../../tiles/schema.js';
 import { gunzipLimited, MAX_TILE_BYTES, MAX_TILE_ZOOM, TileDataError, tileProblem } from '../../map/zxy.js';
+import type { MapAssets } from '../../map/source.js';
 
 /** The vector tiles the map routes serve (a `TileArchive` on Node). */
 export interface MapTiles {
@@ -37,11 +38,6 @@ export interface MapTiles {
    * a `TileDataError` for a tile that cannot be served (answered 502).
    */
   tile(z: number, x: number, y: number): Promise<{ data: Uint8Array; etag: string } | undefined>;
-}
-
-/** The built glyph ranges and sprites (`fileAssets()` on Node): a file's bytes by its path, or undefined. */
-export interface MapAssets {
-  get(path: string): Promise<Uint8Array | undefined>;
 }
 
 /** Options of the map routes (`createApp({ map })`). */
