@@ -10,7 +10,7 @@
  */
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
-import type * as File from '../src/build/file.js';
+import type * as File from '../src/ingest/file.js';
 import type * as Log from '../src/http/access-log.js';
 import type * as Keys from '../src/http/keys.js';
 import type * as Json from '../src/http/nearby-json.js';
@@ -22,7 +22,7 @@ import type * as Nearby from '../src/query/nearby.js';
 // The build, as the serve rows run it (the sources through tsx cost a fifth more per request).
 const base = existsSync(new URL('../dist/http/app.js', import.meta.url)) ? '../dist' : '../src';
 const load = <T>(path: string) => import(`${base}/${path}`) as Promise<T>;
-const { loadFile } = await load<typeof File>('build/file.js');
+const { loadFile } = await load<typeof File>('ingest/file.js');
 const { accessLine } = await load<typeof Log>('http/access-log.js');
 const { Keyring } = await load<typeof Keys>('http/keys.js');
 const { NearbyJson } = await load<typeof Json>('http/nearby-json.js');

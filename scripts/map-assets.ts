@@ -16,7 +16,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import opentype from 'opentype.js';
-import { buildTiles } from '../src/build/tiles.js';
+import { buildTiles } from '../src/tiles/build.js';
 import { DEFAULT_PBF } from '../src/data.js';
 import { ASSETS_DIR, FIXTURE_TILES } from '../src/map/assets.js';
 import { DEVANAGARI_STACK, drawGlyph, encodeGlyphs, FONTS, GLYPH_SIZE, RANGE_SIZE, type FontName, type Glyph } from '../src/map/glyphs.js';

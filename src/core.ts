@@ -10,7 +10,7 @@ export { search, prepareSearch, MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from
 export { reverse, REVERSE_RADIUS } from './query/reverse.js';
 export { route, MAX_POINTS, SNAP_KM, ALTERNATIVES, type RouteQuery, type Route } from './query/route.js';
 export type { Instruction } from './route/instructions.js';
-export type { Mode } from './road/profile.js';
+export type { Mode } from './osm/profile.js';
 export {
   toFeatureCollection,
   type FeatureCollection,
@@ -25,7 +25,7 @@ export { buildSnapshot } from './snapshot/build.js';
 export { fromSnapshot } from './snapshot/read.js';
 export { isSnapshot, SNAPSHOT_VERSION } from './snapshot/format.js';
 export { parseInstant, INSTANT_FORMAT } from './hours/instant.js';
-export { MERGED_TYPES, FEATURE_KEYS, NODE_FEATURE_KEYS } from './place/feature.js';
+export { MERGED_TYPES, FEATURE_KEYS, NODE_FEATURE_KEYS } from './osm/place.js';
 export {
   InvalidQueryError,
   PbfError,

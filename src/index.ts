@@ -4,7 +4,7 @@
  * plus what reads files (Node only).
  */
 export * from './core.js';
-export { loadPbf, OSM_LICENSE } from './build/load.js';
-export { loadFile, loadSnapshot } from './build/file.js';
+export { loadPbf, OSM_LICENSE } from './ingest/load.js';
+export { loadFile, loadSnapshot } from './ingest/file.js';
 export { DEFAULT_PBF } from './data.js';
 export type { LoadOptions, LoadProgress } from './types.js';

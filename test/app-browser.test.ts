@@ -17,7 +17,7 @@ import { lineString, point } from '@turf/helpers';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTiles } from '../src/build/tiles.js';
+import { buildTiles } from '../src/tiles/build.js';
 import { KEY_PATTERN } from '../src/http/keys.js';
 import { FIXTURE_TILES } from '../src/map/assets.js';
 import { buildWebApp } from '../scripts/web-app.js';

@@ -40,7 +40,7 @@ describe('the core bundles for a browser', () => {
   });
 
   it('leaves the PBF loader out', () => {
-    expect(inputs().filter((f) => f.startsWith('src/load/') || f.startsWith('src/build/') || f === 'src/data.ts')).toEqual([]);
+    expect(inputs().filter((f) => f.startsWith('src/load/') || f.startsWith('src/ingest/') || f === 'src/data.ts')).toEqual([]);
     expect(inputs().filter((f) => f.startsWith('src/address/') || /node_modules\/(pbf|nepal-geojson)\//.test(f))).toEqual([]);
     // (no string search for PBF words: fromSnapshot names an OSM PBF to say what it was given)
     expect(min.code.includes('worker_threads'), 'worker_threads').toBe(false);

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTiles } from '../src/build/tiles.js';
+import { buildTiles } from '../src/tiles/build.js';
 import { TileArchive } from '../src/map/archive.js';
 import { fileAssets } from '../src/map/assets.js';
 import { CORE_PBF, coreIndex, token } from './support/http-fixture.js';

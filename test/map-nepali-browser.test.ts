@@ -22,7 +22,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PbfWriter } from '../scripts/pbf-writer.js';
-import { buildTiles } from '../src/build/tiles.js';
+import { buildTiles } from '../src/tiles/build.js';
 import { TileArchive } from '../src/map/archive.js';
 import { fileAssets, withShapedGlyphs } from '../src/map/assets.js';
 import { devanagariFontBytes } from '../src/map/shape.js';

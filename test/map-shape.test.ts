@@ -1,5 +1,5 @@
 /**
- * Nepali labels shaped at tile build (src/map/shape.ts, `shapeNames` in src/build/tiles.ts): what
+ * Nepali labels shaped at tile build (src/map/shape.ts, `shapeNames` in src/tiles/build.ts): what
  * a tile's `pgf:name:ne` and the archive's table of clusters stand for is HarfBuzz's own shaping
  * of the name, computed here by calling harfbuzzjs directly on the same font; the clusters fit
  * the Private Use Area, and a name beyond it is left unshaped and counted.
@@ -8,7 +8,7 @@ import * as hb from 'harfbuzzjs';
 import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import { layers, namedFlavor } from '@protomaps/basemaps';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { shapeNames, type TilesResult } from '../src/build/tiles.js';
+import { shapeNames, type TilesResult } from '../src/tiles/build.js';
 import { summary } from '../src/cli/tiles.js';
 import { withShapedGlyphs } from '../src/map/assets.js';
 import { DEVANAGARI_STACK } from '../src/map/glyphs.js';

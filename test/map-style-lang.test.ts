@@ -9,7 +9,7 @@ import { validateStyleMin } from '@maplibre/maplibre-gl-style-spec';
 import { PbfReader } from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PbfWriter } from '../scripts/pbf-writer.js';
-import { buildTiles } from '../src/build/tiles.js';
+import { buildTiles } from '../src/tiles/build.js';
 import { TileArchive } from '../src/map/archive.js';
 import { fileAssets, withShapedGlyphs } from '../src/map/assets.js';
 import { DEVANAGARI_STACK } from '../src/map/glyphs.js';

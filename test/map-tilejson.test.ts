@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTiles } from '../src/build/tiles.js';
+import { buildTiles } from '../src/tiles/build.js';
 import { TileArchive } from '../src/map/archive.js';
 import { LAYER_FIELDS } from '../src/tiles/schema.js';
 import { coreIndex, token } from './support/http-fixture.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { shapeFeatures, oneway, reversed } from '../src/tiles/schema.js';
-import { roadRules } from '../src/road/profile.js';
+import { roadRules } from '../src/osm/profile.js';
 import { loadPbf } from '../src/index.js';
 import { ROUNDABOUT } from '../src/model/roads.js';
 import { writeBypasses } from './support/access-net.js';

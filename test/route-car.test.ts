@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPbf, type PlaceIndex } from '../src/index.js';
 import { route, type Route } from '../src/query/route.js';
 import { RouteError } from '../src/errors.js';
-import { CAR_KMH } from '../src/road/profile.js';
+import { CAR_KMH } from '../src/osm/profile.js';
 import { engine } from './support/fixture.js';
 import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
 import { nodePairs, routeBetween } from './support/route-pairs.js';
@@ -381,7 +381,7 @@ describe('a way the extract cut keeps the parts whose nodes exist', () => {
 });
 
 describe("the car speed table is the issue's", () => {
-  it("the documented table (src/road/profile.ts CAR_KMH) has the issue's speeds for the classes it names", () => {
+  it("the documented table (src/osm/profile.ts CAR_KMH) has the issue's speeds for the classes it names", () => {
     for (const [k, v] of Object.entries(ISSUE_CAR_KMH)) expect(CAR_KMH[k], k).toBe(v);
   });
 });

@@ -1,11 +1,11 @@
 /**
  * The tag rules of routing (issue 11, §2), one way's tags at a time: which modes may use a
- * way, in which directions, and a car's speed. `roadRules` (src/road/profile.ts) against the
+ * way, in which directions, and a car's speed. `roadRules` (src/osm/profile.ts) against the
  * rules written again from the issue (test/support/roads-raw.ts) on every highway way of both
  * fixtures, and against hand-written cases for the tags the fixtures lack.
  */
 import { describe, expect, it } from 'vitest';
-import { BIKE_BWD, BIKE_FWD, CAR_BWD, CAR_FWD, FOOT_BWD, FOOT_FWD, roadRules } from '../src/road/profile.js';
+import { BIKE_BWD, BIKE_FWD, CAR_BWD, CAR_FWD, FOOT_BWD, FOOT_FWD, roadRules } from '../src/osm/profile.js';
 import { CORE, TRANSIT, readRaw, tag, type RawTag } from './support/raw.js';
 import { bikeOk, bikeOneway, carKmh, carOk, carOneway, footOk } from './support/roads-raw.js';
 

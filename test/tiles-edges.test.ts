@@ -11,7 +11,7 @@ import { PbfReader } from 'pbf';
 import { PMTiles } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PbfWriter } from '../scripts/pbf-writer.js';
-import { buildTiles } from '../src/build/tiles.js';
+import { buildTiles } from '../src/tiles/build.js';
 import { PbfError } from '../src/errors.js';
 import { FileSource } from '../src/tiles/file-source.js';
 import { cli } from './support/cli.js';

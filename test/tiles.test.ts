@@ -13,7 +13,7 @@ import { layers, namedFlavor } from '@protomaps/basemaps';
 import { PbfReader } from 'pbf';
 import { PMTiles } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTiles, type TilesResult } from '../src/build/tiles.js';
+import { buildTiles, type TilesResult } from '../src/tiles/build.js';
 import { FileSource } from '../src/tiles/file-source.js';
 import { CORE, readRaw, tag, type RawData, type RawTag, type RawWay } from './support/raw.js';
 import { random } from './support/random.js';

@@ -5,6 +5,7 @@ import { forEachRing, type Shapes } from '../model/shape.js';
 import { Areas, type Area } from '../geom/areas.js';
 import { nearestItem } from '../index/nearest.js';
 import { tagValue } from './tags.js';
+import { placeId } from '../osm/id.js';
 
 /** `place=*` values that name where something is, below a municipality. */
 export const LOCALITY_PLACES: ReadonlySet<string> = new Set([
@@ -46,7 +47,7 @@ export class Localities {
       }
     }
     this.areas = new Areas(areas);
-    this.ids = Float64Array.from(this.rows, (r) => t.osmId[r] * 4 + t.kind[r]);
+    this.ids = Float64Array.from(this.rows, (r) => placeId(t.osmId[r], t.kind[r]));
     if (this.rows.length) {
       const tree = new KDBush(this.rows.length, 16, Int32Array);
       for (const r of this.rows) tree.add(t.lon[r], t.lat[r]);

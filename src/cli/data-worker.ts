@@ -8,7 +8,7 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { PbfError, SnapshotError } from '../errors.js';
-import { loadPbf } from '../build/load.js';
+import { loadPbf } from '../ingest/load.js';
 import { cannotRead, openRegular, readAt } from '../load/read.js';
 import { HEADER_SIZE, isSnapshot, SNAPSHOT_VERSION } from '../snapshot/format.js';
 import { allSteps, snapshotSteps } from '../snapshot/read.js';

@@ -2,7 +2,7 @@
 import { setImmediate as turn } from 'node:timers/promises';
 import { DEFAULT_PBF } from '../data.js';
 import type { PlaceIndex } from '../index/place-index.js';
-import { loadFile } from '../build/file.js';
+import { loadFile } from '../ingest/file.js';
 import { PbfError, SnapshotError, type SnapshotProblem } from '../errors.js';
 import { cannotRead, NOT_REGULAR, openRegular } from '../load/read.js';
 import { startThread } from '../load/thread.js';

@@ -2,7 +2,7 @@
 import polyline from '@mapbox/polyline';
 import { route, type Route, type RouteQuery } from '../query/route.js';
 import { RouteError } from '../errors.js';
-import type { Mode } from '../road/profile.js';
+import type { Mode } from '../osm/profile.js';
 import { Failure, need, text } from './args.js';
 import { queryCommand } from './query.js';
 

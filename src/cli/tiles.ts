@@ -10,7 +10,7 @@ import { stat, unlink } from 'node:fs/promises';
 import { unlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildTiles, temporaryPath, type ShapedStats, type TilesResult } from '../build/tiles.js';
+import { buildTiles, temporaryPath, type ShapedStats, type TilesResult } from '../tiles/build.js';
 import { PbfError } from '../errors.js';
 import { MAX_ZOOM } from '../tiles/project.js';
 import type { ZoomReport } from '../tiles/tiler.js';

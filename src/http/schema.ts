@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { MAX_QUERY_LENGTH, MAX_POSTINGS } from '../query/search.js';
 import { MAX_SCANNED } from '../query/nearby.js';
 import { MAX_WORDS } from '../search/words.js';
-import { MODES } from '../road/profile.js';
+import { MODES } from '../osm/profile.js';
 import { NEARBY_LIMIT, NEARBY_RADIUS, REVERSE_LIMIT, REVERSE_RADIUS, SEARCH_LIMIT } from '../query/limits.js';
 import { HttpError, quote } from './http-error.js';
 import type { Search } from './query.js';

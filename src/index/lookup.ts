@@ -1,4 +1,5 @@
 import type { PlaceTable } from '../model/table.js';
+import { placeId } from '../osm/id.js';
 
 /**
  * Every row of a table by placeId (`osmId * 4 + kind`): the ids sorted in a flat
@@ -19,7 +20,7 @@ export class PlaceLookup {
       const id = new Float64Array(n);
       let sorted = true;
       for (let r = 0; r < n; r++) {
-        id[r] = t.osmId[r] * 4 + t.kind[r];
+        id[r] = placeId(t.osmId[r], t.kind[r]);
         if (r > 0 && id[r] < id[r - 1]) sorted = false;
       }
       rows = new Uint32Array(n);
@@ -30,7 +31,7 @@ export class PlaceLookup {
     const ids = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const r = rows[i];
-      ids[i] = t.osmId[r] * 4 + t.kind[r];
+      ids[i] = placeId(t.osmId[r], t.kind[r]);
       // a given order is checked: binary search in a misordered one would miss silently
       if (!(r < n) || (i > 0 && !(ids[i] > ids[i - 1]))) throw new RangeError('place lookup rows out of order');
     }

@@ -2,6 +2,7 @@ import Flatbush from 'flatbush';
 import type { Shapes } from '../model/shape.js';
 import { STREET } from '../model/table.js';
 import { segmentKm, boxAround, KM_PER_DEGREE } from '../geom/local.js';
+import { placeId } from '../osm/id.js';
 
 const E7 = 1e7;
 // the first, small search of `nearest`, in km
@@ -81,7 +82,7 @@ export class Streets {
       const km = segmentKm(lon, lat, k, ax / E7, ay / E7, bx / E7, by / E7);
       // within a millimetre is a tie: floating point puts a crossing's streets a hair apart
       if (km > maxKm || km > bestKm + TIE_KM) return false;
-      if (km < bestKm - TIE_KM || t.osmId[r] * 4 + t.kind[r] < t.osmId[best] * 4 + t.kind[best]) {
+      if (km < bestKm - TIE_KM || placeId(t.osmId[r], t.kind[r]) < placeId(t.osmId[best], t.kind[best])) {
         best = r;
         bestKm = Math.min(km, bestKm);
       }

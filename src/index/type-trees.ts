@@ -1,6 +1,6 @@
 import KDBush from 'kdbush';
 import type { PlaceTable } from '../model/table.js';
-import { MERGED_TYPES } from '../place/feature.js';
+import { MERGED_TYPES } from '../osm/place.js';
 import { nodeMaxima } from './around.js';
 
 /** The places of one queryable type in a spatial index of their centroids. */

@@ -6,7 +6,6 @@
 
 import { PbfReader as Pbf } from 'pbf';
 import { List } from '../model/list.js';
-import { keyFlags, keepNode, keepWay } from '../place/feature.js';
 
 /** Tags of the kept objects of one kind: pairs of string-table indexes. */
 export interface TagRuns {
@@ -42,13 +41,25 @@ export interface Block {
   relTags: TagRuns;
 }
 
-// relations are few: keep all their tags
-const always = () => true;
+/**
+ * Which objects' tags the decoder keeps (every node keeps its id and coordinates regardless).
+ * Plain data, so that it crosses to decoder threads; the policy (which keys matter) belongs to
+ * the caller, e.g. `PLACE_KEEP` in `src/osm/place.ts`. Relations, which are few, keep all tags.
+ */
+export interface Keep {
+  /** Flag bits per tag key (at most 8 bits); keys not listed have none. */
+  flags: Readonly<Record<string, number>>;
+  /** A tagged node keeps its tags when its keys' flags share a bit with `any`, or hold every bit of `all`. */
+  node: { any: number; all: number };
+  /** The same rule for ways. */
+  way: { any: number; all: number };
+}
 
-/** Keep policy of `decodeBlock`: tags of the objects places and addresses come from (the default). */
-export const KEEP_PLACES = 0;
-/** Keep policy of `decodeBlock`: tags of every tagged object (what a map draws: roads, buildings, water…). */
-export const KEEP_ALL = 1;
+/** Keeps the tags of every tagged object (what a map draws: roads, buildings, water…). */
+export const KEEP_ALL: Keep = { flags: {}, node: { any: 0, all: 0 }, way: { any: 0, all: 0 } };
+
+// whether flags `f` meet rule `r` (an `all` of 0 is met by anything)
+const meets = (f: number, r: { any: number; all: number }) => (f & r.any) !== 0 || (f & r.all) === r.all;
 
 class Runs {
   owner = new List(Uint32Array, 256);
@@ -89,12 +100,11 @@ export function blockBuffers(b: Block): ArrayBuffer[] {
 /**
  * Decodes an inflated `PrimitiveBlock`. Every node keeps its id and coordinates
  * (ways need them); tags are kept only for the objects a place or an address can
- * come from (see `place/feature.ts`), and for all relations, which are few; with
- * `keep` = `KEEP_ALL`, for every tagged object. `decoder` is the scratch to decode
+ * come from, as `keep` says, and for all relations, which are few. `decoder` is the scratch to decode
  * with: one kept by the caller across the blocks it decodes (one per thread) stops
  * growing after the first few; without it, a block gets scratch of its own.
  */
-export function decodeBlock(bytes: Uint8Array, keep = KEEP_PLACES, decoder = new BlockDecoder()): Block {
+export function decodeBlock(bytes: Uint8Array, keep: Keep, decoder = new BlockDecoder()): Block {
   const pbf = new Pbf(bytes);
   const strings: string[] = [];
   const groups: number[] = [];
@@ -124,11 +134,11 @@ export function decodeBlock(bytes: Uint8Array, keep = KEEP_PLACES, decoder = new
   }
   if (pbf.pos !== pbf.length) throw new Error('primitive block overruns its blob');
 
-  const flags = new Uint8Array(strings.length);
-  for (let i = 0; i < strings.length; i++) flags[i] = keyFlags(strings[i]);
-
   const d = decoder;
-  d.reset(pbf, flags, gran, latOff, lonOff, keep === KEEP_ALL);
+  const flagOf = d.flagsOf(keep);
+  const flags = new Uint8Array(strings.length);
+  for (let i = 0; i < strings.length; i++) flags[i] = flagOf.get(strings[i]) ?? 0;
+  d.reset(pbf, flags, gran, latOff, lonOff, keep);
   for (let g = 0; g < groups.length; g += 2) {
     pbf.pos = groups[g];
     const end = groups[g + 1];
@@ -177,21 +187,31 @@ export class BlockDecoder {
 
   pbf!: Pbf;
   flags!: Uint8Array;
-  all = false;
-  keepWay: (flags: number) => boolean = keepWay;
+  keep: Keep = KEEP_ALL;
+  // the flags of the last `Keep` seen, as a Map (a plain object would answer `constructor`)
+  private flagKeep?: Keep;
+  private flagMap = new Map<string, number>();
   gran = 100;
   latOff = 0;
   lonOff = 0;
 
   // the lists are reused block after block: they stop growing after the first few
-  reset(pbf: Pbf, flags: Uint8Array, gran: number, latOff: number, lonOff: number, all: boolean): void {
+  /** The flags of `keep`'s keys as a Map, built once per `Keep`. */
+  flagsOf(keep: Keep): Map<string, number> {
+    if (this.flagKeep !== keep) {
+      this.flagMap = new Map(Object.entries(keep.flags));
+      this.flagKeep = keep;
+    }
+    return this.flagMap;
+  }
+
+  reset(pbf: Pbf, flags: Uint8Array, gran: number, latOff: number, lonOff: number, keep: Keep): void {
     this.pbf = pbf;
     this.flags = flags;
     this.gran = gran;
     this.latOff = latOff;
     this.lonOff = lonOff;
-    this.all = all;
-    this.keepWay = all ? always : keepWay;
+    this.keep = keep;
     for (const l of [
       this.nodeId,
       this.nodeLat,
@@ -301,7 +321,7 @@ export class BlockDecoder {
         this.str(pbf.readVarint());
       }
       // (a node without tags is a lone 0: one byte)
-      if (!(this.all ? pbf.pos - from > 1 : keepNode(f))) continue;
+      if (pbf.pos - from === 1 || !meets(f, this.keep.node)) continue;
       const after = pbf.pos;
       pbf.pos = from;
       while ((k = pbf.readVarint()) !== 0) {
@@ -334,7 +354,7 @@ export class BlockDecoder {
     this.nodeId.push(id);
     this.nodeLat.push(this.lat(lat));
     this.nodeLon.push(this.lon(lon));
-    this.tags(this.nodeTags, i, this.all ? always : keepNode);
+    this.tags(this.nodeTags, i, this.keep.node);
   }
 
   way(end: number): void {
@@ -359,7 +379,7 @@ export class BlockDecoder {
     const i = this.wayId.length;
     this.wayId.push(id);
     this.wayRefStart.push(this.wayRef.length);
-    this.tags(this.wayTags, i, this.keepWay);
+    this.tags(this.wayTags, i, this.keep.way);
   }
 
   relation(end: number): void {
@@ -403,7 +423,7 @@ export class BlockDecoder {
     const i = this.relId.length;
     this.relId.push(id);
     this.relMemStart.push(this.relMemRef.length);
-    this.tags(this.relTags, i, always);
+    this.tags(this.relTags, i, KEEP_ALL.way);
   }
 
   packed(list: List<Uint32Array>): void {
@@ -413,13 +433,13 @@ export class BlockDecoder {
   }
 
   // keep the scratch keys/vals as tags of object `i` when its keys ask for it
-  tags(runs: Runs, i: number, keep: (flags: number) => boolean): void {
+  tags(runs: Runs, i: number, rule: { any: number; all: number }): void {
     const n = this.keys.length;
     if (n !== this.vals.length) throw new Error('keys and values differ in length');
     if (n === 0) return;
     let f = 0;
     for (let j = 0; j < n; j++) f |= this.flags[this.keys.data[j]];
-    if (!keep(f)) return;
+    if (!meets(f, rule)) return;
     for (let j = 0; j < n; j++) {
       runs.kv.push(this.keys.data[j]);
       runs.kv.push(this.vals.data[j]);

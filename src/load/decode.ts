@@ -2,9 +2,9 @@ import type { Worker } from 'node:worker_threads';
 import { startThread } from './thread.js';
 import { availableParallelism } from 'node:os';
 import { inflateBlob, BlobError } from './blob.js';
-import { decodeBlock, BlockDecoder, type Block } from './block.js';
+import { decodeBlock, BlockDecoder, type Block, type Keep } from './block.js';
 import type { Frame } from './frames.js';
-import type { Job, Done } from './worker.js';
+import type { Job, Done, Setup } from './worker.js';
 
 /** Below this many bytes, starting threads costs more than it saves. */
 const THREAD_MIN_BYTES = 4 * 1024 * 1024;
@@ -22,14 +22,19 @@ export function defaultWorkers(bytes: number): number {
  * thread), handing each decoded block to `take(seq, block)` in file order as soon
  * as it and all blocks before it are done, so the caller works while the threads
  * decode what follows. A blob that fails, or a `take` that throws, rejects and
- * stops the threads. `keep` is `decodeBlock`'s keep policy.
+ * stops the threads. `keep` says whose tags to keep (`decodeBlock`).
+ *
+ * A failed load does not terminate its threads while they inflate: Node 20 can abort the
+ * whole process when a thread is terminated inside zlib ("close before init"). It raises a
+ * shared cancel flag instead; each thread finishes its current blob, skips the rest of its
+ * queue, and is terminated once it has answered every job it was given.
  */
 export async function decodeFrames(
   buf: Uint8Array,
   frames: Frame[],
   workers: number,
   take: (seq: number, b: Block) => void,
-  keep?: number,
+  keep: Keep,
 ): Promise<void> {
   if (workers <= 0 || frames.length < 2) {
     const decoder = new BlockDecoder(); // its lists reused block after block
@@ -47,12 +52,23 @@ export async function decodeFrames(
   }
   return new Promise<void>((resolve, reject) => {
     const pool = startWorkers(Math.min(workers, frames.length));
+    const cancel = new SharedArrayBuffer(4);
+    const pending = new Map<Worker, number>(); // jobs given and not yet answered, per thread
     let next = 0;
     let out = 0; // the next block to hand over
     const ready = new Map<number, Block>();
     let failed = false;
+    let stopping = false;
+    // ends each thread once it is idle (at once when the load is done: they all are)
     const stop = () => {
-      for (const w of pool) void w.terminate();
+      stopping = true;
+      Atomics.store(new Int32Array(cancel), 0, 1);
+      for (const w of pool) if (!pending.get(w)) void w.terminate();
+    };
+    const answered = (w: Worker) => {
+      const left = pending.get(w)! - 1;
+      pending.set(w, left);
+      if (stopping && left === 0) void w.terminate();
     };
     const feed = (w: Worker) => {
       if (next >= frames.length) return;
@@ -62,11 +78,14 @@ export async function decodeFrames(
       // detached (Buffer#slice would share the file's memory)
       const bytes = new Uint8Array(f.length);
       bytes.set(buf.subarray(f.offset, f.offset + f.length));
-      w.postMessage({ seq, bytes, keep } satisfies Job, [bytes.buffer]);
+      pending.set(w, (pending.get(w) ?? 0) + 1);
+      w.postMessage({ seq, bytes } satisfies Job, [bytes.buffer]);
     };
     for (const w of pool) {
+      w.postMessage({ keep, cancel } satisfies Setup);
       w.on('message', (msg: Done) => {
-        if (failed) return;
+        answered(w);
+        if (failed || 'skipped' in msg) return;
         if ('error' in msg) {
           failed = true;
           stop();
@@ -92,7 +111,8 @@ export async function decodeFrames(
         }
       });
       w.on('error', (err) => {
-        if (failed) return;
+        pending.set(w, 0); // a thread that died answers nothing more
+        if (failed) return void w.terminate();
         failed = true;
         stop();
         reject(new Error(`decoder thread failed: ${err.message}`));

@@ -4,7 +4,7 @@ import { PbfError } from '../errors.js';
 import { scanFrames, readHeader, describeSkipped, type Frame } from './frames.js';
 import { inflateBlob } from './blob.js';
 import { decodeFrames } from './decode.js';
-import type { Block } from './block.js';
+import type { Block, Keep } from './block.js';
 
 /** A PBF file split into its frames, its header checked, ready to decode. */
 export interface PbfFile {
@@ -52,13 +52,13 @@ export async function openPbf(source: string | Uint8Array, strict = false): Prom
 }
 
 /**
- * Decodes the data blobs of `pbf` on `workers` threads and hands each block to
- * `take(seq, block)` in file order. A bad blob, or a `take` that throws, rejects
+ * Decodes the data blobs of `pbf` on `workers` threads, keeping the tags `keep` asks for,
+ * and hands each block to `take(seq, block)` in file order. A bad blob, or a `take` that throws, rejects
  * with `PbfError` naming the file.
  */
-export async function readBlocks(pbf: PbfFile, workers: number, take: (seq: number, block: Block) => void): Promise<void> {
+export async function readBlocks(pbf: PbfFile, workers: number, keep: Keep, take: (seq: number, block: Block) => void): Promise<void> {
   try {
-    await decodeFrames(pbf.bytes, pbf.data, workers, take);
+    await decodeFrames(pbf.bytes, pbf.data, workers, take, keep);
   } catch (err) {
     throw new PbfError(pbf.file, (err as Error).message, { cause: err, code: (err as NodeJS.ErrnoException).code });
   }

@@ -1,7 +1,7 @@
 /**
  * The road network of a file as parallel typed arrays: junction nodes, and edges
  * between them that carry the geometry of the chain of plain nodes in between.
- * Access and speed are per edge (from its way's tags, see `road/profile.ts`);
+ * Access and speed are per edge (from its way's tags, see `osm/profile.ts`);
  * names and classes per way, for instructions.
  */
 export interface RoadGraph {

@@ -1,12 +1,13 @@
 import type { PlaceTable } from '../model/table.js';
 import { POINT, LINE, POLYGON } from '../model/table.js';
 import type { Geometry, Position } from '../types.js';
+import { placeId as idOf } from '../osm/id.js';
 
 const E7 = 1e7;
 
 /** The stable id of place row `p`: `osmId * 4 + kind` (0 node, 1 way, 2 relation). */
 export function placeId(t: PlaceTable, p: number): number {
-  return t.osmId[p] * 4 + t.kind[p];
+  return idOf(t.osmId[p], t.kind[p]);
 }
 
 /** Every tag of place row `p` as `"key|value"`, in file order. */

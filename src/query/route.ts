@@ -1,7 +1,7 @@
 import { InvalidQueryError, RouteError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import type { Snap } from '../route/snap.js';
-import { MODES, forwardBit, type Mode } from '../road/profile.js';
+import { MODES, forwardBit, type Mode } from '../osm/profile.js';
 import { timeOf, NO_NODE } from '../route/modes.js';
 import type { Router } from '../route/router.js';
 import { SearchLimitError } from '../route/dijkstra.js';

@@ -2,7 +2,7 @@ import type { PlaceIndex } from '../index/place-index.js';
 import type { PlaceTable } from '../model/table.js';
 import type { SearchQuery, Suggestion } from '../types.js';
 import { InvalidQueryError } from '../errors.js';
-import { MERGED_TYPES } from '../place/feature.js';
+import { MERGED_TYPES } from '../osm/place.js';
 import { placeId } from './record.js';
 import { STREET } from '../model/table.js';
 import { coord, positiveInt, show } from './validate.js';

@@ -1,5 +1,5 @@
 import type { PlaceIndex } from '../index/place-index.js';
-import { MERGED_TYPES } from '../place/feature.js';
+import { MERGED_TYPES } from '../osm/place.js';
 import { InvalidQueryError } from '../errors.js';
 import { show } from './validate.js';
 

@@ -1,5 +1,5 @@
 import { ONLY_TURN, destinationFlag, type RoadGraph } from '../model/roads.js';
-import { FOOT_KMH, BIKE_KMH, forwardBit } from '../road/profile.js';
+import { FOOT_KMH, BIKE_KMH, forwardBit } from '../osm/profile.js';
 import type { Arcs } from './csr.js';
 
 /** Mode numbers, the index of a mode in `MODES`. */

@@ -1,6 +1,6 @@
 import type Flatbush from 'flatbush';
 import { ROUNDABOUT, type RoadGraph } from '../model/roads.js';
-import { forwardBit } from '../road/profile.js';
+import { forwardBit } from '../osm/profile.js';
 import { Snapper } from './snap.js';
 import { modeGraph, type ModeGraph } from './modes.js';
 import { contract, Hierarchy, type HierarchyData, type ContractOptions } from './ch.js';

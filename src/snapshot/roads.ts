@@ -5,7 +5,7 @@ import { Hierarchy, type HierarchyData } from '../route/ch.js';
 import type { Handover, SectionWriter, SectionReader } from './sections.js';
 import { flatbushData } from './flatbush.js';
 import { timeOf } from '../route/modes.js';
-import { CAR_FWD, CAR_BWD, MODES, forwardBit } from '../road/profile.js';
+import { CAR_FWD, CAR_BWD, MODES, forwardBit } from '../osm/profile.js';
 
 /** The largest arc weight (ms) the searches' Uint32 weights hold. */
 const MAX_WEIGHT = 0xffffffff;

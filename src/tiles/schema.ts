@@ -4,11 +4,12 @@
  * object goes to, its `kind`, `kind_detail` and `min_zoom`, and from which zoom its
  * tiles hold it. Only the tags are read here; geometry is the caller's.
  */
-import { isPlace, placeTypes } from '../place/feature.js';
+import { isPlace, placeTypes } from '../osm/place.js';
 import { LINE, POINT, POLYGON, type FeatureInfo, type LayerName, type Value } from './features.js';
 import { MAX_ZOOM } from './project.js';
 import { isRoad } from '../osm/road.js';
 import { vehicleOneway } from '../osm/oneway.js';
+import { placeId } from '../osm/id.js';
 
 /** An object's tags. */
 export type Tags = Map<string, string>;
@@ -71,11 +72,6 @@ export function names(tags: Tags): [string, Value | undefined][] {
 }
 
 const DEVANAGARI = /[\u0900-\u097f]/;
-
-/** `osmId * 4 + kind`: the id `place()` and the API know the object by. */
-export function placeId(osmId: number, kind: number): number {
-  return osmId * 4 + kind;
-}
 
 // ---- roads ----------------------------------------------------------------------
 
@@ -552,7 +548,7 @@ export function poiKind(tags: Tags, osmKind: number): string {
 }
 
 /**
- * The `pois` feature of an object that is a place (see `place/feature.ts`), or
+ * The `pois` feature of an object that is a place (see `osm/place.ts`), or
  * undefined: its kind, names, `placeId` and the zoom it is labelled from.
  */
 export function poiFeature(tags: Tags, osmKind: number, osmId: number): FeatureInfo | undefined {

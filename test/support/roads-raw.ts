@@ -7,7 +7,7 @@
  */
 import distance from '@turf/distance';
 import FlatQueue from 'flatqueue';
-import { CAR_KMH } from '../../src/road/profile.js';
+import { CAR_KMH } from '../../src/osm/profile.js';
 import { tag, type RawData, type RawTag, type RawWay } from './raw.js';
 
 /** Car speeds the issue gives (km/h). */

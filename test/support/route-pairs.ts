@@ -2,7 +2,7 @@
 import type { PlaceIndex } from '../../src/index.js';
 import { route, type Route } from '../../src/query/route.js';
 import { RouteError } from '../../src/errors.js';
-import type { Mode } from '../../src/road/profile.js';
+import type { Mode } from '../../src/osm/profile.js';
 import type { RawData } from './raw.js';
 import { random } from './random.js';
 

@@ -1,5 +1,6 @@
 import type { LoadOptions, LoadStats, LoadTimings } from '../types.js';
 import { openPbf, readBlocks } from '../load/read.js';
+import { PLACE_KEEP } from '../osm/place.js';
 import { defaultWorkers } from '../load/decode.js';
 import { Osm } from '../load/osm.js';
 import type { PlaceIndex } from '../index/place-index.js';
@@ -61,7 +62,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   let places: PlaceBuilder | undefined = new PlaceBuilder(osm, stats, guessSizes(total));
   let roads: RoadBuilder | undefined = options.roads === false ? undefined : new RoadBuilder(osm);
   let phase = 0; // 0 nodes, 1 ways, 2 relations
-  await readBlocks(pbf, workers, (seq, blk) => {
+  await readBlocks(pbf, workers, PLACE_KEEP, (seq, blk) => {
     osm.add(blk);
     read += pbf.data[seq].length;
     objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;

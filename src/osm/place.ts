@@ -64,24 +64,16 @@ for (const k of ['addr:housenumber', 'addr:housename']) flagOf.set(k, ADDRESS);
 for (const k of ['barrier', 'access', 'vehicle', 'motor_vehicle', 'motorcar', 'bicycle', 'foot']) flagOf.set(k, ROUTE_NODE);
 
 /**
- * Whether the decoder keeps a node's tags, from its keys' flags: places, the
- * rows kept for search, reverse geocoding and addresses (localities, addresses,
- * named buildings), and barriers and access tags (routing). Everything else (most
- * nodes) is only a coordinate.
+ * What the decoder keeps of a PBF for places (`Keep` of `src/load/block.ts`): the tags of
+ * nodes that are places, localities, addresses or named buildings, or carry a barrier or
+ * access tag (routing); of ways that are places, localities, addresses, named buildings or
+ * roads (`highway`). Everything else (most nodes) is only a coordinate.
  */
-export function keepNode(f: number): boolean {
-  return (f & (FEATURE | NODE_FEATURE | PLACE_KEY | ADDRESS | ROUTE_NODE)) !== 0 || (f & (NAME | BUILDING_KEY)) === (NAME | BUILDING_KEY);
-}
-
-/** Whether the decoder keeps a way's tags: places, localities, addresses, every road (`highway`: routing), named buildings. */
-export function keepWay(f: number): boolean {
-  return (f & (FEATURE | PLACE_KEY | ADDRESS | NODE_FEATURE)) !== 0 || (f & (NAME | BUILDING_KEY)) === (NAME | BUILDING_KEY);
-}
-
-/** The flags of a tag key (0 for keys that make nothing a place). */
-export function keyFlags(key: string): number {
-  return flagOf.get(key) ?? 0;
-}
+export const PLACE_KEEP = {
+  flags: Object.fromEntries(flagOf),
+  node: { any: FEATURE | NODE_FEATURE | PLACE_KEY | ADDRESS | ROUTE_NODE, all: NAME | BUILDING_KEY },
+  way: { any: FEATURE | PLACE_KEY | ADDRESS | NODE_FEATURE, all: NAME | BUILDING_KEY },
+} as const;
 
 /**
  * The types of an object, in tag order (left to right within `a;b`), without

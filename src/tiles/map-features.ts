@@ -7,12 +7,12 @@
  */
 import type { Block, TagRuns } from '../load/block.js';
 import type { Osm } from '../load/osm.js';
-import { assembleMultipolygon } from './places.js';
+import { assembleMultipolygon } from '../ingest/places.js';
 import { isArea } from '../place/area.js';
-import { ringArea } from '../tiles/clip.js';
-import { LINE, POINT, type FeatureInfo, type FeatureSink } from '../tiles/features.js';
-import { worldX, worldY } from '../tiles/project.js';
-import { peakFeature, placeFeature, poiFeature, reversed, shapeFeatures, type Tags } from '../tiles/schema.js';
+import { ringArea } from './clip.js';
+import { LINE, POINT, type FeatureInfo, type FeatureSink } from './features.js';
+import { worldX, worldY } from './project.js';
+import { peakFeature, placeFeature, poiFeature, reversed, shapeFeatures, type Tags } from './schema.js';
 
 /** Counts of what was read and made. */
 export interface MapStats {

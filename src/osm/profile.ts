@@ -3,10 +3,10 @@
  * tag rules of routing, read once per way at load. The tag rules themselves (what a
  * road, access, a one-way and a barrier are) live in `src/osm/`; this composes them.
  */
-import { isRoad } from '../osm/road.js';
-import { accessOf, type Access, type Direction } from '../osm/access.js';
-import { onewayOf } from '../osm/oneway.js';
-import type { Get } from '../osm/tags.js';
+import { isRoad } from './road.js';
+import { accessOf, type Access, type Direction } from './access.js';
+import { onewayOf } from './oneway.js';
+import type { Get } from './tags.js';
 
 /** Travel modes, in the order of their bits in `ACCESS`. */
 export const MODES = ['foot', 'bike', 'car'] as const;

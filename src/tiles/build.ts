@@ -14,12 +14,12 @@ import { decodeFrames, defaultWorkers } from '../load/decode.js';
 import { readHeader, scanFrames } from '../load/frames.js';
 import { cannotRead } from '../load/read.js';
 import { Osm } from '../load/osm.js';
-import { addEarth } from '../tiles/earth.js';
-import { FeatureSink, LAYERS, withProperty, type FeatureTable } from '../tiles/features.js';
-import { PmtilesWriter, type ArchiveStats } from '../tiles/pmtiles.js';
-import { LAYER_FIELDS } from '../tiles/schema.js';
-import { latOf, lonOf, MAX_ZOOM, worldX, worldY } from '../tiles/project.js';
-import { makeTiles, type ZoomReport } from '../tiles/tiler.js';
+import { addEarth } from './earth.js';
+import { FeatureSink, LAYERS, withProperty, type FeatureTable } from './features.js';
+import { PmtilesWriter, type ArchiveStats } from './pmtiles.js';
+import { LAYER_FIELDS } from './schema.js';
+import { latOf, lonOf, MAX_ZOOM, worldX, worldY } from './project.js';
+import { makeTiles, type ZoomReport } from './tiler.js';
 import { hasDevanagari, Shaper, shapeLabels, SHAPED_KEY, type ShapedTable } from '../map/shape.js';
 import { MapFeatureBuilder } from './map-features.js';
 

@@ -3,7 +3,7 @@ import type { Osm } from '../load/osm.js';
 import { List } from '../model/list.js';
 import { StringTable } from '../model/strings.js';
 import { ROUNDABOUT, NO_TURN, ONLY_TURN, destinationFlag, type RoadGraph } from '../model/roads.js';
-import { MODES, forwardBit, roadRules } from '../road/profile.js';
+import { MODES, forwardBit, roadRules } from '../osm/profile.js';
 import { nodePasses } from '../osm/barrier.js';
 import { isRoundabout } from '../osm/road.js';
 import { kmTo } from '../geom/haversine.js';
