@@ -10,6 +10,7 @@ export { search, prepareSearch, MAX_QUERY_LENGTH, MAX_WORDS, MAX_POSTINGS } from
 export { reverse, REVERSE_RADIUS } from './query/reverse.js';
 export { route, MAX_POINTS, SNAP_KM, ALTERNATIVES, type RouteQuery, type Route } from './query/route.js';
 export type { Instruction } from './route/instructions.js';
+export { matrix, MATRIX_MAX, type MatrixQuery, type Matrix, type MatrixPoint } from './query/matrix.js';
 export type { Mode } from './osm/profile.js';
 export {
   toFeatureCollection,

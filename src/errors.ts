@@ -19,7 +19,11 @@ export type QueryParam =
   | 'instructions'
   | 'alternatives'
   | 'records'
-  | 'geometry';
+  | 'geometry'
+  | 'sources'
+  | 'destinations'
+  | 'minutes'
+  | 'by';
 
 /** A query argument is missing or out of range. `param` names it. */
 export class InvalidQueryError extends Error {
