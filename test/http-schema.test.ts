@@ -11,8 +11,9 @@ import { checkSearch } from '../src/query/search.js';
 import { checkReverse } from '../src/query/reverse.js';
 
 const limits = { maxLimit: 37, maxRadius: 23 };
-const doc = openApiDocument({ ...limits }) as { components: { parameters: Record<string, any>; schemas: Record<string, any> } };
-const param = (component: string) => doc.components.parameters[component];
+const doc = openApiDocument({ ...limits }) as { paths: Record<string, any>; components: { schemas: Record<string, any> } };
+/** The parameter `name` of `GET path` in the document. */
+const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name);
 
 /** The 400 message of a parse, or undefined when it parses. */
 function refusal(parse: (s: URLSearchParams) => unknown, q: string): string | undefined {
@@ -26,24 +27,27 @@ function refusal(parse: (s: URLSearchParams) => unknown, q: string): string | un
 }
 
 const routes = [
-  { name: 'nearby', parse: (s: URLSearchParams) => parseNearbyParams(s, limits), base: 'type=cafe&lat=27.7&lon=85.3', prefix: '' },
-  { name: 'search', parse: (s: URLSearchParams) => parseSearchParams(s, limits), base: 'q=cafe&lat=27.7&lon=85.3', prefix: 'search' },
-  { name: 'reverse', parse: (s: URLSearchParams) => parseReverseParams(s, limits), base: 'lat=27.7&lon=85.3', prefix: 'reverse' },
+  {
+    name: 'nearby',
+    parse: (s: URLSearchParams) => parseNearbyParams(s, limits),
+    base: 'type=cafe&lat=27.7&lon=85.3',
+    path: '/search/nearby',
+  },
+  { name: 'search', parse: (s: URLSearchParams) => parseSearchParams(s, limits), base: 'q=cafe&lat=27.7&lon=85.3', path: '/search' },
+  { name: 'reverse', parse: (s: URLSearchParams) => parseReverseParams(s, limits), base: 'lat=27.7&lon=85.3', path: '/reverse' },
 ];
-const component = (prefix: string, name: string) => (prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
 
 describe('the document states the bounds the server enforces', () => {
-  for (const { name, parse, base, prefix } of routes) {
+  for (const { name, parse, base, path } of routes) {
     it.each(['limit', 'radius'])(`${name}: %s is accepted up to the document's maximum, refused past it`, (p) => {
-      const { maximum } = param(component(prefix, p)).schema;
+      const { maximum } = param(path, p).schema;
       expect(maximum).toBe(p === 'limit' ? limits.maxLimit : limits.maxRadius);
       expect(refusal(parse, `${base}&${p}=${maximum}`)).toBeUndefined();
       expect(refusal(parse, `${base}&${p}=${maximum + 1}`)).toMatch(new RegExp(`^${p}: must be .*${maximum}`));
     });
     it(`${name}: lat and lon take the document's ranges and no more`, () => {
       for (const p of ['lat', 'lon']) {
-        // reverse's lat and lon are nearby's (required, the same ranges)
-        const { minimum, maximum } = param(component(name === 'search' ? prefix : '', p)).schema;
+        const { minimum, maximum } = param(path, p).schema;
         const other = base.replace(new RegExp(`${p}=[^&]*`), '');
         for (const ok of [minimum, maximum]) expect(refusal(parse, `${other}&${p}=${ok}`)).toBeUndefined();
         for (const no of [minimum - 0.001, maximum + 0.001])
@@ -56,17 +60,17 @@ describe('the document states the bounds the server enforces', () => {
 describe("the document's defaults are the engine's", () => {
   it('nearby: radius and limit', () => {
     const checked = checkQuery({ type: 'cafe', lat: 27.7, lon: 85.3 });
-    expect(param('radius').schema.default).toBe(checked.radius);
-    expect(param('limit').schema.default).toBe(checked.limit);
+    expect(param('/search/nearby', 'radius').schema.default).toBe(checked.radius);
+    expect(param('/search/nearby', 'limit').schema.default).toBe(checked.limit);
   });
   it('search: limit', () => {
-    expect(param('searchLimit').schema.default).toBe(checkSearch({ q: 'cafe' }).limit);
-    expect(parseSearchParams(new URLSearchParams('q=cafe'), limits).limit).toBe(param('searchLimit').schema.default);
+    expect(param('/search', 'limit').schema.default).toBe(checkSearch({ q: 'cafe' }).limit);
+    expect(parseSearchParams(new URLSearchParams('q=cafe'), limits).limit).toBe(param('/search', 'limit').schema.default);
   });
   it('reverse: radius and limit', () => {
     const checked = checkReverse({ lat: 27.7, lon: 85.3 });
-    expect(param('reverseLimit').schema.default).toBe(checked.limit);
-    expect(param('reverseRadius').schema.default).toBe(checked.radius);
+    expect(param('/reverse', 'limit').schema.default).toBe(checked.limit);
+    expect(param('/reverse', 'radius').schema.default).toBe(checked.radius);
   });
 });
 

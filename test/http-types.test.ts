@@ -62,7 +62,8 @@ describe('the OpenAPI document lists the types of the data served', () => {
   it('as examples of the type parameter, the same as GET /types', async () => {
     const doc = (await server.request('/api/v1/openapi.json')).body;
     const data = (await server.request(`/api/v1/types?key=${key.key}`)).body.data as { type: string }[];
-    expect(doc.components.parameters.type.schema.examples).toEqual(data.map((t) => t.type));
+    const type = doc.paths['/search/nearby'].get.parameters.find((p: { name: string }) => p.name === 'type');
+    expect(type.schema.examples).toEqual(data.map((t) => t.type));
     expect(doc.paths['/types'].get.operationId).toBe('types');
   });
 });

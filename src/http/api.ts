@@ -4,9 +4,10 @@ import type { PlaceIndex } from '../index/place-index.js';
 import type { NearbyPlace, NearbyQuery } from '../types.js';
 import { HttpError } from './http-error.js';
 import type { NearbyAnswer } from './nearby-json.js';
-import type { QueryLimits } from './params.js';
-import type { Search } from './query.js';
+import type { KeyedEndpoint, OpenEndpoint } from './endpoint.js';
 import type { Grant } from './keys.js';
+import { queryOf, type Search } from './query.js';
+import type { QueryLimits } from './schema.js';
 
 /**
  * The search the app runs: by default the core's, answering a `NearbyAnswer` (which writes its
@@ -42,12 +43,6 @@ export type Answer = (
   index: PlaceIndex,
 ) => unknown[] | NearbyAnswer | Promise<unknown[] | NearbyAnswer>;
 
-/** Options of a keyed route. */
-export interface KeyedOptions {
-  /** Its records have shapes: `format=geojson` answers them as a GeoJSON FeatureCollection. */
-  geojson?: boolean;
-}
-
 /**
  * What a route module registers its routes with (one module per route group, see `routes/`).
  * Paths are relative to the API's base path, e.g. `/search/nearby`.
@@ -60,20 +55,22 @@ export interface Api {
   now: () => number;
   nearby: NearbyFn;
   /**
-   * A GET route behind the key (401), origin (403) and quota (429) checks, answering `answer`'s
-   * records in a 200 envelope; with its CORS preflight and a 405 for other methods.
+   * The GET route of a declared endpoint (`endpoints.ts`) behind the key (401), origin (403) and
+   * quota (429) checks, answering `answer`'s records in a 200 envelope (or, when the declaration
+   * has a GeoJSON answer, as GeoJSON with `format=geojson`); with its CORS preflight and a 405 for
+   * other methods.
    */
-  keyed(path: string, answer: Answer, options?: KeyedOptions): void;
+  keyed(endpoint: KeyedEndpoint, answer: Answer): void;
   /**
    * A GET route behind the same checks, answering with `handle`'s own response (a map style, a
    * tile, a font) instead of an envelope; its refusals are envelopes. With its preflight and a 405.
    */
   keyedResource(path: string, handle: (c: Context<AppEnv>, search: Search) => Response | Promise<Response>): void;
   /**
-   * A public GET route (no key, any origin), e.g. a document; with its preflight and a 405 for
-   * other methods.
+   * The GET route of a declared public endpoint (no key, any origin), e.g. a document; with its
+   * preflight and a 405 for other methods.
    */
-  open(path: string, handler: (c: Context<AppEnv>) => Response | Promise<Response>): void;
+  open(endpoint: OpenEndpoint, handler: (c: Context<AppEnv>) => Response | Promise<Response>): void;
   /** An envelope response: `status`, `message` (default `Success` on 2xx) and `data`. */
   reply(c: Context<AppEnv>, status: number, message: string | undefined, data: unknown[]): Response;
   /** The index current now (a reload swaps it in), for routes that describe the data. */
@@ -98,4 +95,11 @@ export function core<T>(run: () => T): T {
 function badRequest(err: unknown): never {
   if (err instanceof InvalidQueryError) throw new HttpError(400, err.message);
   throw err;
+}
+
+/** The query of the request (`queryOf` its URL), read once per request and kept in `c.var.search`. */
+export function searchOf(c: Context<AppEnv>): Search {
+  let search = c.get('search');
+  if (!search) c.set('search', (search = queryOf(c.req.url)));
+  return search;
 }

@@ -77,8 +77,8 @@ export function parseNearbyParams(search: Search, limits: QueryLimits, schema = 
  * Checks the query of `GET /types`: nothing but the key.
  * @throws {HttpError} 400, naming an unknown or repeated parameter
  */
-export function parseTypesParams(search: Search): void {
-  onlyKnown(search, TYPES);
+export function parseTypesParams(search: Search, schema: z.ZodObject = TYPES): void {
+  onlyKnown(search, schema);
 }
 
 /** The query parameters of `GET /places`. */
@@ -92,9 +92,9 @@ export const REVERSE_PARAMS = paramNames(reverseSchema({ maxLimit: 1, maxRadius:
  * Reads the placeId of `GET /places`: a whole number from 0 in plain digits, exact in a double.
  * @throws {HttpError} 400, naming the parameter
  */
-export function parsePlaceParams(search: Search): number {
-  onlyKnown(search, PLACE);
-  return readParam(search, PLACE, 'placeId')!;
+export function parsePlaceParams(search: Search, schema = PLACE): number {
+  onlyKnown(search, schema);
+  return readParam(search, schema, 'placeId')!;
 }
 
 /**
@@ -172,8 +172,8 @@ export const DIRECTIONS_PARAMS = paramNames(DIRECTIONS);
  * and false when missing. Point syntax and counts are checked by `route()` itself.
  * @throws {HttpError} 400, with a message naming the parameter
  */
-export function parseDirectionsParams(search: Search): RouteQuery {
-  onlyKnown(search, DIRECTIONS, ['points[]', 'points']);
+export function parseDirectionsParams(search: Search, schema = DIRECTIONS): RouteQuery {
+  onlyKnown(search, schema, ['points[]', 'points']);
   const seen = new Set(search.keys());
   if (seen.has('points[]') && seen.has('points')) throw bad('points', 'give the points as points[] or as points, not both');
   const points = search.getAll(seen.has('points[]') ? 'points[]' : 'points');
@@ -181,7 +181,7 @@ export function parseDirectionsParams(search: Search): RouteQuery {
   const query: RouteQuery = { points };
   const mode = search.get('mode');
   if (mode !== null) query.mode = mode.trim().toLowerCase() as RouteQuery['mode'];
-  query.instructions = readParam(search, DIRECTIONS, 'instructions') ?? false;
-  query.alternatives = readParam(search, DIRECTIONS, 'alternatives') ?? false;
+  query.instructions = readParam(search, schema, 'instructions') ?? false;
+  query.alternatives = readParam(search, schema, 'alternatives') ?? false;
   return query;
 }

@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { AppEnv } from './api.js';
 /**
  * The query string of a request URL, as the app reads it. One function for the app and the
  * access log, so that the log redacts exactly the `key` parameters the app would read.
@@ -117,11 +115,4 @@ function readPart(text: string): QueryPart {
   }
   for (const [name, value] of new URLSearchParams(text)) return { text, name, value };
   return { text, name: '', value: '' };
-}
-
-/** The query of the request (`queryOf` its URL), read once per request and kept in `c.var.search`. */
-export function searchOf(c: Context<AppEnv>): Search {
-  let search = c.get('search');
-  if (!search) c.set('search', (search = queryOf(c.req.url)));
-  return search;
 }

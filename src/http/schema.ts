@@ -9,7 +9,7 @@
  * numbers in digits, `true`/`false` in any case) by its schema's type, then checks it against the
  * schema's bounds with a message that names the parameter and the bound.
  */
-import { z } from 'zod';
+import { z } from '@hono/zod-openapi';
 import { MAX_QUERY_LENGTH, MAX_POSTINGS } from '../query/search.js';
 import { MAX_SCANNED } from '../query/nearby.js';
 import { MAX_WORDS } from '../search/words.js';
@@ -42,8 +42,18 @@ export interface ParamInfo {
 export const paramInfo = z.registry<ParamInfo>();
 
 const param = <T extends z.ZodType>(schema: T, info: ParamInfo): T => {
-  paramInfo.add(schema, info);
-  return schema;
+  // what the document says of it: its description, on the parameter and its schema, and the
+  // Parameter Object's own fields (`param`), which @hono/zod-openapi's generator reads
+  const extra: Record<string, unknown> = {};
+  if (info.extension) extra['x-extension'] = true;
+  if (schema instanceof z.ZodOptional && schema.unwrap() instanceof z.ZodArray) Object.assign(extra, { style: 'form', explode: true });
+  const described = schema.meta({
+    ...schema.meta(),
+    description: info.description,
+    ...(Object.keys(extra).length ? { param: extra } : {}),
+  }) as T;
+  paramInfo.add(described, info);
+  return described;
 };
 
 const coordinate = (name: 'lat' | 'lon', description: string) =>
@@ -191,8 +201,9 @@ export function directionsSchema() {
     points: param(z.array(z.string()).min(2).max(25).optional(), {
       description: 'The same points as `points[]`, for clients that repeat a plain name (not both).',
     }),
-    mode: param(z.enum(MODES).default('foot'), {
-      description: '`foot` (shortest walk, 5 km/h), `bike` (15 km/h) or `car` (fastest, by road class and `maxspeed`).',
+    mode: param(z.enum([...MODES, 'motorcycle']).default('foot'), {
+      description:
+        '`foot` (shortest walk, 5 km/h), `bike` (15 km/h; walked where only walking is allowed), `car` or `motorbike` (fastest, by road class, built-up areas, `maxspeed` and national limits); `motorcycle` is `motorbike`.',
     }),
     instructions: param(z.boolean().default(false), {
       description: "`true`: turn-by-turn `instructionList` (GraphHopper's shape); otherwise it is null.",

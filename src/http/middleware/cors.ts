@@ -3,7 +3,7 @@ import { cors } from 'hono/cors';
 import type { AppEnv } from '../api.js';
 import { HttpError, quote } from '../http-error.js';
 import type { Keyring } from '../keys.js';
-import { searchOf } from '../query.js';
+import { searchOf } from '../api.js';
 import { envelope } from '../envelope.js';
 import { envelopeAnswer, requestHeader, say } from '../respond.js';
 import { ALLOW } from './errors.js';

@@ -4,7 +4,7 @@ import { HttpError, quote } from '../http-error.js';
 import type { Grant, Keyring } from '../keys.js';
 import { originAllowed } from '../origins.js';
 import { foreignPage } from '../page-key.js';
-import { searchOf } from '../query.js';
+import { searchOf } from '../api.js';
 import { requestHeader } from '../respond.js';
 
 /**

@@ -2,6 +2,7 @@ import { route } from '../../query/route.js';
 import { RouteError } from '../../errors.js';
 import { core, type Api } from '../api.js';
 import { HttpError } from '../http-error.js';
+import { directionsEndpoint } from '../endpoints.js';
 import { parseDirectionsParams } from '../params.js';
 
 /**
@@ -9,8 +10,9 @@ import { parseDirectionsParams } from '../params.js';
  * first. A point too far from any road of the mode, or points no road joins, is a 404.
  */
 export function directionsRoutes(api: Api): void {
-  api.keyed('/directions', (search, _c, index) => {
-    const query = parseDirectionsParams(search);
+  const endpoint = directionsEndpoint();
+  api.keyed(endpoint, (search, _c, index) => {
+    const query = parseDirectionsParams(search, endpoint.query);
     try {
       return core(() => route(index, query));
     } catch (err) {

@@ -1,20 +1,11 @@
 import type { PlaceIndex } from '../../index/place-index.js';
 import { VERSION } from '../../version.js';
 import type { Api } from '../api.js';
+import { healthEndpoint } from '../endpoints.js';
+import type { HealthInfo } from '../records.js';
 
-/** What `/health` says of the instance and its data: nothing secret (no key, no path). */
-export interface Health {
-  /** The package's version. */
-  version: string;
-  /** The places of `nearby` in the data served. */
-  places: number;
-  /** `[west, south, east, north]` around the data's rows, degrees; `null` for empty data. */
-  bounds: [number, number, number, number] | null;
-  /** The data file's date (its modification time, ISO 8601), where the server knows it. */
-  dataDate: string | null;
-  /** Whether map tiles are served (the styles at `/styles/{name}`). */
-  map: boolean;
-}
+/** What `/health` says of the instance and its data: nothing secret (no key, no path). Its record schema is `records.ts`'s. */
+export type Health = HealthInfo;
 
 // the box of each index, computed at its first health check: an index does not change
 const boxes = new WeakMap<PlaceIndex, Health['bounds']>();
@@ -47,7 +38,7 @@ export function dataBounds(index: PlaceIndex): Health['bounds'] {
  * index; its one record says what it serves.
  */
 export function healthRoutes(api: Api): void {
-  api.open('/health', (c) => {
+  api.open(healthEndpoint, (c) => {
     const index = api.current();
     const date = api.about.dataDate?.();
     const health: Health = {

@@ -1,15 +1,17 @@
 import { Hono, type Context, type Handler } from 'hono';
 import type { PlaceIndex } from '../../index/place-index.js';
 import type { GeoRecord } from '../../query/geojson.js';
-import type { Answer, Api, AppEnv, KeyedOptions, NearbyFn } from '../api.js';
+import { searchOf, type Answer, type Api, type AppEnv, type NearbyFn } from '../api.js';
+import type { KeyedEndpoint, OpenEndpoint } from '../endpoint.js';
 import type { Keyring } from '../keys.js';
 import { keyedCors, keyedPreflight, openCors, openPreflight } from '../middleware/cors.js';
 import { keys } from '../middleware/keys.js';
 import { quota } from '../middleware/quota.js';
 import { envelope } from '../envelope.js';
 import { NearbyAnswer } from '../nearby-json.js';
-import { parseFormat, type QueryLimits } from '../params.js';
-import { searchOf, type Search } from '../query.js';
+import { parseFormat } from '../params.js';
+import type { Search } from '../query.js';
+import type { QueryLimits } from '../schema.js';
 import type { QuotaStore } from '../quota.js';
 import type { ClientOf } from '../page-key.js';
 import type { Reloadable } from '../reloadable.js';
@@ -78,9 +80,9 @@ export function routeKit(options: KitOptions): () => Api {
       reply,
       current: () => options.data.current,
       about,
-      keyed(path: string, answer: Answer, options: KeyedOptions = {}) {
+      keyed({ path, geojson }: KeyedEndpoint, answer: Answer) {
         app.use(path, cors);
-        app.get(path, keyCheck, counted, answerWith(answer, options.geojson ?? false));
+        app.get(path, keyCheck, counted, answerWith(answer, geojson !== undefined));
         app.options(path, keyedOptions);
         app.all(path, methodNotAllowed);
       },
@@ -93,7 +95,7 @@ export function routeKit(options: KitOptions): () => Api {
         app.options(path, keyedOptions);
         app.all(path, methodNotAllowed);
       },
-      open(path: string, handler: (c: Context<AppEnv>) => Response | Promise<Response>) {
+      open({ path }: OpenEndpoint, handler: (c: Context<AppEnv>) => Response | Promise<Response>) {
         app.use(path, open);
         app.get(path, handler);
         app.options(path, openOptions);

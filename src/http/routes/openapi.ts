@@ -1,9 +1,10 @@
 import type { PlaceIndex } from '../../index/place-index.js';
 import { types } from '../../query/types.js';
 import type { Api } from '../api.js';
+import { openapiEndpoint } from '../endpoints.js';
 import { openApiDocument } from '../openapi.js';
 
-const SUFFIX = '/openapi.json';
+const SUFFIX = openapiEndpoint.path;
 
 /**
  * `GET /openapi.json`: the OpenAPI description. Its `servers` is the path the app is actually
@@ -14,7 +15,7 @@ export function openapiRoutes(api: Api): void {
   const { maxLimit, maxRadius } = api.limits;
   // per index (a reload brings its own types) and base path
   const documents = new WeakMap<PlaceIndex, Map<string, string>>();
-  api.open(SUFFIX, (c) => {
+  api.open(openapiEndpoint, (c) => {
     const base = c.req.path.slice(0, -SUFFIX.length);
     const index = api.current();
     let texts = documents.get(index);
