@@ -110,15 +110,16 @@ describe('a place named in one script only is found by its name in the other', (
     console.log(
       `cross-script search, Latin query for a Devanagari-only name: ${(100 * r.rate).toFixed(1)}% of ${targets.length} in the top 5`,
     );
-    expect(r.rate).toBeGreaterThan(0.62);
+    expect(r.rate).toBeGreaterThanOrEqual(0.95);
   });
 
   it('named only in Latin letters, searched in Devanagari: in the top 5', () => {
     const r = rate(onlyLatin, 'deva');
+    if (process.env.SHOW_MISSES) console.log(r.missed.join('\n'));
     console.log(
       `cross-script search, Devanagari query for a Latin-only name: ${(100 * r.rate).toFixed(1)}% of ${targets.length} in the top 5`,
     );
-    expect(r.rate).toBeGreaterThan(0.62);
+    expect(r.rate).toBeGreaterThanOrEqual(0.95);
   });
 
   it('the same name ranks higher matched by its letters than by sound', () => {
@@ -127,6 +128,32 @@ describe('a place named in one script only is found by its name in the other', (
     const score = (index: PlaceIndex, q: string) => search(index, { q, limit: 100 }).find((s) => s.placeId === t.placeId)!.score;
     expect(score(onlyLatin, t.latin)).toBeGreaterThan(score(onlyDeva, t.latin));
     expect(score(onlyDeva, t.deva)).toBeGreaterThan(score(onlyLatin, t.deva));
+  });
+
+  /** Where the place named `latin` / `deva` in the fixture ranks when searched by `q` in `index` (-1: not listed). */
+  const rankOf = (index: PlaceIndex, q: string, latin: string, deva: string) => {
+    const ids = new Set(targets.filter((t) => t.latin === latin && t.deva === deva).map((t) => t.placeId));
+    expect(ids.size, `${latin} / ${deva} in the fixture`).toBeGreaterThan(0);
+    return search(index, { q, limit: 100 }).findIndex((s) => ids.has(s.placeId));
+  };
+
+  it('a name the query matches whole ranks above longer names with its words (नेपाल बैंक for nepal bank)', () => {
+    // Nepal Investment Bank, World Bank Nepal: the query's words by their letters, but not the name
+    const r = rankOf(onlyDeva, 'nepal bank', 'Nepal Bank', 'नेपाल बैंक');
+    expect(r).toBeGreaterThanOrEqual(0);
+    expect(r).toBeLessThan(5);
+  });
+
+  it('two words written as one in the other script, and one written as two (Indra Chowk, इन्द्रचोक)', () => {
+    expect(rankOf(onlyDeva, 'Indra Chowk', 'Indra Chowk', 'इन्द्रचोक')).toBe(0);
+    expect(rankOf(onlyLatin, 'इन्द्रचोक', 'Indra Chowk', 'इन्द्रचोक')).toBe(0);
+  });
+
+  it('an abbreviation is found by its letters spelled out in Devanagari, and the other way', () => {
+    const latinOnly = search(onlyLatin, { q: 'केकेएफसी', limit: 5 });
+    expect(latinOnly.length).toBeGreaterThan(0);
+    for (const s of latinOnly) expect(s.name).toMatch(/\bKKFC\b/);
+    expect(search(onlyDeva, { q: 'KKFC', limit: 5 }).some((s) => /केकेएफसी/.test(s.name))).toBe(true);
   });
 
   it('a name translated word by word is found through the glossary (Temple / मन्दिर)', () => {

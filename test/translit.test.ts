@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { phoneticKey, scriptOf, toDevanagari, toLatin } from '../src/lang/translit.js';
+import { phoneticKey, phoneticKeys, scriptOf, spelledLetters, toDevanagari, toLatin, vowelKey } from '../src/lang/translit.js';
+import { matchKeys } from '../src/lang/glossary.js';
 import { readRaw, tag } from './support/raw.js';
 
 describe('toLatin: Devanagari as Nepalis write names in Latin letters', () => {
@@ -79,8 +80,30 @@ describe('phoneticKey: one key for a name in either script and its common spelli
     expect(keys[0].length).toBeGreaterThan(0);
   });
 
+  // spelled every way Nepalis write them: the h moved or dropped, a nasal joined to the next
+  // letter (ङ्क, ञ्ज) or an inherent a between (कनतल्ला), English spellings of loanwords
+  it.each([
+    ['Sorhahatte', 'Sohrahate', 'सोह्रहाते'],
+    ['Bramha', 'Brahma', 'ब्रह्म'],
+    ['Markham', 'मार्कहम'],
+    ['Hankook', 'हङ्कुक'],
+    ['Ranjana', 'रञ्जना'],
+    ['Pancha', 'पञ्च'],
+    ['Nhaikantalla', 'न्हैकनतल्ला'],
+    ['Union', 'युनियन'],
+    ['School', 'स्कूल'],
+    ['Kitchen', 'किचन'],
+    ['Queen', 'क्वीन'],
+    ['Delight', 'डिलाईट'],
+    ['Unique', 'युनिक'],
+    ['Chowk', 'Chok', 'चोक'],
+  ])('%s', (...names) => {
+    const keys = names.map(phoneticKey);
+    expect(new Set(keys).size, `${names.join(', ')}: ${keys.join(', ')}`).toBe(1);
+  });
+
   it('tells different names apart', () => {
-    const names = ['Thamel', 'Asan', 'Kathmandu', 'Patan', 'Lazimpat', 'Baneshwar', 'Naxal', 'Chabahil'];
+    const names = ['Thamel', 'Asan', 'Kathmandu', 'Patan', 'Lazimpat', 'Baneshwar', 'Naxal', 'Chabahil', 'Nakhu', 'Hari', 'Ari'];
     expect(new Set(names.map(phoneticKey)).size).toBe(names.length);
   });
 
@@ -111,6 +134,82 @@ describe('phoneticKey: one key for a name in either script and its common spelli
   });
 });
 
+describe('phoneticKeys: the other readings of a word share a key with the other script', () => {
+  it.each([
+    ['Sunrise', 'सनराइज'], // an s between vowels said z, written ज
+    ['Kaiser', 'काइजर'],
+    ['College', 'कलेज'], // a g before e said j
+    ['Management', 'म्यानेजमेन्ट'],
+    ['Education', 'एजुकेशन'], // du said ju
+    ['Echo', 'इको'], // ch said k
+    ['Technology', 'टेक्नोलोजी'],
+    ['Dashain', 'दशैं'], // an anusvara written n
+    ['Nepal', 'नेपालको'], // Nepali's "of" on the name
+    ['Gallery', 'ग्यालरीहरू'],
+  ])('%s, %s', (latin, deva) => {
+    const shared = phoneticKeys(latin).filter((k) => phoneticKeys(deva).includes(k));
+    expect(shared, `${phoneticKeys(latin)} / ${phoneticKeys(deva)}`).not.toEqual([]);
+  });
+
+  it('the first key is phoneticKey', () => {
+    for (const w of ['Sunrise', 'दशैं', 'नेपालको', 'Thamel']) expect(phoneticKeys(w)[0]).toBe(phoneticKey(w));
+  });
+});
+
+describe('spelledLetters: Latin letters spelled out in Devanagari', () => {
+  it.each([
+    ['एसबीआई', 'sbi'],
+    ['एसबिआई', 'sbi'], // a long vowel written short
+    ['एटीएम', 'atm'],
+    ['केकेएफसी', 'kkfc'],
+    ['आर', 'r'],
+    ['क्यू', 'q'],
+  ])('%s → %s', (deva, latin) => {
+    expect(spelledLetters(deva)).toBe(latin);
+  });
+
+  it('not a word that spells something else', () => {
+    for (const w of ['नेपाल', 'ठमेल', 'बैंक', 'एसको']) expect(spelledLetters(w)).toBeUndefined();
+  });
+
+  it('an abbreviation matches its letters spelled out, by `@` and the letters', () => {
+    for (const [latin, deva] of [
+      ['sbi', 'एसबीआई'],
+      ['kc', 'केसीको'],
+    ])
+      expect(matchKeys(latin).filter((k) => matchKeys(deva).includes(k))).toEqual([`@${latin}`]);
+  });
+});
+
+describe('matchKeys: numbers and words by meaning', () => {
+  it('a number in either script has one key', () => {
+    expect(matchKeys('२७')).toEqual(matchKeys('27'));
+    expect(matchKeys('27')).toEqual(['=27']);
+  });
+
+  it('a street is a street whatever its word (Road, Path, मार्ग, सडक)', () => {
+    const meaning = (w: string) => matchKeys(w).filter((k) => k.startsWith('='));
+    for (const w of ['road', 'path', 'marg', 'sadak', 'सडक', 'पथ']) expect(meaning(w)).toEqual(meaning('मार्ग'));
+  });
+});
+
+describe('vowelKey: the key with its vowels', () => {
+  it('agrees across scripts where the vowels do', () => {
+    for (const [a, b] of [
+      ['Bank', 'बैंक'],
+      ['Nepal', 'नेपाल'],
+      ['Sama', 'सामा'],
+      ['Radhe', 'राधे'],
+    ])
+      expect(vowelKey(a)).toBe(vowelKey(b));
+  });
+
+  it('tells apart words of one phoneticKey', () => {
+    expect(phoneticKey('Bank')).toBe(phoneticKey('Book'));
+    expect(vowelKey('Bank')).not.toBe(vowelKey('Book'));
+  });
+});
+
 describe('scriptOf', () => {
   it('Devanagari wins over Latin in a mixed name; neither is other', () => {
     expect(scriptOf('पम्परनिकेल बेकरी (Thamel)')).toBe('deva');
@@ -132,26 +231,36 @@ function keyByRules(latin: string): string {
   if (!s) return '';
   for (const [re, to] of [
     [/ew$/, 'u'],
+    [/que$/, 'k'],
     [/tion/g, 'sn'],
     [/ture/g, 'Cr'],
+    [/tch/g, 'C'],
+    [/sch/g, 'sk'],
+    [/ght/g, 't'],
     [/c(?=[eiy])/g, 's'],
     [/ksh|x/g, 'ks'],
     [/chh|ch/g, 'C'],
+    [/qu/g, 'kw'],
     [/ck|c|q/g, 'k'],
     [/sh/g, 's'],
     [/jny|gny/g, 'gy'],
     [/ph|f/g, 'p'],
+    [/ow(?![aeiouy])/g, 'o'],
     [/[vw]/g, 'b'],
     [/z/g, 'j'],
     [/([bdgjkprtC])h+/g, '$1'],
+    [/(?<=.)h/g, ''],
     [/ri/g, 'r'],
     [/(.)\1+/g, '$1'],
+    [/^y(?=[aeiou])/, ''],
   ] as [RegExp, string][])
     s = s.replace(re, to);
   const first = /^[aeiou]/.test(s) ? 'a' : '';
-  s = s.replace(/n(?=[tdCjkg])|m(?=[pb])/g, '');
   s = s.charAt(0) + s.slice(1).replace(/[aeiouy]/g, '');
-  return first + (first ? s.slice(1) : s).toLowerCase();
+  if (first) s = s.slice(1);
+  // past the first letter, unless that was a vowel
+  s = first ? s.replace(/n(?=[tdCjkg])|m(?=[pb])/g, '') : s.charAt(0) + s.slice(1).replace(/n(?=[tdCjkg])|m(?=[pb])/g, '');
+  return first + s.toLowerCase();
 }
 
 describe('phoneticKey of Latin words: the rules as documented, one at a time', () => {

@@ -1,4 +1,4 @@
-import { phoneticKey } from './translit.js';
+import { phoneticKeys, spelledLetters, stem } from './translit.js';
 
 /**
  * The words of place names that Nepali and English name differently (a temple is a मन्दिर, a
@@ -10,14 +10,14 @@ import { phoneticKey } from './translit.js';
 export const GLOSSARY: Readonly<Record<string, readonly string[]>> = {
   temple: ['मन्दिर', 'mandir', 'mandira'],
   monastery: ['गुम्बा', 'gumba'],
-  school: ['विद्यालय', 'vidyalaya', 'bidyalaya'],
+  school: ['विद्यालय', 'vidyalaya', 'bidyalaya', 'पाठशाला', 'pathshala'],
   library: ['पुस्तकालय', 'pustakalaya'],
   office: ['कार्यालय', 'karyalaya'],
   police: ['प्रहरी', 'prahari'],
-  post: ['हुलाक', 'hulak'],
+  post: ['हुलाक', 'hulak', 'डाक', 'dak'],
   hospital: ['अस्पताल', 'aspatal'],
-  road: ['सडक', 'sadak'],
-  street: ['मार्ग', 'marg', 'marga'],
+  // a street's word: OSM's English names choose among these freely (Exhibition Road प्रदर्शनी मार्ग)
+  street: ['मार्ग', 'marg', 'marga', 'road', 'path', 'way', 'पथ', 'sadak', 'सडक'],
   square: ['चोक', 'chowk', 'chok'],
   market: ['बजार', 'bazaar', 'bazar'],
   kitchen: ['भान्सा', 'bhansa'],
@@ -70,14 +70,13 @@ export const GLOSSARY: Readonly<Record<string, readonly string[]>> = {
   beautiful: ['सुन्दर', 'sundar'],
   water: ['पानी', 'pani'],
   hill: ['डाँडा', 'danda'],
-  statue: ['मूर्ति', 'murti'],
+  statue: ['मूर्ति', 'murti', 'सालिक', 'शालिक', 'salik'],
   fountain: ['धारा', 'dhara'],
   spout: ['धारा', 'dhara'],
   rest: ['पाटी', 'pati'],
   courtyard: ['बहाल', 'bahal'],
-  pvt: ['प्रा', 'pra'],
-  private: ['प्रा', 'prai'],
-  ltd: ['लि', 'li'],
+  private: ['प्राइभेट', 'pvt', 'प्रा', 'pra', 'prai'],
+  limited: ['लिमिटेड', 'ltd', 'लि', 'li'],
   exhibition: ['प्रदर्शनी', 'pradarshani'],
   international: ['अन्तर्राष्ट्रिय', 'antarrashtriya', 'अन्तराष्ट्रिय'],
   language: ['भाषा', 'bhasa'],
@@ -96,13 +95,86 @@ export const GLOSSARY: Readonly<Record<string, readonly string[]>> = {
   clock: ['घण्टा', 'ghanta'],
   tower: ['घर', 'ghar'],
   biology: ['जीवविज्ञान', 'jeevavigyan'],
+  factory: ['कारखाना', 'karkhana'],
+  dental: ['दन्त', 'danta'],
+  insurance: ['बीमा', 'bima'],
+  life: ['जीवन', 'jiwan'],
+  food: ['खाना', 'khana'],
+  cuisine: ['खाना', 'khana'],
+  fresh: ['ताजा', 'taja'],
+  book: ['पुस्तक', 'pustak'],
+  books: ['पुस्तक', 'pustak'],
+  service: ['सेवा', 'sewa'],
+  services: ['सेवा', 'sewa'],
+  community: ['सामुदायिक', 'samudayik'],
+  security: ['सुरक्षा', 'suraksha'],
+  protection: ['संरक्षण', 'sanrakshan'],
+  child: ['बाल', 'bal'],
+  children: ['बाल', 'bal'],
+  north: ['उत्तर', 'uttar', 'उत्तरी'],
+  south: ['दक्षिण', 'dakshin', 'दक्षिणी'],
+  east: ['पूर्व', 'purba', 'पूर्वी'],
+  west: ['पश्चिम', 'paschim', 'पश्चिमी'],
+  blue: ['नीलो', 'nilo'],
+  red: ['रातो', 'rato'],
+  white: ['सेतो', 'seto'],
+  black: ['कालो', 'kalo'],
+  green: ['हरियो', 'hariyo'],
+  dream: ['सपना', 'sapana'],
+  famous: ['प्रसिद्ध', 'prasiddha'],
+  delicious: ['स्वादिष्ट', 'swadista'],
+  music: ['संगीत', 'sangit'],
+  art: ['कला', 'kala'],
+  arts: ['कला', 'kala'],
+  museum: ['संग्रहालय', 'sangrahalaya'],
+  national: ['राष्ट्रिय', 'rastriya'],
+  science: ['विज्ञान', 'bigyan'],
+  sciences: ['विज्ञान', 'bigyan'],
+  chemistry: ['रसायन', 'rasayan'],
+  physics: ['भौतिक', 'bhautik'],
+  environment: ['वातावरण', 'watawaran'],
+  environmental: ['वातावरण', 'watawaran'],
+  tea: ['चिया', 'chiya'],
+  chicken: ['कुखुरा', 'kukhura'],
+  meat: ['मासु', 'masu'],
+  primary: ['प्राथमिक', 'prathamik'],
+  area: ['क्षेत्र', 'kshetra'],
+  secret: ['गोप्य', 'gopya'],
+  eye: ['आँखा', 'ankha'],
+  money: ['मुद्रा', 'mudra'],
+  foreign: ['विदेशी', 'bideshi'],
+  memorial: ['स्मारक', 'smarak'],
+  great: ['महान्', 'mahan'],
+  night: ['रात', 'raat', 'रातको'],
+  time: ['समय', 'samaya'],
+  women: ['महिला', 'mahila'],
+  youth: ['युवा', 'yuwa'],
 };
 
 /**
  * Words a name in one language has and its other-language name often lacks (`The Bakery Cafe`
- * is बेकरी क्याफे): a query word among them need not match a name by sound or meaning.
+ * is बेकरी क्याफे; the s of `Dai's`, the n of `Cafe n' Bar`): a query word among them need not
+ * match a name by sound or meaning.
  */
-export const OPTIONAL_WORDS: ReadonlySet<string> = new Set(['the', 'of', 'and', 'a', 'an', 'at', 'in', 'co', 'inc', 'pvt', 'ltd', 'p']);
+export const OPTIONAL_WORDS: ReadonlySet<string> = new Set([
+  'the',
+  'of',
+  'and',
+  'a',
+  'an',
+  'at',
+  'in',
+  'co',
+  'inc',
+  'pvt',
+  'ltd',
+  'p',
+  's',
+  'n',
+  'र',
+  'तथा',
+  'एण्ड',
+]);
 
 /** The Nepali word each word of the glossary stands for (itself, for the Nepali ones), folded. */
 const MEANING: ReadonlyMap<string, string> = (() => {
@@ -114,15 +186,27 @@ const MEANING: ReadonlyMap<string, string> = (() => {
   return out;
 })();
 
+/** The digits of either script, and the Devanagari ones as 0–9 for a key. */
+const NUMBER = /^[0-9०-९]+$/;
+const DEVA_DIGITS = '०१२३४५६७८९';
+
 /**
- * The keys a folded word of a name or a query is matched by across scripts: its phonetic key
- * (`lang/translit.ts`), and for a word of the glossary also `=` and the Nepali word it means
- * (`temple`, `mandir` and `मन्दिर` all have `=मन्दिर`; `house` matches both घर and हाउस).
+ * The keys a folded word of a name or a query is matched by across scripts: its phonetic keys
+ * (`lang/translit.ts` `phoneticKeys`); for a word of the glossary also `=` and the Nepali word
+ * it means (`temple`, `mandir` and `मन्दिर` all have `=मन्दिर`; `house` matches both घर and
+ * हाउस); for a number `=` and its digits 0–9 (२ and 2 both have `=2`); and for an
+ * abbreviation `@` and its letters: a Latin word of up to `ABBREVIATION` letters, a Devanagari
+ * word that spells Latin letters out (`sbi` and `एसबीआई` both have `@sbi`).
  */
 export function matchKeys(word: string): string[] {
+  if (NUMBER.test(word)) return [`=${[...word].map((c) => (DEVA_DIGITS.includes(c) ? DEVA_DIGITS.indexOf(c) : c)).join('')}`];
   const meaning = MEANING.get(word);
-  const key = phoneticKey(word);
-  const out = key ? [key] : [];
+  const out = phoneticKeys(word);
   if (meaning !== undefined) out.push(`=${meaning}`);
+  const letters = /^[a-z]+$/.test(word) ? (word.length <= ABBREVIATION ? word : undefined) : spelledLetters(stem(word));
+  if (letters !== undefined) out.push(`@${letters}`);
   return out;
 }
+
+/** Longest Latin word read as an abbreviation too (KKFC केकेएफसी). */
+export const ABBREVIATION = 5;

@@ -347,12 +347,12 @@ export function toDevanagari(s: string): string {
 
 // --- the phonetic key -----------------------------------------------------------------------
 
-// Latin spellings folded to one letter each, in order (after lower-casing and deaccenting).
-// C stands for the ch sound while c alone becomes k; it is lower-cased last.
 // The spellings folded, each to one letter or two, in one pass: the alternatives are tried
 // left to right at each place, longest first. English spellings as Nepali writes the words
-// (Station स्टेशन, Culture कल्चर, Terrace टेरेस) only for Latin input, as Devanagari read in Latin
-// letters can spell them too (रेस्टुरेन्ट). C stands for the ch sound while c alone becomes k.
+// (Station स्टेशन, Culture कल्चर, Terrace टेरेस, School स्कूल, Kitchen किचन, Queen क्वीन, Night नाइट,
+// Chowk चोक)
+// only for Latin input, as Devanagari read in Latin letters can spell them too (रेस्टुरेन्ट).
+// C stands for the ch sound while c alone becomes k.
 const SPELLINGS: Record<string, string> = {
   ksh: 'ks',
   xh: 'ks',
@@ -375,8 +375,13 @@ const SPELLINGS: Record<string, string> = {
   ce: 'se',
   ci: 'si',
   cy: 'sy',
+  tch: 'C',
+  sch: 'sk',
+  qu: 'kb',
+  ght: 't',
+  ow: 'o',
 };
-const FOLD_LATIN = /tion|ture|c[eiy]|ksh|xh|x|chh|ch|ck|c|q|sh|jny|gny|ph|f|v|w|z/g;
+const FOLD_LATIN = /tion|ture|tch|sch|ght|c[eiy]|ksh|xh|x|chh|ch|ck|c|qu|q|sh|jny|gny|ph|f|v|ow(?![aeiouy])|w|z/g;
 const FOLD_DEVA = /ksh|xh|x|chh|ch|ck|c|q|sh|jny|gny|ph|f|v|w|z/g;
 const folded = (m: string): string => SPELLINGS[m];
 // then the h of an aspirate (kh, gh, jh, th, dh, bh, rh, Ch)
@@ -386,19 +391,27 @@ const ASCII = /^[\x00-\x7f]*$/;
 /**
  * A word's phonetic key: what survives the spellings Nepalis vary between, so that the same
  * name typed in either script or spelled differently has one key. Devanagari is first read in
- * Latin letters; then, in Latin: `ksh`/`x` → ks, `ch`/`chh` → c, `c`/`q`/`ck` → k, `sh` → s,
- * `ph`/`f` → p, `v`/`w` → b, `z` → j, `tion` → sn, `ture` → chr, a last `ew` → u and `c` before e, i or y → s
- * (English words as Nepali spells them), the `h` of an aspirate dropped, `ri` → r, an `n` or `m` before a
- * stop of its own place dropped (`nd`, `nk`, `mb`: the anusvara is written every way), a vowel at the
+ * Latin letters; then, in Latin: `ksh`/`x` → ks, `ch`/`chh`/`tch` → c, `c`/`q`/`ck` → k, `qu` → kw, `sh` → s,
+ * `sch` → sk, `ght` → t, `ow` but before a vowel → o (Chowk चोक), `ph`/`f` → p, `v`/`w` → b, `z` → j, `tion` → sn, `ture` → chr, a last `ew` → u and
+ * a last `que` → k, `c` before e, i or y → s (English words as Nepali spells them), the `h` of an aspirate dropped, then
+ * every `h` but a first letter (Brahma and Bramha, सोह्र and Sorha), `ri` → r, a letter written
+ * twice once, a `y` starting a word before a vowel dropped (United and युनाइटेड), a vowel at the
  * start kept as `a`, every other vowel and `y` dropped (the inherent `a`, long vowels and the
- * glide of `क्या` are spelled every way), a letter written twice once (an h first of all). `''` for a word with no letters.
+ * glide of `क्या` are spelled every way), then an `n` or `m` past the first letter before a stop of its own place dropped
+ * (`nd`, `nk`, `mb`: the anusvara is written every way, and the inherent a between: कनतल्ला
+ * Kantalla). `''` for a word with no letters.
  *
  * @example
  * phoneticKey('Kathmandu') === phoneticKey('काठमाडौं'); // 'ktmd'
  */
 export function phoneticKey(word: string): string {
+  return keyOf(word, false);
+}
+
+// phoneticKey, reading a Devanagari word's anusvara and candrabindu as n when `tails`.
+function keyOf(word: string, tails: boolean): string {
   const deva = DEVA.test(word);
-  let s = deva ? rawLatin(word) : ASCII.test(word) ? word : word.normalize('NFD');
+  let s = deva ? rawLatin(word, tails) : ASCII.test(word) ? word : word.normalize('NFD');
   // an h written twice is one (its folds below would otherwise leave the second)
   s = s
     .toLowerCase()
@@ -406,31 +419,172 @@ export function phoneticKey(word: string): string {
     .replace(/hh+/g, 'h');
   if (!s) return '';
   if (!deva && s.endsWith('ew')) s = `${s.slice(0, -2)}u`;
+  if (!deva && s.endsWith('que')) s = `${s.slice(0, -3)}k`;
   s = s
     .replace(deva ? FOLD_DEVA : FOLD_LATIN, folded)
-    .replace(ASPIRATE, '$1')
-    .replace(/ri/g, 'r');
+    .replace(ASPIRATE, '$1');
+  // an h past the first letter is said faintly, or moved, or left out (Mahabir, Bramha, Sorhahatte)
+  s = s.charAt(0) + s.slice(1).replace(/h/g, '');
+  s = s.replace(/ri/g, 'r');
   // a letter written twice is said once (Makkhan मखन, Dillibazar); before the vowels go, so
   // that the two m of Momo stay two
   s = s.replace(/(.)\1+/g, '$1');
+  // a y before a vowel at the start is the glide English leaves unwritten (Union युनियन)
+  if (/^y[aeiou]/.test(s)) s = s.slice(1);
   const first = /^[aeiou]/.test(s) ? 'a' : '';
-  // a nasal before a stop of its own place (Kathmandu's n, रामचन्द्र's न्, शम्भु's म्): written as
-  // anusvara, as a half letter, or not at all; other nasals are letters of their own
-  s = s.replace(/n(?=[tdCjkg])|m(?=[pb])/g, '');
   // y is a vowel's glide past the first letter (क्याफे for café, Maya, Himalaya)
   s = s.charAt(0) + s.slice(1).replace(/[aeiouy]/g, '');
   if (first) s = s.slice(1);
+  // a nasal before a stop of its own place (Kathmandu's n, रामचन्द्र's न्, शम्भु's म्): written as
+  // anusvara, as a half letter, or not at all, with an inherent a between or not; other nasals
+  // are letters of their own
+  const nasals = /n(?=[tdCjkg])|m(?=[pb])/g;
+  s = first ? s.replace(nasals, '') : s.charAt(0) + s.slice(1).replace(nasals, '');
   return first + s.toLowerCase();
 }
 
 // Devanagari in Latin letters with every inherent a kept: the key drops vowels anyway, and
-// keeping them keeps the deletion rules out of the key.
-function rawLatin(word: string): string {
+// keeping them keeps the deletion rules out of the key. No tails, unless `tails`: a nasalised
+// vowel (काठमाडौं, दशैं) is written with an n, or without, or before the consonant.
+function rawLatin(word: string, tails = false): string {
   let out = '';
   for (const run of word.split(/[^\u0900-\u097f]+/)) {
-    // no tails: a nasalised vowel (काठमाडौं) is written with an n, or without, or before the consonant
-    for (const x of units(run)) out += (x.consonant ?? '') + (x.vowel ?? (x.consonant !== undefined ? 'a' : ''));
+    for (const x of units(run)) {
+      // ङ and ञ joined to the next letter are its nasal, an n (हङ्कुक Hankook, रञ्जना Ranjana)
+      const nasal = x.vowel === '' && (x.letter === 'ङ' || (x.letter === 'ञ' && x.consonant === 'ny'));
+      out += (nasal ? 'n' : (x.consonant ?? '')) + (x.vowel ?? (x.consonant !== undefined ? 'a' : ''));
+      if (tails) out += x.tail.replace(/m/g, 'n');
+    }
     out += ' ';
   }
   return out;
+}
+
+// The Latin letters as Nepali spells them out in an abbreviation (SBI एसबीआई, ATM एटीएम), with
+// long vowels written short, as `spelledLetters` reads them.
+const LETTER_NAMES: [string, string][] = (
+  [
+    ['a', 'ए'],
+    ['b', 'बी'],
+    ['c', 'सी'],
+    ['d', 'डी'],
+    ['e', 'ई'],
+    ['f', 'एफ'],
+    ['g', 'जी'],
+    ['h', 'एच'],
+    ['i', 'आई'],
+    ['i', 'आइ'],
+    ['j', 'जे'],
+    ['k', 'के'],
+    ['l', 'एल'],
+    ['m', 'एम'],
+    ['n', 'एन'],
+    ['o', 'ओ'],
+    ['p', 'पी'],
+    ['q', 'क्यू'],
+    ['r', 'आर'],
+    ['s', 'एस'],
+    ['t', 'टी'],
+    ['u', 'यू'],
+    ['v', 'भी'],
+    ['w', 'डब्लु'],
+    ['w', 'डब्ल्यु'],
+    ['x', 'एक्स'],
+    ['y', 'वाई'],
+    ['z', 'जेड'],
+  ] as [string, string][]
+).map(([l, d]) => [l, short(d)]);
+
+// Devanagari with its long vowels short: letter names are spelled both ways (बी, बि).
+function short(s: string): string {
+  return s.replace(/ी/g, 'ि').replace(/ू/g, 'ु').replace(/ई/g, 'इ').replace(/ऊ/g, 'उ');
+}
+
+/**
+ * The Latin letters a Devanagari word spells out one by one (`एसबीआई` → `sbi`, `आर` → `r`),
+ * or undefined when it is not a run of letter names.
+ */
+export function spelledLetters(word: string): string | undefined {
+  const w = short(word.normalize('NFC'));
+  let out = '';
+  for (let i = 0; i < w.length; ) {
+    // the longest name that starts here (एस before ए)
+    let best: [string, string] | undefined;
+    for (const e of LETTER_NAMES) if (w.startsWith(e[1], i) && (!best || e[1].length > best[1].length)) best = e;
+    if (!best) return undefined;
+    out += best[0];
+    i += best[1].length;
+  }
+  return out || undefined;
+}
+
+// Nepali's endings a name's word may carry that its English name does not (नेपालको Nepal's,
+// वर्गहरू classes): of, 's, the plural, in.
+const ENDINGS = /(को|का|की|हरू|हरु|मा)$/;
+
+/**
+ * A word's phonetic keys: its `phoneticKey` first, then the keys of its other readings, each
+ * once. A Latin word is also read as English (a g before e, i or y as j: College कलेज; an s
+ * between vowels as z, which Nepali writes ज: Sunrise सनराइज; a d between a vowel and u as j:
+ * Education एजुकेशन), and with a ch as k if it has one (Echo इको, Technology टेक्नोलोजी); a
+ * Devanagari word with an anusvara or candrabindu also with an n there (दशैं Dashain), and one
+ * ending in को, का, की, हरू or मा also without it (नेपालको Nepal). `[]` for a word with no letters.
+ *
+ * @example
+ * phoneticKeys('sunrise'); // ['snrs', 'snrj']
+ */
+export function phoneticKeys(word: string): string[] {
+  const out: string[] = [];
+  const add = (k: string) => {
+    if (k && !out.includes(k)) out.push(k);
+  };
+  add(phoneticKey(word));
+  if (DEVA.test(word)) {
+    if (/[ंँ]/.test(word)) add(keyOf(word, true));
+    const s = stem(word);
+    if (s !== word) add(phoneticKey(s));
+    return out;
+  }
+  const s = (ASCII.test(word) ? word : word.normalize('NFD')).toLowerCase().replace(/[^a-z]/g, '');
+  if (!s) return out;
+  const soft = s
+    .replace(/g(?=[eiy])/g, 'j')
+    .replace(/(?<=[aeiou])s(?=[aeiouy])/g, 'j')
+    .replace(/(?<=[aeiou])du/g, 'ju');
+  if (soft !== s) add(phoneticKey(soft));
+  if (s.includes('ch') && /(?<!t)ch/.test(s)) add(phoneticKey(soft.replace(/(?<!t)ch/g, 'k')));
+  return out;
+}
+
+/** A Devanagari word without one of Nepali's endings (`ENDINGS`), when two letters or more are left. */
+export function stem(word: string): string {
+  const s = word.replace(ENDINGS, '');
+  return s !== word && [...s].length >= 2 ? s : word;
+}
+
+/**
+ * A word's key with its vowels (`phoneticKey` keeps only its consonants): its spelling read the
+ * same way, a Devanagari word as `toLatin` reads it, then each run of vowels its first (`ai`,
+ * `aa` → a; `ee`, `ea` → e) and y but at the start dropped. A sound match whose vowels agree too
+ * is surer than its short key alone says (बैंक and Bank `bak`, not बुक `buk`).
+ *
+ * @example
+ * vowelKey('Nepal') === vowelKey('नेपाल'); // 'nepal'
+ */
+export function vowelKey(word: string): string {
+  const deva = DEVA.test(word);
+  let s = deva ? toLatin(word) : ASCII.test(word) ? word : word.normalize('NFD');
+  s = s
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .replace(/hh+/g, 'h');
+  if (!s) return '';
+  if (!deva && s.endsWith('ew')) s = `${s.slice(0, -2)}u`;
+  if (!deva && s.endsWith('que')) s = `${s.slice(0, -3)}k`;
+  s = s.replace(deva ? FOLD_DEVA : FOLD_LATIN, folded).replace(ASPIRATE, '$1');
+  s = s.charAt(0) + s.slice(1).replace(/h/g, '');
+  s = s.replace(/ri/g, 'r').replace(/(.)\1+/g, '$1');
+  s = s.charAt(0) + s.slice(1).replace(/y/g, '');
+  s = s.replace(/([aeiou])[aeiou]+/g, '$1');
+  return s.charAt(0) + s.slice(1).replace(/n(?=[tdCjkg])|m(?=[pb])/g, '').toLowerCase();
 }

@@ -2,6 +2,7 @@ import SearchableMap from 'minisearch/SearchableMap';
 import type { PlaceTable } from '../model/table.js';
 import { fold, letters } from './fold.js';
 import { matchKeys, OPTIONAL_WORDS } from '../lang/glossary.js';
+import { scriptOf, spelledLetters, vowelKey } from '../lang/translit.js';
 
 /** The tags a row is found by, in the order a name is chosen. */
 export const NAME_FIELDS: readonly string[] = ['name', 'name:en', 'name:ne', 'alt_name', 'old_name'];
@@ -73,9 +74,20 @@ export const NAME = 0,
 // correction: the same name typed as tagged ranks first, but a short name matched by sound can
 // still beat a long one matched by letters.
 const SOUND = 0.6;
+// A word matched by meaning (`temple` मन्दिर), a share of SOUND: below the same name by sound
+// (`marga` मार्ग before सडक).
+const MEANING = 0.8;
+// A name the query matches whole (as many words matched as the name has) weighs this many times
+// more: the place called काठमाडौं, found by sound, is a better answer to `kathmandu` than Hilton
+// Kathmandu, found by its letters; the name spelled as typed still ranks first (its words weigh
+// more), and a query with a word more than a name (`everland kathmandu hotel thamel`) still
+// finds the name whole among the names with some of its words.
+const WHOLE = 2;
 // A short key matches more names by chance (`thame`, half typed, is `tm` as Tom and Time are;
 // `Mai` is `m`): a key weighs SOUND from four letters on, these shares of it below.
 const BY_KEY_LENGTH = [0, 0.1, 0.25, 0.66];
+// A key is cut into keys this long or longer, each of a word of a name (see `splits`).
+const MIN_SPLIT = 2;
 // Keys this long or longer also complete as a prefix (`kathm` → `ktm` finds काठमाडौं, `ktmd`).
 const MIN_KEY_PREFIX = 3;
 
@@ -108,7 +120,7 @@ export class Words {
   // it, from `sorted`: a load, or a snapshot's, should not pay for it up front.
   private dict: SearchableMap<number> | undefined;
   // The words by phonetic key, for matches by sound: built like `dict`, on first need.
-  private byKey: { keys: string[]; keyWord: Uint32Array; pos: Uint32Array } | undefined;
+  private byKey: Sounds | undefined;
   private readonly sorted: string[];
   private readonly sortedId: Uint32Array;
   private readonly docRow: Uint32Array;
@@ -304,14 +316,34 @@ export class Words {
     });
     // then each word by sound, the words that share its phonetic key (ठमेल for thamel), with
     // what the letters leave of the cap: a query's work stays within MAX_POSTINGS in all
-    const sounds = terms.map((term, i) => this.soundPlan(term, plans[i]));
+    // a word the index has: its keys were made with the index
+    const { wordKeys, spoken } = this.sounds();
+    const known = terms.map((term, i) => (this.sorted[plans[i].lo] === term ? this.sortedId[plans[i].lo] : -1));
+    const keys = terms.map((term, i) => (known[i] >= 0 ? wordKeys[known[i]] : matchKeys(term)));
+    const sounds = terms.map((term, i) => this.soundPlan(keys[i], 1 << i, plans[i], known[i] >= 0 ? spoken[known[i]] : vowelKey(term)));
+    // and two words together, which the other script may write as one (Indra Chowk इन्द्रचोक,
+    // न्यू रोड Newroad), and letters spelled one by one (आर एन ए सी RNAC, R.S. आर. एस.)
+    for (let i = 0; i + 1 < terms.length; i++) {
+      const a = terms[i],
+        b = terms[i + 1];
+      if (LETTER.test(a) && LETTER.test(b) && scriptOf(a) === scriptOf(b)) sounds.push(this.soundPlan(matchKeys(a + b).map((k) => `${k}!`), 3 << i));
+    }
+    for (const run of letterRuns(terms)) sounds.push(this.soundPlan([`@${run.letters}`], run.bits));
     let left = MAX_POSTINGS - scored;
-    const soundScored = sounds.reduce((n, p, i) => {
-      const got = this.sound(c, p, i, touched, left);
+    let soundScored = sounds.reduce((n, p) => {
+      const got = this.sound(c, p, touched, left);
       left -= got;
       return n + got;
     }, 0);
-    const { docRow, docHead } = this;
+    // and a word the other script writes as two or more (इन्द्रचोक Indra Chowk, SBI एस.बी.आई.)
+    keys.forEach((k, i) => {
+      for (const parts of this.splits(k)) {
+        const got = this.together(c, parts, 1 << i, touched, left);
+        left -= got;
+        soundScored += got;
+      }
+    });
+    const { docRow, docHead, docLen } = this;
     const { mask, spelled, score, headSeen, headAt, epoch } = c;
     const all = (1 << terms.length) - 1;
     // the words a name in the other language may lack (`the`, `of`, `pvt`): not needed by sound
@@ -321,10 +353,10 @@ export class Words {
     });
     // every word matched; or, some by sound, every word but optional ones
     const full = (d: number) => mask[d] === all || (mask[d] !== spelled[d] && (mask[d] | optional) === all);
-    // The tier of a name's match: 0 every word, by its letters or by sound; 2 some words by
-    // their letters, which counts only when no name has every word. Some words by sound alone
-    // never count.
-    const tierOf = (d: number) => (full(d) ? 0 : spelled[d] ? 2 : -1);
+    // The tier of a name's match: 0 every word, by its letters or by sound; 2 some words, which
+    // counts only when no name has every word: by their letters, or by sound half the query's
+    // words at least (one word matched by sound alone is mostly chance).
+    const tierOf = (d: number) => (full(d) ? 0 : spelled[d] || 2 * bits(mask[d]) >= terms.length ? 2 : -1);
     let partial = true;
     for (const d of touched)
       if (full(d)) {
@@ -336,8 +368,10 @@ export class Words {
     for (const d of touched) {
       const tier = tierOf(d);
       if (tier < 0 || (tier === 2 && !partial)) continue;
-      // as MiniSearch: a document matching more of the query's words scores that many times more
-      const s = score[d] * bits(mask[d]);
+      // as MiniSearch: a document matching more of the query's words scores that many times more;
+      // and a name all of whose words the query matched, WHOLE times more
+      const matched = bits(mask[d]);
+      const s = score[d] * matched * (matched >= docLen[d] ? WHOLE : 1);
       // a row's names are consecutive documents: the row is kept once, under its first, at its best
       const h = docHead[d];
       if (headSeen[h] === epoch) {
@@ -400,10 +434,10 @@ export class Words {
     let scored = 0;
     for (let k = p.lo; k < p.hi; k++) {
       const w = sorted[k];
-      if (w.length === n) scored += this.add(c, sortedId[k], 1, i, touched, Infinity);
-      else scored += this.add(c, sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - n)), i, touched, Infinity);
+      if (w.length === n) scored += this.add(c, sortedId[k], 1, 1 << i, touched, Infinity);
+      else scored += this.add(c, sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - n)), 1 << i, touched, Infinity);
     }
-    for (let k = 0; k < p.typos.length; k += 2) scored += this.add(c, p.typos[k], p.typos[k + 1], i, touched, Infinity);
+    for (let k = 0; k < p.typos.length; k += 2) scored += this.add(c, p.typos[k], p.typos[k + 1], 1 << i, touched, Infinity);
     return scored;
   }
 
@@ -415,7 +449,7 @@ export class Words {
     const n = p.term.length;
     let left = p.share;
     const take = (id: number, weight: number) => {
-      if (left > 0) left -= this.add(c, id, weight, i, touched, left);
+      if (left > 0) left -= this.add(c, id, weight, 1 << i, touched, left);
     };
     let from = p.lo;
     if (from < p.hi && sorted[from].length === n) take(sortedId[from++], 1);
@@ -439,24 +473,25 @@ export class Words {
     return p.share - left;
   }
 
-  // A query word's matches by sound: the words of the index with its phonetic key (or, for a
-  // key of MIN_KEY_PREFIX letters or more, a key it starts), less those its letters matched.
-  private soundPlan(term: string, byLetters: Plan): { ids: number[]; weights: number[] } {
-    const { keys, keyWord, pos } = this.sounds();
+  // A query word's matches by sound: the words of the index with one of its keys (or, for a
+  // phonetic key of MIN_KEY_PREFIX letters or more, a key it starts), less those its letters
+  // matched (`byLetters`); `bits`: the query's words they match; `said`: the word's vowelKey.
+  private soundPlan(keysOf: string[], bits: number, byLetters?: Plan, said?: string): SoundPlan {
+    const { keys, keyWord, pos, spoken } = this.sounds();
     const ids: number[] = [],
       weights: number[] = [];
-    const keysOf = matchKeys(term);
     // a key one letter past a name's (Himalayan for हिमालय, Citizens for सिटिजन): that one too, whole
     const first = keysOf[0];
-    if (first !== undefined && !first.startsWith('=') && first.length >= 4) keysOf.push(`${first.slice(0, -1)}!`);
+    if (first !== undefined && !sure(first) && !first.endsWith('!') && first.length >= 4) keysOf = [...keysOf, `${first.slice(0, -1)}!`];
     for (let key of keysOf) {
       const whole = key.endsWith('!');
       if (whole) key = key.slice(0, -1);
-      // a meaning is sure; a sound the surer the longer its key
-      const weight = key.startsWith('=') ? SOUND : SOUND * (BY_KEY_LENGTH[key.length] ?? 1);
+      // spelled letters are sure, a meaning nearly; a sound the surer the longer its key, or
+      // when the vowels agree too (बैंक for bank, not बुक)
+      const weight = key.startsWith('@') ? SOUND : key.startsWith('=') ? SOUND * MEANING : SOUND * (BY_KEY_LENGTH[key.length] ?? 1);
       const lo = lowerBound(keys, key);
       let hi = lo;
-      if (whole || key.startsWith('=') || key.length < MIN_KEY_PREFIX) while (hi < keys.length && keys[hi] === key) hi++;
+      if (whole || sure(key) || key.length < MIN_KEY_PREFIX) while (hi < keys.length && keys[hi] === key) hi++;
       else {
         let top = keys.length;
         while (hi < top) {
@@ -468,22 +503,22 @@ export class Words {
       for (let k = lo; k < hi; k++) {
         const id = keyWord[k],
           at = pos[id];
-        if (at >= byLetters.lo && at < byLetters.hi) continue;
+        if (byLetters && at >= byLetters.lo && at < byLetters.hi) continue;
         if (ids.includes(id)) continue;
         let typo = false;
-        for (let t = 0; t < byLetters.typos.length; t += 2) if (byLetters.typos[t] === id) typo = true;
+        if (byLetters) for (let t = 0; t < byLetters.typos.length; t += 2) if (byLetters.typos[t] === id) typo = true;
         if (!typo) {
           ids.push(id);
-          weights.push(weight);
+          weights.push(weight < SOUND && said !== undefined && !sure(key) && close(said, spoken[id]) ? SOUND : weight);
         }
       }
     }
-    return { ids, weights };
+    return { ids, weights, bits };
   }
 
   // Scores a word's matches by sound, rarest first when they hold more than `max` postings.
   // Returns the postings scored.
-  private sound(c: Scratch, plan: { ids: number[]; weights: number[] }, i: number, touched: number[], max: number): number {
+  private sound(c: Scratch, plan: SoundPlan, touched: number[], max: number): number {
     const { start } = this;
     const size = (k: number) => start[plan.ids[k] + 1] - start[plan.ids[k]];
     let need = 0;
@@ -493,15 +528,67 @@ export class Words {
     let left = max;
     for (const k of order) {
       if (left <= 0) break;
-      left -= this.add(c, plan.ids[k], plan.weights[k], i, touched, left, true);
+      left -= this.add(c, plan.ids[k], plan.weights[k], plan.bits, touched, left, true);
     }
     return max - left;
+  }
+
+  // The ways a query word may be written as several words of a name: its phonetic key cut in
+  // two keys of MIN_SPLIT letters or more that words of the index have (`adrck`: `adr` and `ck`),
+  // or its letters spelled one by one (`@sbi`: `@s`, `@b` and `@i`). Each way: the keys' words
+  // and the weight of its matches.
+  private splits(keysOf: string[]): { ids: number[][]; weight: number }[] {
+    const out: { ids: number[][]; weight: number }[] = [];
+    const with_ = (keys: string[], weight: number) => {
+      const ids = keys.map((k) => this.wordsOf(k));
+      if (ids.every((x) => x.length)) out.push({ ids, weight });
+    };
+    for (const key of keysOf) {
+      if (key.startsWith('@')) {
+        if (key.length > 2) with_([...key.slice(1)].map((l) => `@${l}`), SOUND);
+      } else if (!key.startsWith('=')) {
+        if (key.length >= 2 * MIN_SPLIT + 1)
+          for (let p = MIN_SPLIT; p + MIN_SPLIT <= key.length; p++) with_([key.slice(0, p), key.slice(p)], SOUND * (BY_KEY_LENGTH[key.length] ?? 1));
+      }
+    }
+    return out;
+  }
+
+  // The words of the index with key `key`, whole.
+  private wordsOf(key: string): number[] {
+    const { keys, keyWord } = this.sounds();
+    const out: number[] = [];
+    for (let k = lowerBound(keys, key); k < keys.length && keys[k] === key; k++) out.push(keyWord[k]);
+    return out;
+  }
+
+  // Scores the documents that have a word of each part (`ids[j]`: part j's words), as matches
+  // of the query's words `bit`, at `weight`, while `max` postings allow. Returns the postings read.
+  private together(c: Scratch, parts: { ids: number[][]; weight: number }, bit: number, touched: number[], max: number): number {
+    const { start, doc } = this;
+    let read = 0;
+    // how many parts, in order, each document has: those with all of them match
+    const count = new Map<number, number>();
+    parts.ids.forEach((ids, j) => {
+      for (const id of ids) {
+        for (let k = start[id]; k < start[id + 1] && read < max; k++, read++) {
+          const d = doc[k];
+          if ((count.get(d) ?? 0) === j) count.set(d, j + 1);
+        }
+      }
+    });
+    const n = parts.ids.length;
+    const only = new Set<number>();
+    for (const [d, m] of count) if (m === n) only.add(d);
+    if (!only.size) return read;
+    for (const ids of parts.ids) for (const id of ids) this.add(c, id, parts.weight / n, bit, touched, Infinity, true, only);
+    return read;
   }
 
   // The index of words by phonetic key, built on the first query that needs it (from `sorted`,
   // like the typos' tree): the keys of every word in order, each key's word, and each word's
   // position in `sorted`.
-  private sounds(): { keys: string[]; keyWord: Uint32Array; pos: Uint32Array } {
+  private sounds(): Sounds {
     if (!this.byKey) run(this.makeSounds());
     return this.byKey!;
   }
@@ -511,10 +598,16 @@ export class Words {
   private *makeSounds(): Generator<string, void> {
     const { sorted, sortedId } = this;
     let runs: [string, number][][] = [];
+    const spoken: string[] = new Array(sorted.length);
+    const wordKeys: string[][] = new Array(sorted.length);
     for (let k0 = 0; k0 < sorted.length; k0 += PREPARE_WORDS) {
       const run: [string, number][] = [];
-      for (let k = k0; k < Math.min(k0 + PREPARE_WORDS, sorted.length); k++)
-        for (const key of matchKeys(sorted[k])) run.push([key, sortedId[k]]);
+      for (let k = k0; k < Math.min(k0 + PREPARE_WORDS, sorted.length); k++) {
+        const keys = matchKeys(sorted[k]);
+        for (const key of keys) run.push([key, sortedId[k]]);
+        wordKeys[sortedId[k]] = keys;
+        spoken[sortedId[k]] = vowelKey(sorted[k]);
+      }
       runs.push(run.sort(byKeyThenWord));
       yield 'phonetic keys';
     }
@@ -529,7 +622,7 @@ export class Words {
     const pairs = runs[0] ?? [];
     const pos = new Uint32Array(sorted.length);
     for (let k = 0; k < sorted.length; k++) pos[sortedId[k]] = k;
-    this.byKey = { keys: pairs.map((p) => p[0]), keyWord: Uint32Array.from(pairs, (p) => p[1]), pos };
+    this.byKey = { keys: pairs.map((p) => p[0]), keyWord: Uint32Array.from(pairs, (p) => p[1]), pos, spoken, wordKeys };
   }
 
   /**
@@ -569,11 +662,10 @@ export class Words {
   }
 
   // Adds word `id`'s documents (the first `max` of them), at `weight`, as matches of the
-  // query's word `i`. Returns how many it added.
-  private add(c: Scratch, id: number, weight: number, i: number, touched: number[], max: number, bySound = false): number {
+  // query's words `bit` (bit i: word i). Returns how many it added.
+  private add(c: Scratch, id: number, weight: number, bit: number, touched: number[], max: number, bySound = false, only?: Set<number>): number {
     const { start, doc, tf, docLen, docOld } = this;
     const { score, mask, spelled, seen, epoch } = c;
-    const bit = 1 << i;
     const df = start[id + 1] - start[id];
     const idf = Math.log(1 + (this.names - df + 0.5) / (df + 0.5));
     const norm = K * (1 - B);
@@ -581,6 +673,7 @@ export class Words {
     const end = Math.min(start[id + 1], start[id] + max);
     for (let k = start[id]; k < end; k++) {
       const d = doc[k];
+      if (only && !only.has(d)) continue;
       if (seen[d] !== epoch) {
         seen[d] = epoch;
         score[d] = 0;
@@ -596,6 +689,68 @@ export class Words {
     }
     return end - start[id];
   }
+}
+
+/** The index of words by key: the keys of every word in order, each key's word, each word's position in `sorted`, and each word's `vowelKey` and keys (by id). */
+interface Sounds {
+  keys: string[];
+  keyWord: Uint32Array;
+  pos: Uint32Array;
+  spoken: string[];
+  /** Each word's `matchKeys`, by id: a query's word the index has needs them computed no more. */
+  wordKeys: string[][];
+}
+
+// Whether two vowel keys are one letter apart at most (Kathmandu काठमाडौं, not Tom ठमेल): the
+// same spelling, vowels and all, in either script. Keys of two letters or less must be equal.
+function close(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length < 3 || b.length < 3 || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  let j = 0;
+  while (j < a.length - i && j < b.length - i && a[a.length - 1 - j] === b[b.length - 1 - j]) j++;
+  // one letter changed, added or dropped between the common start and end
+  return Math.max(a.length, b.length) - i - j <= 1;
+}
+
+/** A query word's matches by sound: words of the index and their weights, and the query's words they match (bit i: word i). */
+interface SoundPlan {
+  ids: number[];
+  weights: number[];
+  bits: number;
+}
+
+// A word with a letter (not a number), which may be joined to the next
+const LETTER = /\p{L}/u;
+
+// A meaning (`=मन्दिर`) or letters spelled out (`@sbi`): a key that matches by no chance.
+const sure = (key: string) => key.startsWith('=') || key.startsWith('@');
+
+/**
+ * The runs of two or more query words in a row that are each a letter (`r`, `s`) or a letter
+ * spelled out in Devanagari (`आर`, `एस`): an abbreviation written letter by letter.
+ */
+function letterRuns(terms: string[]): { letters: string; bits: number }[] {
+  const out: { letters: string; bits: number }[] = [];
+  let letters = '',
+    bits = 0,
+    n = 0;
+  const end = () => {
+    if (n >= 2) out.push({ letters, bits });
+    letters = '';
+    bits = 0;
+    n = 0;
+  };
+  terms.forEach((t, i) => {
+    const l = /^[a-z]$/.test(t) ? t : spelledLetters(t);
+    if (l === undefined || l.length !== 1) return end();
+    letters += l;
+    bits |= 1 << i;
+    n++;
+  });
+  end();
+  return out;
 }
 
 /** Words per step of `Words.preparing()`: about a millisecond of phonetic keys. */

@@ -98,14 +98,47 @@ export function* rawObjects(raw: RawData): Generator<RawObject & { placeId: numb
 
 /**
  * Whether the names the object bears today (not `old_name`) match every word of the query by
- * sound: a key of each word is a key of a word of some name, or (not a meaning `=…`) the start
- * of one (three letters or more), or one letter longer than one (four letters or more). Keys of all the names count together.
+ * sound: a key of each word is a key of a word of some name, or (not a meaning `=…` nor letters
+ * `@…`) the start of one (three letters or more), or one letter longer than one (four letters or
+ * more); or the word and the next or the one before, written as one, have a key of a name's
+ * word; or the word's key (five letters or more) cut in two keys of two letters or more, or its
+ * letters `@…` one by one, are keys of the name's words; or the word is one of two or more
+ * letters in a row (`@r`, `@s`) which together are a key of a name's word. Keys of all the names
+ * count together.
  */
 export function soundMatches(tags: RawTag[], q: string, keysOf: (word: string) => string[]): boolean {
-  const keys = NAME_KEYS.filter((k) => k !== 'old_name')
-    .flatMap((k) => wordsOf(tag(tags, k) ?? ''))
-    .flatMap(keysOf);
-  const sound = (k: string, n: string) =>
-    !k.startsWith('=') && ((k.length >= 3 && n.startsWith(k)) || (k.length >= 4 && n === k.slice(0, -1)));
-  return wordsOf(q).every((w) => keysOf(w).some((k) => keys.some((n) => n === k || sound(k, n))));
+  const keys = new Set(
+    NAME_KEYS.filter((k) => k !== 'old_name')
+      .flatMap((k) => wordsOf(tag(tags, k) ?? ''))
+      .flatMap(keysOf),
+  );
+  const sure = (k: string) => k.startsWith('=') || k.startsWith('@');
+  const sound = (k: string, n: string) => !sure(k) && ((k.length >= 3 && n.startsWith(k)) || (k.length >= 4 && n === k.slice(0, -1)));
+  const one = (w: string) => keysOf(w).some((k) => [...keys].some((n) => n === k || sound(k, n)));
+  const cut = (k: string) => {
+    if (k.startsWith('@')) return k.length > 2 && [...k.slice(1)].every((l) => keys.has(`@${l}`));
+    if (k.startsWith('=') || k.length < 5) return false;
+    for (let p = 2; p + 2 <= k.length; p++) if (keys.has(k.slice(0, p)) && keys.has(k.slice(p))) return true;
+    return false;
+  };
+  const qs = [...new Set(wordsOf(q))];
+  const script = (w: string) => (/[\u0900-\u097f]/.test(w) ? 'deva' : 'latin');
+  const joined = (i: number) =>
+    i >= 0 &&
+    i + 1 < qs.length &&
+    /\p{L}/u.test(qs[i]) &&
+    /\p{L}/u.test(qs[i + 1]) &&
+    script(qs[i]) === script(qs[i + 1]) &&
+    keysOf(qs[i] + qs[i + 1]).some((k) => keys.has(k));
+  // runs of single letters: the letters each word spells
+  const letter = qs.map((w) => keysOf(w).find((k) => /^@.$/.test(k))?.slice(1));
+  const inRun = (i: number) => {
+    if (letter[i] === undefined) return false;
+    let a = i,
+      b = i;
+    while (a > 0 && letter[a - 1] !== undefined) a--;
+    while (b + 1 < qs.length && letter[b + 1] !== undefined) b++;
+    return b > a && keys.has(`@${letter.slice(a, b + 1).join('')}`);
+  };
+  return qs.every((w, i) => one(w) || keysOf(w).some(cut) || joined(i) || joined(i - 1) || inRun(i));
 }
