@@ -332,8 +332,7 @@ describe('records and limit', () => {
     // the other rows sound like one of the two words (ठमेल)
     const others = either.filter((s) => !spelled.has(s.placeId));
     expect(others.length).toBeGreaterThan(0);
-    for (const s of others)
-      expect(['thamel', 'zqxj'].some((w) => soundMatches(rows.get(s.placeId)!.tags, w, matchKeys))).toBe(true);
+    for (const s of others) expect(['thamel', 'zqxj'].some((w) => soundMatches(rows.get(s.placeId)!.tags, w, matchKeys))).toBe(true);
   });
 
   it.each(['!!!', '  -- ', 'zqxjzqxj', '🙂'])('%j finds nothing', (q) => {

@@ -420,9 +420,7 @@ function keyOf(word: string, tails: boolean): string {
   if (!s) return '';
   if (!deva && s.endsWith('ew')) s = `${s.slice(0, -2)}u`;
   if (!deva && s.endsWith('que')) s = `${s.slice(0, -3)}k`;
-  s = s
-    .replace(deva ? FOLD_DEVA : FOLD_LATIN, folded)
-    .replace(ASPIRATE, '$1');
+  s = s.replace(deva ? FOLD_DEVA : FOLD_LATIN, folded).replace(ASPIRATE, '$1');
   // an h past the first letter is said faintly, or moved, or left out (Mahabir, Bramha, Sorhahatte)
   s = s.charAt(0) + s.slice(1).replace(/h/g, '');
   s = s.replace(/ri/g, 'r');
@@ -507,7 +505,7 @@ function short(s: string): string {
 export function spelledLetters(word: string): string | undefined {
   const w = short(word.normalize('NFC'));
   let out = '';
-  for (let i = 0; i < w.length; ) {
+  for (let i = 0; i < w.length;) {
     // the longest name that starts here (एस before ए)
     let best: [string, string] | undefined;
     for (const e of LETTER_NAMES) if (w.startsWith(e[1], i) && (!best || e[1].length > best[1].length)) best = e;
@@ -586,5 +584,11 @@ export function vowelKey(word: string): string {
   s = s.replace(/ri/g, 'r').replace(/(.)\1+/g, '$1');
   s = s.charAt(0) + s.slice(1).replace(/y/g, '');
   s = s.replace(/([aeiou])[aeiou]+/g, '$1');
-  return s.charAt(0) + s.slice(1).replace(/n(?=[tdCjkg])|m(?=[pb])/g, '').toLowerCase();
+  return (
+    s.charAt(0) +
+    s
+      .slice(1)
+      .replace(/n(?=[tdCjkg])|m(?=[pb])/g, '')
+      .toLowerCase()
+  );
 }

@@ -326,7 +326,13 @@ export class Words {
     for (let i = 0; i + 1 < terms.length; i++) {
       const a = terms[i],
         b = terms[i + 1];
-      if (LETTER.test(a) && LETTER.test(b) && scriptOf(a) === scriptOf(b)) sounds.push(this.soundPlan(matchKeys(a + b).map((k) => `${k}!`), 3 << i));
+      if (LETTER.test(a) && LETTER.test(b) && scriptOf(a) === scriptOf(b))
+        sounds.push(
+          this.soundPlan(
+            matchKeys(a + b).map((k) => `${k}!`),
+            3 << i,
+          ),
+        );
     }
     for (const run of letterRuns(terms)) sounds.push(this.soundPlan([`@${run.letters}`], run.bits));
     let left = MAX_POSTINGS - scored;
@@ -545,10 +551,15 @@ export class Words {
     };
     for (const key of keysOf) {
       if (key.startsWith('@')) {
-        if (key.length > 2) with_([...key.slice(1)].map((l) => `@${l}`), SOUND);
+        if (key.length > 2)
+          with_(
+            [...key.slice(1)].map((l) => `@${l}`),
+            SOUND,
+          );
       } else if (!key.startsWith('=')) {
         if (key.length >= 2 * MIN_SPLIT + 1)
-          for (let p = MIN_SPLIT; p + MIN_SPLIT <= key.length; p++) with_([key.slice(0, p), key.slice(p)], SOUND * (BY_KEY_LENGTH[key.length] ?? 1));
+          for (let p = MIN_SPLIT; p + MIN_SPLIT <= key.length; p++)
+            with_([key.slice(0, p), key.slice(p)], SOUND * (BY_KEY_LENGTH[key.length] ?? 1));
       }
     }
     return out;
@@ -663,7 +674,16 @@ export class Words {
 
   // Adds word `id`'s documents (the first `max` of them), at `weight`, as matches of the
   // query's words `bit` (bit i: word i). Returns how many it added.
-  private add(c: Scratch, id: number, weight: number, bit: number, touched: number[], max: number, bySound = false, only?: Set<number>): number {
+  private add(
+    c: Scratch,
+    id: number,
+    weight: number,
+    bit: number,
+    touched: number[],
+    max: number,
+    bySound = false,
+    only?: Set<number>,
+  ): number {
     const { start, doc, tf, docLen, docOld } = this;
     const { score, mask, spelled, seen, epoch } = c;
     const df = start[id + 1] - start[id];

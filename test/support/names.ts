@@ -131,7 +131,11 @@ export function soundMatches(tags: RawTag[], q: string, keysOf: (word: string) =
     script(qs[i]) === script(qs[i + 1]) &&
     keysOf(qs[i] + qs[i + 1]).some((k) => keys.has(k));
   // runs of single letters: the letters each word spells
-  const letter = qs.map((w) => keysOf(w).find((k) => /^@.$/.test(k))?.slice(1));
+  const letter = qs.map((w) =>
+    keysOf(w)
+      .find((k) => /^@.$/.test(k))
+      ?.slice(1),
+  );
   const inRun = (i: number) => {
     if (letter[i] === undefined) return false;
     let a = i,
