@@ -27,15 +27,51 @@ function cli(args: string[]) {
   return { child, out, exit };
 }
 
-/** Waits until the child's standard output matches `re` (or it exits). */
-async function waitFor(run: ReturnType<typeof cli>, re: RegExp): Promise<RegExpExecArray> {
-  for (let i = 0; i < 600; i++) {
-    const m = re.exec(run.out.stdout);
-    if (m) return m;
-    if (run.child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no ${re} in output:\n${run.out.stdout}\n${run.out.stderr}`);
+/** Waits until the child's standard output matches `re`: checked on each chunk it writes; refused when it exits first. */
+function waitFor(run: ReturnType<typeof cli>, re: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      run.child.stdout!.off('data', check);
+      run.child.off('exit', exited);
+    };
+    // registered after cli()'s own listener, so `out.stdout` already holds the chunk
+    const check = () => {
+      const m = re.exec(run.out.stdout);
+      if (m) {
+        stop();
+        resolve(m);
+      }
+    };
+    const exited = () => {
+      stop();
+      reject(new Error(`no ${re} in output:\n${run.out.stdout}\n${run.out.stderr}`));
+    };
+    run.child.stdout!.on('data', check);
+    run.child.once('exit', exited);
+    check();
+    if (run.child.exitCode !== null) exited();
+  });
+}
+
+/** A log that keeps its lines, and waits for one that matches. */
+function logLines() {
+  const lines: string[] = [];
+  const waiting: { re: RegExp; resolve: (line: string) => void }[] = [];
+  return {
+    lines,
+    log(line: string) {
+      lines.push(line);
+      for (const w of waiting.splice(0)) {
+        if (w.re.test(line)) w.resolve(line);
+        else waiting.push(w);
+      }
+    },
+    /** The first line, logged already or to come, that matches `re`. */
+    next(re: RegExp): Promise<string> {
+      const seen = lines.find((l) => re.test(l));
+      return seen !== undefined ? Promise.resolve(seen) : new Promise((resolve) => waiting.push({ re, resolve }));
+    },
+  };
 }
 
 const running: ChildProcess[] = [];
@@ -203,11 +239,17 @@ describe('graceful shutdown: stop accepting, finish in-flight requests', () => {
   it('cuts a request that outlasts the grace period', async () => {
     const index = await coreIndex();
     const key = token('j');
-    const app = createApp({ index, tokens: [key], log: () => {}, nearby: () => new Promise<NearbyPlace[]>(() => {}) });
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const nearby = () => {
+      entered();
+      return new Promise<NearbyPlace[]>(() => {});
+    };
+    const app = createApp({ index, tokens: [key], log: () => {}, nearby });
     const s = await serve(app, { port: 0, signals: [], graceMs: 200 });
     // (handled at once: the shutdown waits for the cut to be logged, and the fetch fails meanwhile)
     const stuck = fetch(`${s.origin}/api/v1/search/nearby?type=cafe&lat=1&lon=1&key=${key.key}`).catch((err: Error) => err);
-    await new Promise((r) => setTimeout(r, 100));
+    await inside; // the request is in the app when the shutdown starts
     await s.close();
     expect(await stuck).toBeInstanceOf(Error);
   });
@@ -240,7 +282,7 @@ describe('a request whose client leaves before the answer is logged once, as cut
     it(`under ${name}`, async () => {
       const index = await coreIndex();
       const key = token('k');
-      const lines: string[] = [];
+      const { lines, log, next } = logLines();
       let release!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       let entered!: () => void;
@@ -248,7 +290,7 @@ describe('a request whose client leaves before the answer is logged once, as cut
       const app = createApp({
         index,
         tokens: [key],
-        log: (l) => lines.push(l),
+        log,
         nearby: async () => {
           entered();
           await gate;
@@ -265,19 +307,18 @@ describe('a request whose client leaves before the answer is logged once, as cut
         client.abort();
         expect(await left).toBeInstanceOf(Error);
         // logged when the connection closes, while the search is still running
-        for (let i = 0; i < 100 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        await next(/ cut /);
         expect(lines).toEqual([
           expect.stringMatching(/ GET \/api\/v1\/search\/nearby\?type=cafe&lat=1&lon=1 cut \d+\.\dms key=#[0-9a-f]{8}$/),
         ]);
-        // and not again when the search ends
+        // and not again when the search ends: the search ends at once, long before the next
+        // request's round trip, whose line comes after any line of the first
         release();
-        await new Promise((r) => setTimeout(r, 100));
-        expect(lines).toHaveLength(1);
-        // a request answered is logged once with its status
         const ok = await fetch(`${s.origin}/api/v1/search/nearby?type=cafe&lat=1&lon=1&key=${key.key}`);
         expect(ok.status).toBe(200);
         await ok.arrayBuffer();
-        await new Promise((r) => setTimeout(r, 50));
+        await next(/ 200 /);
+        // a request answered is logged once with its status
         expect(lines.slice(1)).toEqual([expect.stringMatching(/ 200 \d+\.\dms key=#/)]);
       } finally {
         await s.close();
