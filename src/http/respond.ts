@@ -7,7 +7,7 @@
  * than through `c.header()`, and a `NearbyAnswer`'s bytes go out with that object as their
  * headers. @hono/node-server writes a plain object as it is, where a `Headers` (what `c.body()`
  * makes of more than one header) is validated on every set and turned back into an object,
- * sorted: a tenth of a keyed request's time on the server. Every other answer has what was said
+ * sorted, on every request. Every other answer has what was said
  * written through `c.header()` first (`flushSaid`), so it reads as plain Hono.
  */
 import type { Context } from 'hono';
@@ -46,7 +46,7 @@ export function flushSaid(c: Context<AppEnv>): void {
 /**
  * A request header (`name` in lower case) that every request reads: under Node, from the Node
  * request's own parsed headers. `c.req.header()` would build the Request's `Headers` from them
- * first, validating each (a twentieth of a keyed request's time). Repeated lines come joined
+ * first, validating each, on every request. Repeated lines come joined
  * with `, ` either way (Node keeps the first of a few single-valued fields, none of these).
  */
 export function requestHeader(
@@ -61,8 +61,8 @@ export function requestHeader(
 
 /**
  * Says that a body compress() may compress varies by Accept-Encoding, before the response exists.
- * Said after (by compress() itself), Hono rebuilds the response around a stream, which costs a
- * keyed request a tenth of its time even when the client takes no compression.
+ * Said after (by compress() itself), Hono rebuilds the response around a stream, on every keyed
+ * request, even when the client takes no compression.
  */
 export function compressible(c: Context<AppEnv>): void {
   c.header('Vary', 'Accept-Encoding', { append: true });

@@ -5,7 +5,7 @@ import { requestHeader } from '../respond.js';
 
 /**
  * Hono's compress() for clients that take a compressed body. For the others it would only read
- * the response's headers back (a tenth of a request's time): their `Vary: Accept-Encoding` is
+ * the response's headers back, rebuilding them on every request: their `Vary: Accept-Encoding` is
  * said by the response writer (`compressible` in respond.ts).
  */
 export function compression(): MiddlewareHandler<AppEnv> {

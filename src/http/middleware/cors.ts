@@ -20,8 +20,8 @@ const EXPOSE = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Re
  *
  * Only requests with an `Origin` (browsers') go through cors(); the others only get
  * `Vary: Origin`. cors() sets its headers on `c.res` before the route has answered, which makes
- * Hono build a placeholder response and later copy it into the route's: a fifth of a keyed
- * request's time (bench/throughput.ts) for headers that only a browser reads.
+ * Hono build a placeholder response and later copy it into the route's, on every request, for
+ * headers that only a browser reads (bench/throughput.ts shows the cost).
  */
 export function keyedCors(keyring: Keyring): MiddlewareHandler<AppEnv> {
   const handler = cors({

@@ -30,8 +30,8 @@ export interface RequestLogOptions {
  * and its access-log line.
  *
  * The id is ours, not Hono's requestId(): that one sets its header through a `Headers` (and
- * reads the request's), which makes every answer carry a placeholder response to copy from (a
- * tenth of a keyed request's time, bench/throughput.ts). Same rule as Hono's: an incoming
+ * reads the request's), which makes every answer carry a placeholder response to copy from
+ * (bench/throughput.ts shows the cost). Same rule as Hono's: an incoming
  * X-Request-Id of word characters, `-` and `=`, at most 64 long, is kept (a proxy's id).
  *
  * The log line is written once: when the answer is ready, or when the connection is closed
