@@ -9,7 +9,7 @@ import type { Router } from './router.js';
 
 /** What bounds a `Reach` search. */
 export interface ReachBounds {
-  /** Labels whose travel time passes this (ms) are dropped: the search covers what is reached within it. */
+  /** Nodes whose cheapest path takes longer than this (ms) are not expanded: the search covers what is reached within it. */
   maxTime?: number;
   /** Most nodes settled; past it the search stops with `finished` false. */
   maxSettled?: number;
@@ -20,20 +20,21 @@ export interface ReachBounds {
 /**
  * One-to-all Dijkstra over one mode's whole graph (not its hierarchy), from a point's seeds,
  * minimising the weight as `route()` does and carrying each label's travel time (without
- * penalties) and metres. Bounded by travel time: a label whose time passes `maxTime` is dropped,
- * which is exact, since time only grows along a path and a cheapest path's prefixes are cheapest
- * paths. Immutable after construction; per-query scratch is a `ReachContext` from a pool, lent
+ * penalties) and metres. Bounded by travel time: a node settled with a time past `maxTime` is
+ * not expanded, and not listed as settled. Exact: time only grows along a path and a cheapest
+ * path's prefixes are cheapest paths, so every node whose cheapest path takes at most `maxTime`
+ * is settled with that path's weight, time and metres. Immutable after construction; per-query scratch is a `ReachContext` from a pool, lent
  * to the caller's callback.
  */
 export class Reach {
   readonly arcs: Arcs;
-  private readonly start: Uint32Array;
-  private readonly head: Uint32Array;
-  private readonly weight: Uint32Array;
-  /** Per slot of the out-adjacency: its arc id, travel time and metres. */
+  /** Node v's out-adjacency slots are `start[v] .. start[v + 1]`; per slot: its head, weight, arc id, travel time (ms) and metres. */
+  readonly start: Uint32Array;
+  readonly head: Uint32Array;
+  readonly weight: Uint32Array;
   readonly arc: Uint32Array;
-  private readonly time: Float64Array;
-  private readonly metres: Float64Array;
+  readonly time: Float64Array;
+  readonly metres: Float64Array;
   private readonly free: ReachContext[] = [];
 
   /** `time[a]`, `metres[a]`: arc a's travel time (ms, no penalty) and length. */
@@ -76,7 +77,7 @@ export class Reach {
       }
       ctx.goals = bounds.goals;
     }
-    for (const s of seeds) if (s.time <= maxTime && s.weight < dist[s.node]) ctx.label(s.node, s.weight, s.time, s.metres);
+    for (const s of seeds) if (s.weight < dist[s.node]) ctx.label(s.node, s.weight, s.time, s.metres);
     let settled = 0;
     ctx.finished = true;
     while (queue.length) {
@@ -88,6 +89,7 @@ export class Reach {
         break;
       }
       state[v] = 2;
+      if (t[v] > maxTime) continue; // reached too late: its label is final, but nothing beyond it counts
       settled++;
       ctx.settle(v);
       if (ctx.goal[v] && --goals === 0) break;
@@ -95,16 +97,10 @@ export class Reach {
         mv = m[v];
       for (let k = start[v]; k < start[v + 1]; k++) {
         const w = head[k],
-          dw = d + weight[k],
-          tw = tv + time[k];
-        if (dw < dist[w] && tw <= maxTime) ctx.label(w, dw, tw, mv + metres[k]);
+          dw = d + weight[k];
+        if (dw < dist[w]) ctx.label(w, dw, tv + time[k], mv + metres[k]);
       }
     }
-  }
-
-  /** The out-adjacency slots of node v: `slots(v)[0] .. slots(v)[1]`, for `arc`, `head` and `slotTime`. */
-  slotsOf(v: number): [number, number] {
-    return [this.start[v], this.start[v + 1]];
   }
 }
 
@@ -115,7 +111,7 @@ export class ReachContext {
   /** Travel time (ms) and metres of that label. */
   readonly t: Float64Array;
   readonly m: Float64Array;
-  /** 0 untouched, 1 labelled (not settled: its time may not be final), 2 settled. */
+  /** 0 untouched, 1 labelled (not settled: its label may not be final), 2 settled (listed in `settled` only when within the time bound). */
   readonly state: Uint8Array;
   readonly goal: Uint8Array;
   goals: readonly number[] | undefined;

@@ -108,3 +108,19 @@ export function arcMeasures(router: Router, m: number): { time: Float64Array; me
   }
   return { time, metres: router.arcMetres(m) };
 }
+
+/**
+ * The directed edge (`edge * 2`, `+ 1` against its direction) that arc `a` of mode `m` runs
+ * along, and the travel time (ms) at which it enters that edge, counted from the arc's tail: an
+ * arc is one edge, entered at once.
+ */
+export function arcEdge(router: Router, m: number, a: number): { key: number; lead: number } {
+  return { key: router.modes[m].key[a], lead: 0 };
+}
+
+/** Milliseconds a metre of directed edge `key` takes in mode `m`. */
+export function msPerMetre(router: Router, m: number, key: number): number {
+  const g = router.graph,
+    e = key >> 1;
+  return g.edgeMeters[e] > 0 ? timeOf(g, m, e, g.edgeMeters[e]) / g.edgeMeters[e] : 0;
+}

@@ -1,0 +1,211 @@
+import { InvalidQueryError, RouteError } from '../errors.js';
+import type { PlaceIndex } from '../index/place-index.js';
+import { MODES, type Mode } from '../osm/profile.js';
+import type { Router } from '../route/router.js';
+import type { Snap } from '../route/snap.js';
+import { arcEdge, msPerMetre, snapFor, sourceSeeds } from '../route/seeds.js';
+import { reachFor, type ReachContext } from '../route/reach.js';
+import { contourReached, Reached, type MultiPolygon } from '../route/isochrone.js';
+import { SNAP_KM } from './route.js';
+import { coord, show } from './validate.js';
+import { checkNotSwapped } from './swapped.js';
+
+/**
+ * Largest `minutes` per mode, of isochrones and of nearby by travel time: what keeps one search
+ * (and its grid) within tens of milliseconds on a national network. A mode not listed: `DEFAULT`.
+ */
+export const MAX_MINUTES: Readonly<Record<string, number>> = { foot: 120, bike: 60, car: 60, DEFAULT: 60 };
+/** Most contours one isochrone may ask for. */
+export const MAX_CONTOURS = 4;
+
+/** The largest `minutes` mode `mode` takes. */
+export function maxMinutes(mode: string): number {
+  return Object.hasOwn(MAX_MINUTES, mode) ? MAX_MINUTES[mode] : MAX_MINUTES.DEFAULT;
+}
+
+/** The arguments of `isochrone()`. */
+export interface IsochroneQuery {
+  lat: number;
+  lon: number;
+  /** `'foot'` (default), `'bike'` or `'car'`. */
+  mode?: Mode;
+  /** The contours, whole minutes: one number or 1 to 4 distinct ones, each 1 to the mode's `MAX_MINUTES`. */
+  minutes: number | readonly number[];
+}
+
+/** One contour of an isochrone. */
+export interface IsochroneFeature {
+  type: 'Feature';
+  properties: { minutes: number; mode: Mode };
+  geometry: MultiPolygon;
+}
+
+/** What `isochrone()` answers: its contours, largest first. */
+export interface Isochrone {
+  type: 'FeatureCollection';
+  features: IsochroneFeature[];
+}
+
+/**
+ * Where one can get from a point within each of `minutes` by `mode`: a GeoJSON FeatureCollection
+ * of one MultiPolygon per contour, largest first (so that a map drawing them in order stacks
+ * them), each with its `minutes`, with holes where the network does not reach in time. The point
+ * snaps as `route()`'s do; one search over the mode's whole graph, bounded by the largest
+ * `minutes`, then a time grid traced by marching squares (see `contourReached`).
+ *
+ * Throws `InvalidQueryError` naming `lat`, `lon`, `mode` or `minutes`, and `RouteError`
+ * (`too-far`) for a point farther than 1 km from any road of the mode.
+ *
+ * @example
+ * isochrone(index, { lat: 27.7172, lon: 85.324, mode: 'car', minutes: [5, 10, 15] });
+ */
+export function isochrone(index: PlaceIndex, query: IsochroneQuery): Isochrone {
+  const q = checkIsochrone(query, index);
+  const router = index.router;
+  const m = MODES.indexOf(q.mode);
+  const s = router && router.graph.edgeFrom.length ? snapFor(router, m, q.lat, q.lon, SNAP_KM) : undefined;
+  if (!s) {
+    throw new RouteError(
+      'too-far',
+      0,
+      q.mode,
+      `the point (${q.lat},${q.lon}) is farther than ${SNAP_KM} km from any road usable by ${q.mode}`,
+    );
+  }
+  const limits = q.minutes.map((x) => x * 60_000);
+  const top = limits[0];
+  const reached = reachedRoads(router!, m, s, top);
+  const shapes = contourReached(reached, limits);
+  return {
+    type: 'FeatureCollection',
+    features: q.minutes.map((minutes, i) => ({ type: 'Feature', properties: { minutes, mode: q.mode }, geometry: shapes[i] })),
+  };
+}
+
+/** The stretches of road mode `m` reaches from `s` within `top` ms, with their times. */
+export function reachedRoads(router: Router, m: number, s: Snap, top: number): Reached {
+  const reached = new Reached();
+  const seeds = sourceSeeds(router, m, s);
+  const reach = reachFor(router, m);
+  reach.run(seeds, { maxTime: top }, (ctx) => {
+    const g = router.graph;
+    // the point's own edge, from the point to either end the mode may go to
+    const e = s.edge;
+    const bits = g.edgeAccess[e];
+    const fwd = 1 << (2 * m);
+    if (bits & fwd) stretch(router, reached, 2 * e, 0, top, msPerMetre(router, m, 2 * e), s);
+    if (bits & (fwd << 1)) stretch(router, reached, 2 * e + 1, 0, top, msPerMetre(router, m, 2 * e + 1), s);
+    fromNodes(router, m, reach.start, reach.arc, reach.time, ctx, reached, top);
+  });
+  return reached;
+}
+
+// Every edge out of a node reached in time, as far along it as time allows.
+function fromNodes(
+  router: Router,
+  m: number,
+  start: Uint32Array,
+  arc: Uint32Array,
+  time: Float64Array,
+  ctx: ReachContext,
+  reached: Reached,
+  top: number,
+): void {
+  for (let i = 0; i < ctx.settledCount; i++) {
+    const v = ctx.settled[i];
+    const tv = ctx.t[v];
+    for (let k = start[v]; k < start[v + 1]; k++) {
+      const { key, lead } = arcEdge(router, m, arc[k]);
+      const t0 = tv + lead;
+      if (t0 > top) continue;
+      const metres = router.graph.edgeMeters[key >> 1];
+      stretch(router, reached, key, t0, top, metres > 0 ? (time[k] - lead) / metres : 0);
+    }
+  }
+}
+
+const E7 = 1e7;
+/** Metres per degree of latitude (R = 6371.0088 km). */
+const M_PER_DEG = (6371008.8 * Math.PI) / 180;
+
+/**
+ * Adds directed edge `key` to `reached`: from its tail (or from the snapped point `from`, on its
+ * own edge) at time `t0`, time growing by `msPerM` a metre, cut where the time passes `top`.
+ */
+function stretch(router: Router, reached: Reached, key: number, t0: number, top: number, msPerM: number, from?: Snap): void {
+  const g = router.graph,
+    c = g.coords,
+    e = key >> 1,
+    back = (key & 1) === 1;
+  const lo = g.coordStart[e],
+    hi = g.coordStart[e + 1] - 1; // first and last point of the edge
+  // the points in travel order: i from a to b, stepping `dir`
+  const dir = back ? -1 : 1;
+  let i = back ? hi : lo;
+  const last = back ? lo : hi;
+  reached.begin();
+  let px: number, py: number;
+  if (from) {
+    px = from.lon;
+    py = from.lat;
+    // the segment the point lies on is from.at .. from.at + 1: start at its far point in travel order
+    i = back ? from.at : from.at + 1;
+  } else {
+    px = c[2 * i] / E7;
+    py = c[2 * i + 1] / E7;
+    i += dir;
+  }
+  const k = Math.cos((py * Math.PI) / 180);
+  let t = t0;
+  reached.point(px, py, t);
+  for (; dir > 0 ? i <= last : i >= last; i += dir) {
+    const x = c[2 * i] / E7,
+      y = c[2 * i + 1] / E7;
+    const metres = Math.hypot((x - px) * k, y - py) * M_PER_DEG;
+    const t1 = t + metres * msPerM;
+    if (t1 > top) {
+      const f = metres > 0 ? (top - t) / (t1 - t) : 0;
+      reached.point(px + f * (x - px), py + f * (y - py), top);
+      return;
+    }
+    reached.point(x, y, t1);
+    px = x;
+    py = y;
+    t = t1;
+  }
+}
+
+interface Checked {
+  lat: number;
+  lon: number;
+  mode: Mode;
+  /** Distinct, largest first. */
+  minutes: number[];
+}
+
+/** Checks an isochrone query, throwing `InvalidQueryError` naming the first bad argument. */
+export function checkIsochrone(q: IsochroneQuery, index?: PlaceIndex): Checked {
+  if (q === null || typeof q !== 'object') throw new InvalidQueryError('query', 'must be an object');
+  coord('lat', q.lat, 90);
+  coord('lon', q.lon, 180);
+  const mode = q.mode ?? 'foot';
+  if (!MODES.includes(mode)) throw new InvalidQueryError('mode', `must be one of ${MODES.join(', ')}, got ${show(mode)}`);
+  const minutes = checkMinutes(q.minutes, mode, MAX_CONTOURS);
+  if (index) checkNotSwapped(index, q.lat, q.lon, { marginKm: SNAP_KM });
+  return { lat: q.lat, lon: q.lon, mode, minutes };
+}
+
+/** `minutes`, one whole number or a list of 1 to `most` distinct ones, each 1 to the mode's cap: largest first. */
+export function checkMinutes(v: unknown, mode: string, most: number): number[] {
+  const cap = maxMinutes(mode);
+  const list = Array.isArray(v) ? v : [v];
+  if (v === undefined) throw new InvalidQueryError('minutes', `is required: whole minutes, 1 to ${cap} for ${mode}`);
+  if (list.length < 1 || list.length > most) throw new InvalidQueryError('minutes', `must be 1 to ${most} values, got ${list.length}`);
+  for (const x of list) {
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < 1 || x > cap) {
+      throw new InvalidQueryError('minutes', `must be whole minutes from 1 to ${cap} for ${mode}, got ${show(x)}`);
+    }
+  }
+  if (new Set(list).size !== list.length) throw new InvalidQueryError('minutes', `must not repeat a value, got ${list.join(',')}`);
+  return (list as number[]).slice().sort((a, b) => b - a);
+}
