@@ -247,11 +247,11 @@ async function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, 
       // a point goes in the tile it is in (labels are placed across tile edges by the renderer)
       const px = Math.floor(x0 / size),
         py = Math.floor(y0 / size);
-      addPiece(P, f, g, type, signs, (py - ty0) * nx + (px - tx0), px * size, py * size, unit);
+      addPiece(P, { feature: f, geom: g, type, signs }, { tile: (py - ty0) * nx + (px - tx0), ox: px * size, oy: py * size, unit });
       continue;
     }
     if (cx0 === cx1 && cy0 === cy1) {
-      addPiece(P, f, g, type, signs, (cy0 - ty0) * nx + (cx0 - tx0), cx0 * size, cy0 * size, unit);
+      addPiece(P, { feature: f, geom: g, type, signs }, { tile: (cy0 - ty0) * nx + (cx0 - tx0), ox: cx0 * size, oy: cy0 * size, unit });
       continue;
     }
     for (let cx = cx0; cx <= cx1; cx++) {
@@ -260,7 +260,8 @@ async function zoom(t: FeatureTable, z: number, box: number[], enc: MvtEncoder, 
       for (let cy = cy0; cy <= cy1; cy++) {
         clipBand(gx, cy * size - buf, (cy + 1) * size + buf, 1, type === POLYGON, gy);
         if (!gy.parts.length) continue;
-        addPiece(P, f, gy, type, type === POLYGON ? ringSigns(gy) : signs, (cy - ty0) * nx + (cx - tx0), cx * size, cy * size, unit);
+        const cut = { feature: f, geom: gy, type, signs: type === POLYGON ? ringSigns(gy) : signs };
+        addPiece(P, cut, { tile: (cy - ty0) * nx + (cx - tx0), ox: cx * size, oy: cy * size, unit });
       }
     }
   }
@@ -312,12 +313,28 @@ function ringSigns(g: Geom): number[] {
   return signs;
 }
 
+/** A feature's shape to cut into a tile: the feature, its geometry, its type and the sign of each ring's area. */
+interface Cut {
+  feature: number;
+  geom: Geom;
+  type: number;
+  signs: number[];
+}
+
+/** A tile a piece goes into: its index in the zoom's grid, its corner (ox, oy) and the zoom's unit. */
+interface Cell {
+  tile: number;
+  ox: number;
+  oy: number;
+  unit: number;
+}
+
 /**
- * Quantises `g` into tile units of the tile whose corner is (ox, oy) and appends it as
- * a piece of feature `f`: repeated vertices go, lines keep 2 or more, rings 3 or more
- * (unclosed, as MVT wants) and the winding they had; a hole goes with its outer ring.
+ * Quantises the cut's geometry into tile units of the cell and appends it as a piece of its
+ * feature: repeated vertices go, lines keep 2 or more, rings 3 or more (unclosed, as MVT
+ * wants) and the winding they had; a hole goes with its outer ring.
  */
-function addPiece(P: Pieces, f: number, g: Geom, type: number, signs: number[], tile: number, ox: number, oy: number, unit: number): void {
+function addPiece(P: Pieces, { feature: f, geom: g, type, signs }: Cut, { tile, ox, oy, unit }: Cell): void {
   const firstPart = P.parts.length;
   const inv = 1 / unit;
   let v = 0;
