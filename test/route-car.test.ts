@@ -16,6 +16,8 @@ import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
 import { nodePairs, routeBetween } from './support/route-pairs.js';
 import { CASES, gridMetres, gridOf, latLon, writeRoads, type P } from './support/roads.js';
 import {
+import { TurnSearch, turnRules } from './support/turns-raw.js';
+import { TURN_COSTS } from '../src/route/turns.js';
   blockedNodes,
   carGraph,
   carOk,
@@ -25,11 +27,7 @@ import {
   ISSUE_CAR_KMH,
   junctions,
   offGraph,
-  restrictedPath,
-  restrictions,
-  turnPoints,
   type RawGraph,
-  type RawRestriction,
 } from './support/roads-raw.js';
 
 type Mode = 'foot' | 'bike' | 'car';
@@ -63,11 +61,15 @@ function metresOf(pts: P[]): number {
   return m;
 }
 
-/** Asserts the route from a to b passes exactly `expected`, in the time it takes at `speed` (≤ 1 ms rounding per segment). */
-function expectRoute(mode: Mode, expected: P[], speed: Mode | number | number[]): Route {
+/**
+ * Asserts the route from a to b passes exactly `expected`, in the time it takes at `speed` (≤ 1 ms
+ * rounding per segment) plus `turnMs`, its turns' costs worked out by hand from the documented
+ * table (src/route/turns.ts: a turn costs where the junction offers a choice; corners cost nothing).
+ */
+function expectRoute(mode: Mode, expected: P[], speed: Mode | number | number[], turnMs = 0): Route {
   const { pts, r } = drive(mode, expected[0], expected.at(-1)!);
   expect(pts, `${mode} ${expected[0]} → ${expected.at(-1)}`).toEqual(expected);
-  expect(Math.abs(r.timeInMs - msOf(expected, speed))).toBeLessThanOrEqual(expected.length - 1);
+  expect(Math.abs(r.timeInMs - msOf(expected, speed) - turnMs)).toBeLessThanOrEqual(expected.length - 1);
   expect(r.distanceInMeters).toBeCloseTo(metresOf(expected), 6);
   return r;
 }
@@ -183,18 +185,20 @@ describe('a roundabout (junction=roundabout) is one-way; its instruction is sign
   const { RW, RN, RE, RS, W, N, E, S } = CASES.roundabout;
   const roundaboutStep = (r: Route) => r.instructionList!.filter((s) => s.sign === 6);
   it('car W → N: first exit', () => {
-    expectRoute('car', [W, RW, RN, N], 40);
+    // RN: from 41.6° to north, slight left (RW offers no choice: the ring is one-way)
+    expectRoute('car', [W, RW, RN, N], 40, TURN_COSTS.car.left.slight);
     const [step] = roundaboutStep(drive('car', W, N, true).r);
     expect(step).toMatchObject({ sign: 6, exitNumber: 1, name: 'North Road' });
   });
   it('car W → E: second exit', () => {
-    expectRoute('car', [W, RW, RN, RE, E], 40);
+    // RN: 41.6° → 138.4°, right; RE: 138.4° → east, slight left
+    expectRoute('car', [W, RW, RN, RE, E], 40, TURN_COSTS.car.right.normal + TURN_COSTS.car.left.slight);
     const steps = roundaboutStep(drive('car', W, E, true).r);
     expect(steps).toHaveLength(1);
     expect(steps[0]).toMatchObject({ sign: 6, exitNumber: 2, name: 'East Road' });
   });
   it('car W → S goes three quarters round, never against the ring: third exit, the step starting where it enters', () => {
-    const r = expectRoute('car', [W, RW, RN, RE, RS, S], 40);
+    const r = expectRoute('car', [W, RW, RN, RE, RS, S], 40, 2 * TURN_COSTS.car.right.normal + TURN_COSTS.car.left.slight);
     const { r: withSteps } = drive('car', W, S, true);
     expect(withSteps.encodedPolyline).toBe(r.encodedPolyline);
     const steps = roundaboutStep(withSteps);
@@ -209,7 +213,8 @@ describe('a roundabout (junction=roundabout) is one-way; its instruction is sign
 
   it('car W → S round the second roundabout: W QW QN QE QS S, one roundabout step onto South Road 2', () => {
     const q = CASES.roundabout2;
-    expectRoute('car', [q.W, q.QW, q.QN, q.QE, q.QS, q.S], 40);
+    // a choice only at QS (N is a footway, E a one-way into the ring): slight left
+    expectRoute('car', [q.W, q.QW, q.QN, q.QE, q.QS, q.S], 40, TURN_COSTS.car.left.slight);
     const steps = roundaboutStep(drive('car', q.W, q.S, true).r);
     expect(steps).toHaveLength(1);
     expect(steps[0]).toMatchObject({ sign: 6, name: 'South Road 2' });
@@ -233,7 +238,7 @@ describe('no_left_turn: a car never takes the restricted turn, and takes the det
     expectRoute('car', [Pw, V, Q, R, M], 25);
   });
   it('the restriction binds only its from-way: M → P turns at V, P → Q goes straight on', () => {
-    expectRoute('car', [M, V, Pw], 25);
+    expectRoute('car', [M, V, Pw], 25, TURN_COSTS.car.right.normal);
     expectRoute('car', [Pw, V, Q], 25);
   });
   it('foot ignores turn restrictions: P V M', () => {
@@ -262,7 +267,7 @@ describe('only_straight_on: from its from-way a car may only take its to-way', (
   });
   it('from the other arms every turn is allowed: N → S, S → W', () => {
     expectRoute('car', [N, V, S], 25);
-    expectRoute('car', [S, V, W], 25);
+    expectRoute('car', [S, V, W], 25, TURN_COSTS.car.left.normal);
   });
   it('foot ignores it: W V N', () => {
     expectRoute('foot', [W, V, N], 'foot');
@@ -390,17 +395,17 @@ describe.each([
   ['core', CORE, 31],
   ['transit', TRANSIT, 32],
 ])('car routes on the real fixture are legal and fastest (%s fixture)', (_, file, seed) => {
-  let raw: RawData, index: PlaceIndex, g: RawGraph, rules: RawRestriction[], turnable: Set<number>;
+  let raw: RawData, index: PlaceIndex, g: RawGraph, turns: TurnSearch;
   const pairs: [number, number][] = [];
   let edges: ReturnType<typeof edgeCounter>;
   beforeAll(async () => {
     [raw, index] = await Promise.all([readRaw(file), engine(file)]);
     g = carGraph(raw);
-    rules = restrictions(raw);
-    turnable = turnPoints(raw);
+    const rules = turnRules(raw, 'car').rules;
+    turns = new TurnSearch(g, raw, 'car', rules);
     edges = edgeCounter(raw);
     // junction pairs; via nodes left out (what a route from a via node may do is tested by hand above), and nodes a car may not pass
-    const vias = new Set(rules.map((r) => r.via));
+    const vias = new Set(rules.map((r) => r.viaNode));
     const blocked = blockedNodes(raw, 'car');
     const js = junctions(raw, g)
       .filter((v) => !vias.has(v) && !blocked.has(v))
@@ -446,7 +451,7 @@ describe.each([
     const bad: string[] = [];
     let joined = 0;
     for (const [s, t] of list) {
-      const best = restrictedPath(g, rules, turnable, s, t);
+      const best = turns.path(s, t);
       const r = drive(s, t);
       if (best.cost === Infinity) {
         if (!(r instanceof RouteError && r.problem === 'no-route'))

@@ -14,6 +14,7 @@ import { HEADER_SIZE, isSnapshot, SNAPSHOT_VERSION } from '../snapshot/format.js
 import { allSteps, snapshotSteps } from '../snapshot/read.js';
 import type { Handover } from '../snapshot/sections.js';
 import { buildSnapshot } from '../snapshot/build.js';
+import { graphArrays } from '../route/modes.js';
 
 /** What the thread is asked: the file and the PBF loader's options. */
 export interface DataJob {
@@ -79,8 +80,7 @@ export function buffers({ bytes, handover }: Proven): ArrayBuffer[] {
   const all = new Set<ArrayBuffer>([bytes.buffer as ArrayBuffer]);
   for (const a of handover.arrays.values()) all.add(a.buffer as ArrayBuffer);
   for (const m of handover.modes ?? []) {
-    for (const a of [m.arcs.from, m.arcs.to, m.arcs.weight, m.key, m.copyOf, m.head, m.keyStart, m.keyArcs])
-      all.add(a.buffer as ArrayBuffer);
+    for (const a of graphArrays(m)) all.add(a.buffer as ArrayBuffer);
   }
   return [...all];
 }

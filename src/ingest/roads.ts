@@ -2,7 +2,22 @@ import type { Block } from '../load/block.js';
 import type { Osm } from '../load/osm.js';
 import { List } from '../model/list.js';
 import { StringTable } from '../model/strings.js';
-import { ROUNDABOUT, NO_TURN, ONLY_TURN, destinationFlag, type RoadGraph } from '../model/roads.js';
+import {
+  ROUNDABOUT,
+  NO_TURN,
+  ONLY_TURN,
+  SIGNALS,
+  STOP,
+  GIVE_WAY,
+  CROSSING,
+  DELAY_FORWARD,
+  DELAY_BACKWARD,
+  destinationFlag,
+  restrictionsOf,
+  type RoadGraph,
+} from '../model/roads.js';
+import { restrictionRules } from '../osm/restriction.js';
+import { delayOf } from '../osm/delay.js';
 import { MODES, forwardBit, roadRules } from '../osm/profile.js';
 import { nodePasses } from '../osm/barrier.js';
 import { isRoundabout } from '../osm/road.js';
@@ -55,8 +70,11 @@ export class RoadBuilder {
   private readonly refOrd = new List(Int32Array, 8192);
   private readonly refLon = new List(Int32Array, 8192);
   private readonly refLat = new List(Int32Array, 8192);
-  // from way id, via node id, to way id, kind
-  private readonly rawRestrictions: number[] = [];
+  // turn restrictions by OSM ids, to resolve once the edges exist
+  private readonly rawRestrictions: RawRestriction[] = [];
+  // per node ordinal with a `highway` tag that delays traffic: its `RoadGraph.nodeDelay`
+  private readonly delayAt = new Map<number, number>();
+
   private skipped = 0;
   private readonly strings = new StringTable();
   // per node ordinal with a barrier or access tags that close it to some mode: the access bits it takes away
@@ -108,7 +126,11 @@ export class RoadBuilder {
     }
   }
 
-  /** Adds the turn restrictions of a block (from way, via node, to way; `no_*` and `only_*`). */
+  /**
+   * Adds the turn restrictions of a block: from way, a via node or one or more via ways, to
+   * way; per mode `no_*` or `only_*` as src/osm/restriction.ts reads the tags. A relation of
+   * another shape, or with a value that is neither, is skipped and counted.
+   */
   relations(blk: Block): void {
     const runs = blk.relTags;
     const s = blk.strings;
@@ -116,15 +138,13 @@ export class RoadBuilder {
       const tags = new Map<string, string>();
       for (let j = runs.start[i]; j < runs.start[i + 1]; j++) tags.set(s[runs.kv[2 * j]], s[runs.kv[2 * j + 1]]);
       if (tags.get('type') !== 'restriction') continue;
-      const value = tags.get('restriction:motorcar') ?? tags.get('restriction');
-      const kind = value?.startsWith('only_') ? ONLY_TURN : value?.startsWith('no_') ? NO_TURN : -1;
-      if (kind < 0) continue;
-      if ((tags.get('except') ?? '').split(';').some((v) => v.trim() === 'motorcar')) continue;
+      const { kinds, unknown } = restrictionRules((k) => tags.get(k), MODES);
       const r = runs.owner[i];
       let fromWay = -1,
-        via = -1,
+        viaNode = -1,
         toWay = -1,
-        bad = false;
+        bad = unknown;
+      const viaWays: number[] = [];
       for (let m = blk.relMemStart[r]; m < blk.relMemStart[r + 1]; m++) {
         const role = s[blk.relMemRole[m]],
           type = blk.relMemType[m],
@@ -136,15 +156,23 @@ export class RoadBuilder {
           if (type !== 1 || toWay >= 0) bad = true;
           toWay = ref;
         } else if (role === 'via') {
-          if (type !== 0 || via >= 0) bad = true;
-          via = ref;
+          if (type === 0 && viaNode < 0 && viaWays.length === 0) viaNode = ref;
+          else if (type === 1 && viaNode < 0) viaWays.push(ref);
+          else bad = true;
         }
       }
-      if (bad || fromWay < 0 || via < 0 || toWay < 0) {
+      if (bad || fromWay < 0 || toWay < 0 || (viaNode < 0 && viaWays.length === 0)) {
         this.skipped++;
         continue;
       }
-      this.rawRestrictions.push(fromWay, via, toWay, kind);
+      // one record per kind, binding the modes of that kind
+      for (const kind of [NO_TURN, ONLY_TURN]) {
+        let modes = 0;
+        kinds.forEach((k, m) => {
+          if (k === kind) modes |= 1 << m;
+        });
+        if (modes) this.rawRestrictions.push({ fromWay, viaNode, viaWays, toWay, kind, modes });
+      }
     }
   }
 
@@ -224,7 +252,9 @@ export class RoadBuilder {
       edgeAccess[e] = this.wayAccess.data[ew[e]] & ~edgeCut.data[e];
       edgeKmh[e] = this.wayKmh.data[ew[e]];
     }
-    const restrictions = this.restrictions(vertexOf);
+    const restrictions = this.restrictions(vertexOf, { edgeFrom: edgeFrom.data, edgeTo: edgeTo.data, edgeWay: edgeWay.data, edgeAccess });
+    const nodeDelay = new Uint8Array(nodeLon.length);
+    for (const [o, d] of this.delayAt) if (vertexOf[o] >= 0) nodeDelay[vertexOf[o]] = d;
     const graph: RoadGraph = {
       nodeLon: nodeLon.copy(),
       nodeLat: nodeLat.copy(),
@@ -241,6 +271,7 @@ export class RoadBuilder {
       wayClass: this.wayClass.copy(),
       wayFlags: this.wayFlags.copy(),
       strings: this.strings.list,
+      nodeDelay,
       restrictions,
     };
     return {
@@ -248,7 +279,7 @@ export class RoadBuilder {
       stats: {
         roadNodes: graph.nodeLon.length,
         roadEdges: edges,
-        restrictions: restrictions.length / 4,
+        restrictions: restrictionsOf(restrictions).length,
         skippedRestrictions: this.skipped,
       },
     };
@@ -284,29 +315,44 @@ export class RoadBuilder {
     return cut;
   }
 
-  // Resolves the restrictions' OSM ids to road ways and junctions; those whose
-  // members are not roads of the file, or whose via node is no junction, are skipped.
-  private restrictions(vertexOf: Int32Array): Uint32Array {
+  // Resolves the restrictions to directed edges (`RoadGraph.restrictions`). Skipped (and counted):
+  // a member not among the file's roads, a via node that is no junction, members that do not
+  // meet at exactly one junction each, and a from or to way that runs through its junction
+  // both ways for the modes the restriction binds (which direction it means is not said).
+  private restrictions(vertexOf: Int32Array, g: Pick<RoadGraph, 'edgeFrom' | 'edgeTo' | 'edgeWay' | 'edgeAccess'>): Uint32Array {
     const raw = this.rawRestrictions;
     if (raw.length === 0) return new Uint32Array(0);
     const wanted = new Map<number, number>();
-    for (let i = 0; i < raw.length; i += 4) {
-      wanted.set(raw[i], -1);
-      wanted.set(raw[i + 2], -1);
-    }
+    for (const r of raw) for (const id of [r.fromWay, r.toWay, ...r.viaWays]) wanted.set(id, -1);
     const ids = this.wayId.data;
     for (let w = 0; w < this.wayId.length; w++) if (wanted.has(ids[w])) wanted.set(ids[w], w);
+    // the edges of the ways wanted, in order along each way
+    const edgesOf = new Map<number, number[]>();
+    for (let e = 0; e < g.edgeFrom.length; e++) {
+      const w = g.edgeWay[e];
+      if (!wanted.has(ids[w])) continue;
+      const list = edgesOf.get(w);
+      if (list) list.push(e);
+      else edgesOf.set(w, [e]);
+    }
     const out: number[] = [];
     const nodes = this.osm.nodes;
-    for (let i = 0; i < raw.length; i += 4) {
-      const from = wanted.get(raw[i])!,
-        to = wanted.get(raw[i + 2])!;
-      const v = nodes.find(raw[i + 1]) ? vertexOf[this.first![nodes.block] + nodes.index] : -1;
-      if (from < 0 || to < 0 || v < 0) {
-        this.skipped++;
-        continue;
+    for (const r of raw) {
+      // per mode: which of a way's edges the restriction means can depend on the mode's one-ways
+      const byKeys = new Map<string, { keys: number[]; modes: number }>();
+      for (let m = 0; m < MODES.length; m++) {
+        if (!(r.modes & (1 << m))) continue;
+        const keys = resolve(r, m, (id) => wanted.get(id) ?? -1, (w) => edgesOf.get(w) ?? [], g, () =>
+          nodes.find(r.viaNode) ? vertexOf[this.first![nodes.block] + nodes.index] : -1,
+        );
+        if (!keys) continue;
+        const k = keys.join(',');
+        const same = byKeys.get(k);
+        if (same) same.modes |= 1 << m;
+        else byKeys.set(k, { keys, modes: 1 << m });
       }
-      out.push(from, v, to, raw[i + 3]);
+      if (byKeys.size === 0) this.skipped++;
+      for (const { keys, modes } of byKeys.values()) out.push(keys.length, r.kind | (modes << 1), ...keys);
     }
     return Uint32Array.from(out);
   }
@@ -317,8 +363,37 @@ export class RoadBuilder {
     this.first = new Float64Array(blocks.length + 1);
     for (let b = 0; b < blocks.length; b++) this.first[b + 1] = this.first[b] + blocks[b].nodeId.length;
     this.uses = new Uint8Array(this.first[blocks.length]);
-    for (let b = 0; b < blocks.length; b++) this.barriers(blocks[b], this.first[b]);
+    for (let b = 0; b < blocks.length; b++) {
+      this.barriers(blocks[b], this.first[b]);
+      this.delays(blocks[b], this.first[b]);
+    }
   }
+
+  // Records the nodes of a block whose `highway` tag delays traffic (signals, stop, give way,
+  // crossing), by ordinal; each becomes a junction where it lies on a road, so that a route
+  // passes it between two edges and pays its delay at that turn (src/route/turns.ts).
+  private delays(blk: Block, first: number): void {
+    const runs = blk.nodeTags;
+    if (runs.owner.length === 0) return;
+    const s = blk.strings,
+      { kv, start } = runs;
+    for (let i = 0; i < runs.owner.length; i++) {
+      let hw: string | undefined, crossing: string | undefined, dir: string | undefined;
+      for (let j = start[i]; j < start[i + 1]; j++) {
+        const k = s[kv[2 * j]],
+          v = s[kv[2 * j + 1]];
+        if (k === 'highway') hw = v;
+        else if (k === 'crossing') crossing = v;
+        else if (k === 'direction' || k === 'traffic_signals:direction') dir = v;
+      }
+      const d = delayOf(hw, crossing, dir);
+      if (!d) continue;
+      const kind = { signals: SIGNALS, stop: STOP, give_way: GIVE_WAY, crossing: CROSSING }[d.kind];
+      this.delayAt.set(first + runs.owner[i], kind | (d.direction === 'forward' ? DELAY_FORWARD : d.direction === 'backward' ? DELAY_BACKWARD : 0));
+      this.uses[first + runs.owner[i]] = 2;
+    }
+  }
+
 
   // Records the nodes of a block that some mode may not pass (by ordinal).
   private barriers(blk: Block, first: number): void {
@@ -372,4 +447,102 @@ export class RoadBuilder {
       if (edge) uses[o] = 2;
     }
   }
+}
+
+/** A turn restriction by OSM ids, as read from its relation. */
+interface RawRestriction {
+  fromWay: number;
+  /** The via node, or -1 where via ways (in order) lead from the from way to the to way. */
+  viaNode: number;
+  viaWays: number[];
+  toWay: number;
+  kind: number;
+  /** Bit `1 << m`: binds mode m. */
+  modes: number;
+}
+
+/**
+ * A restriction's directed edges for mode `mode`: the from edge reaching its first junction, the
+ * edges along its via ways, the to edge leaving the last; undefined where the members do not fit
+ * together (see `RoadBuilder.restrictions`). `way(id)`: a road way's index (-1: none); `edges(w)`: its edges in
+ * order; `viaJunction()`: the via node's junction (-1: none).
+ */
+function resolve(
+  r: RawRestriction,
+  mode: number,
+  way: (id: number) => number,
+  edges: (w: number) => number[],
+  g: Pick<RoadGraph, 'edgeFrom' | 'edgeTo' | 'edgeAccess'>,
+  viaJunction: () => number,
+): number[] | undefined {
+  const from = way(r.fromWay),
+    to = way(r.toWay);
+  const vias = r.viaWays.map(way);
+  if (from < 0 || to < 0 || vias.some((w) => w < 0)) return undefined;
+  // whether the mode may drive directed edge k
+  const usable = (k: number) => (g.edgeAccess[k >> 1] & (forwardBit(mode) << (k & 1))) !== 0;
+  // the junctions of a way (edge ends)
+  const ends = (w: number) => {
+    const set = new Set<number>();
+    for (const e of edges(w)) set.add(g.edgeFrom[e]).add(g.edgeTo[e]);
+    return set;
+  };
+  // the one junction two consecutive members share
+  const meet = (a: number, b: number): number => {
+    const ea = ends(a);
+    const shared = [...ends(b)].filter((v) => ea.has(v));
+    return shared.length === 1 ? shared[0] : -1;
+  };
+  // the one edge of way w reaching (into) or leaving junction v that the modes may drive
+  const at = (w: number, v: number, into: boolean): number => {
+    const found: number[] = [];
+    for (const e of edges(w)) {
+      if (g.edgeTo[e] === v) found.push(into ? 2 * e : 2 * e + 1);
+      if (g.edgeFrom[e] === v) found.push(into ? 2 * e + 1 : 2 * e);
+    }
+    const ok = found.filter(usable);
+    return ok.length === 1 ? ok[0] : -1;
+  };
+  const chain = [from, ...vias, to];
+  const junctions: number[] = [];
+  if (vias.length === 0) junctions.push(viaJunction());
+  else for (let i = 0; i + 1 < chain.length; i++) junctions.push(meet(chain[i], chain[i + 1]));
+  if (junctions.some((v) => v < 0)) return undefined;
+  const first = at(from, junctions[0], true),
+    last = at(to, junctions[junctions.length - 1], false);
+  if (first < 0 || last < 0) return undefined;
+  const keys = [first];
+  // along each via way from the junction it is entered at to the one it is left at
+  for (let i = 0; i < vias.length; i++) {
+    const along = path(edges(vias[i]), junctions[i], junctions[i + 1], g);
+    if (!along) return undefined;
+    keys.push(...along);
+  }
+  keys.push(last);
+  return keys;
+}
+
+// The directed edges of a way's edges (in order) from junction a to junction b, where each is
+// on the way once and the stretch between them has no gap; undefined otherwise.
+function path(list: number[], a: number, b: number, g: Pick<RoadGraph, 'edgeFrom' | 'edgeTo'>): number[] | undefined {
+  const ia = list.filter((e) => g.edgeFrom[e] === a || g.edgeTo[e] === a).length;
+  const ib = list.filter((e) => g.edgeFrom[e] === b || g.edgeTo[e] === b).length;
+  if (a === b || ia === 0 || ib === 0 || ia > 2 || ib > 2) return undefined;
+  const p = list.findIndex((e) => g.edgeFrom[e] === a),
+    q = list.findIndex((e) => g.edgeTo[e] === b);
+  if (p >= 0 && q >= p) {
+    // along the way's order
+    for (let i = p; i < q; i++) if (g.edgeTo[list[i]] !== g.edgeFrom[list[i + 1]]) return undefined;
+    return list.slice(p, q + 1).map((e) => 2 * e);
+  }
+  const p2 = list.findIndex((e) => g.edgeTo[e] === a),
+    q2 = list.findIndex((e) => g.edgeFrom[e] === b);
+  if (p2 >= 0 && q2 >= 0 && q2 <= p2) {
+    for (let i = q2; i < p2; i++) if (g.edgeTo[list[i]] !== g.edgeFrom[list[i + 1]]) return undefined;
+    return list
+      .slice(q2, p2 + 1)
+      .reverse()
+      .map((e) => 2 * e + 1);
+  }
+  return undefined;
 }

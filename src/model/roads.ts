@@ -29,8 +29,51 @@ export interface RoadGraph {
   wayFlags: Uint8Array;
   /** Names and classes; index 0 is `''`. */
   strings: string[];
-  /** Turn restrictions (cars), four numbers each: from way, via node, to way, `ONLY` or `NO`. */
+  /**
+   * Per junction: the delay its `highway` tag makes (`SIGNALS`, `STOP`, `GIVE_WAY`, `CROSSING`,
+   * with the direction bits it holds for), 0 for none. Nodes so tagged on a road
+   * are junctions, so that a route passes them only between two edges.
+   */
+  nodeDelay: Uint8Array;
+  /**
+   * Turn restrictions, resolved to directed edges (`edge * 2`, `+ 1` against the way's node
+   * order), one record after another: the number n ≥ 2 of its edges, then `kind | modes << 1`
+   * (kind `NO_TURN` or `ONLY_TURN`; bit `1 << m` of modes: it binds mode m), then the n edges:
+   * the from edge arriving at the via, the edges of its via ways in order (none for a via node),
+   * and the to edge leaving. See `restrictionsOf`.
+   */
   restrictions: Uint32Array;
+}
+
+/** `RoadGraph.nodeDelay`: what a junction's `highway` tag is (low 3 bits)… */
+export const SIGNALS = 1,
+  STOP = 2,
+  GIVE_WAY = 3,
+  CROSSING = 4,
+  /** …and whether it holds only for traffic along its way's node order (`direction=forward`)… */
+  DELAY_FORWARD = 8,
+  /** …or only against it (`direction=backward`). */
+  DELAY_BACKWARD = 16;
+
+/** One turn restriction of `RoadGraph.restrictions`. */
+export interface Restriction {
+  kind: number;
+  /** Bit `1 << m`: binds mode m. */
+  modes: number;
+  /** From edge, via edges, to edge (directed: `edge * 2`, `+ 1` against the way). */
+  keys: Uint32Array;
+}
+
+/** The records of `RoadGraph.restrictions`, in order (throws a RangeError on a record cut short). */
+export function restrictionsOf(r: Uint32Array): Restriction[] {
+  const out: Restriction[] = [];
+  for (let i = 0; i < r.length; ) {
+    const n = r[i];
+    if (n < 2 || i + 2 + n > r.length) throw new RangeError(`restriction record at ${i} is cut short or has fewer than 2 edges`);
+    out.push({ kind: r[i + 1] & 1, modes: r[i + 1] >>> 1, keys: r.subarray(i + 2, i + 2 + n) });
+    i += 2 + n;
+  }
+  return out;
 }
 
 /** `RoadGraph.wayFlags`: the way is part of a roundabout. */

@@ -2,10 +2,9 @@ import { InvalidQueryError, RouteError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import type { Snap } from '../route/snap.js';
 import { MODES, forwardBit, type Mode } from '../osm/profile.js';
-import { timeOf, NO_NODE } from '../route/modes.js';
 import type { Router } from '../route/router.js';
 import { SearchLimitError } from '../route/dijkstra.js';
-import type { Path } from '../route/ends.js';
+import { legPaths as searchLegs, walkLeg, type Leg } from '../route/legs.js';
 import { Track } from '../route/track.js';
 import { encodePolyline } from '../route/polyline.js';
 import { instructions, type Instruction } from '../route/instructions.js';
@@ -83,7 +82,12 @@ export function route(index: PlaceIndex, query: RouteQuery): Route[] {
     return routes.filter((r, k) => routes.findIndex((o) => o.encodedPolyline === r.encodedPolyline) === k);
   }
   const legs: Leg[] = [];
-  for (let i = 0; i + 1 < snaps.length; i++) legs.push(legPaths(router, m, snaps[i], snaps[i + 1], false, q.mode, i)[0]);
+  let arrived = -1; // the edge the route reached a via point by: it may go on or turn back there
+  for (let i = 0; i + 1 < snaps.length; i++) {
+    const leg = legPaths(router, m, snaps[i], snaps[i + 1], false, q.mode, i, arrived)[0];
+    legs.push(leg);
+    if (leg.keys.length) arrived = leg.keys[leg.keys.length - 1];
+  }
   return [build(router, m, legs, q.instructions)];
 }
 
@@ -160,105 +164,12 @@ function snapPoint(router: Router, m: number, p: [number, number], i: number, mo
   return s;
 }
 
-// A leg: its ends, and how the search joined them (a path between the ends' edges,
-// or along the one edge both lie on).
-interface Leg {
-  s: Snap;
-  t: Snap;
-  cost: number;
-  path: Path | undefined;
-  /** How the path leaves s and reaches t (`path` only). */
-  from: End | undefined;
-  to: End | undefined;
-}
-
-// One end of a search: a node, its initial cost, and how the route gets from the
-// snapped point to it (or from it to the snapped point): along the point's edge
-// forward or backward, or not at all where the point is that junction.
-interface End {
-  node: number;
-  cost: number;
-  how: 'fwd' | 'bwd' | 'at';
-}
-
-// The junction a snapped point is exactly at (an end of its edge), or -1.
-function junctionAt(g: Router['graph'], s: Snap): number {
-  const e = s.edge;
-  if (s.t === 0 && s.at === g.coordStart[e]) return g.edgeFrom[e];
-  if (s.t === 1 && s.at === g.coordStart[e + 1] - 2) return g.edgeTo[e];
-  return -1;
-}
-
-// Where a search may start from s: the heads of its edge the mode may go to; or, when s is
-// a junction, that junction alone (a car there may leave by any of its roads, and leaving by
-// the snapped edge is that edge's arc, with what entering a destination-only road costs).
-function starts(router: Router, m: number, s: Snap): End[] {
-  const g = router.graph,
-    mg = router.modes[m],
-    e = s.edge;
-  const j = junctionAt(g, s);
-  if (j >= 0) return [{ node: j, cost: 0, how: 'at' }];
-  const out: End[] = [];
-  if (mg.head[2 * e] !== NO_NODE) out.push({ node: mg.head[2 * e], cost: timeOf(g, m, e, g.edgeMeters[e] - s.offset), how: 'fwd' });
-  if (mg.head[2 * e + 1] !== NO_NODE) out.push({ node: mg.head[2 * e + 1], cost: timeOf(g, m, e, s.offset), how: 'bwd' });
-  return out;
-}
-
-// Where a search may end at t: the tails of the arcs along its edge; or, when t is a junction,
-// that junction with its copies (a car arriving by a restricted turn arrives at a copy).
-function ends(router: Router, m: number, t: Snap): End[] {
-  const g = router.graph,
-    mg = router.modes[m],
-    f = t.edge;
-  const out: End[] = [];
-  const j = junctionAt(g, t);
-  for (let dir = 0; dir < 2 && j < 0; dir++) {
-    const k = 2 * f + dir;
-    const cost = timeOf(g, m, f, dir === 0 ? t.offset : g.edgeMeters[f] - t.offset);
-    for (let a = mg.keyStart[k]; a < mg.keyStart[k + 1]; a++)
-      out.push({ node: mg.arcs.from[mg.keyArcs[a]], cost, how: dir === 0 ? 'fwd' : 'bwd' });
-  }
-  if (j >= 0) {
-    out.push({ node: j, cost: 0, how: 'at' });
-    const junctions = g.nodeLon.length;
-    for (let c = 0; c < mg.copyOf.length; c++) if (mg.copyOf[c] === j) out.push({ node: junctions + c, cost: 0, how: 'at' });
-  }
-  return out;
-}
-
-// The end a search used: of those at its node, the cheapest (a junction itself first).
-function used(list: End[], node: number): End {
-  let best: End | undefined;
-  for (const x of list) {
-    if (x.node !== node) continue;
-    if (!best || x.cost < best.cost || (x.cost === best.cost && x.how === 'at')) best = x;
-  }
-  return best!;
-}
-
-// The best leg from s to t (and with `alternatives` up to two more).
-function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boolean, mode: string, i = 0): Leg[] {
-  const g = router.graph;
-  const from = starts(router, m, s),
-    to = ends(router, m, t);
-  const flat = (list: End[]) => list.flatMap((x) => [x.node, x.cost]);
-  // along the edge both lie on, if the mode may go that way (a junction is no point of one edge: the search goes from or to it)
-  let direct: Leg | undefined;
-  const e = s.edge;
-  if (e === t.edge && junctionAt(g, s) < 0 && junctionAt(g, t) < 0) {
-    const dir = t.offset >= s.offset ? 0 : 1;
-    if (g.edgeAccess[e] & (forwardBit(m) << dir)) {
-      direct = { s, t, cost: timeOf(g, m, e, Math.abs(t.offset - s.offset)), path: undefined, from: undefined, to: undefined };
-    }
-  }
-  const search = router.search(m);
-  let paths: Path[] = [];
+// The best leg from s to t (with `alternatives` up to two more), arriving at s by key `arrived`
+// (a via point; -1 at the start): RouteError where none joins them or the search is too long.
+function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boolean, mode: string, i = 0, arrived = -1): Leg[] {
+  let legs: Leg[];
   try {
-    if (from.length && to.length) {
-      paths = alternatives
-        ? search.alternatives(flat(from), flat(to), { ...ALTERNATIVES, share: router.arcMetres(m) })
-        : [search.route(flat(from), flat(to))].filter((p): p is Path => p !== null);
-    }
+    legs = searchLegs(router, m, s, t, { arrived, alternatives: alternatives ? ALTERNATIVES : undefined });
   } catch (err) {
     if (!(err instanceof SearchLimitError)) throw err;
     throw new RouteError(
@@ -268,19 +179,13 @@ function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boo
       `the route from point ${i + 1} to point ${i + 2} (${mode}) needs a longer search than this index does without contraction hierarchies: load a snapshot (nepal-places build) or contract the index (loadPbf({ contract: true })) to route any distance`,
     );
   }
-  let legs: Leg[] = paths.map((path) => ({ s, t, cost: path.cost, path, from: used(from, path.source), to: used(to, path.target) }));
-  if (direct && (legs.length === 0 || direct.cost <= legs[0].cost)) {
-    // the alternatives were chosen against a path that is not the best: keep those still within the stretch
-    legs = [direct, ...legs.filter((l) => l.cost <= ALTERNATIVES.maxStretch * direct!.cost && l.cost > direct!.cost)];
-  }
   if (legs.length === 0) throw new RouteError('no-route', i, mode, `no route between point ${i + 1} and point ${i + 2} (${mode})`);
   return alternatives ? legs.slice(0, 1 + ALTERNATIVES.count) : legs.slice(0, 1);
 }
 
 // The route of a list of legs: its track, polyline, distance, time and steps.
 function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Route {
-  const g = router.graph,
-    mg = router.modes[m];
+  const g = router.graph;
   const track = new Track(withSteps);
   const vias: number[] = [];
   // cost: what the search minimised (with the penalty of entering destination-only roads); ms: the travel time
@@ -288,24 +193,10 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
     ms = 0;
   for (const leg of legs) {
     if (track.length) vias.push(track.length - 1);
-    const { s, t } = leg;
+    const { s } = leg;
     track.start(s.lon, s.lat, -1);
     cost += leg.cost;
-    if (!leg.path) {
-      track.walk(g, s.edge, s, t, leg.cost);
-      ms += leg.cost;
-      continue;
-    }
-    const { path, from, to } = leg;
-    if (from!.how !== 'at') track.walk(g, s.edge, s, from!.how === 'fwd' ? 'to' : 'from', from!.cost);
-    ms += from!.cost + to!.cost;
-    for (const a of path.arcs) {
-      const k = mg.key[a];
-      const time = timeOf(g, m, k >> 1, g.edgeMeters[k >> 1]);
-      ms += time;
-      track.walk(g, k >> 1, k & 1 ? 'to' : 'from', k & 1 ? 'from' : 'to', time);
-    }
-    if (to!.how !== 'at') track.walk(g, t.edge, to!.how === 'fwd' ? 'from' : 'to', t, to!.cost);
+    ms += walkLeg(router, m, leg, track);
   }
   const { encoded, lat5, lon5 } = encodePolyline(track.lat, track.lon);
   // the length of the polyline as it decodes (whole 1e-5 degrees), haversine as @turf/distance

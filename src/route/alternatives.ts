@@ -16,6 +16,12 @@ export interface AlternativeOptions {
   localShare?: number;
   /** The measure of sharing per original arc, e.g. its length in m (default: its weight). */
   share?: ArrayLike<number>;
+  /**
+   * Per original arc: what it runs along, for sharing (arcs with one id share it, e.g. the edge an
+   * edge-based graph's turn leads onto: two routes turning onto one road share it, whatever they
+   * came from); default: each arc is its own.
+   */
+  along?: ArrayLike<number>;
   /** Via candidates to try at most, bounding the work of one call (default 64). */
   tries?: number;
 }
@@ -47,7 +53,7 @@ export interface ViaSpace {
 export class ViaChooser {
   private readonly arcs: Arcs;
   /** Bit i set: the arc is on chosen route i. */
-  private readonly arcMask: Uint8Array;
+  private arcMask: Uint8Array;
   /** Node is on some chosen route. */
   private readonly nodeMask: Uint8Array;
   private readonly stamp: Uint32Array;
@@ -67,6 +73,7 @@ export class ViaChooser {
     const maxStretch = options.maxStretch ?? 1.4;
     const localShare = options.localShare ?? 0.25;
     const measure = options.share ?? this.arcs.weight;
+    this.along = options.along;
     const tries = options.tries ?? 64;
     const chosen: Path[] = [best];
     this.mark(best, 0);
@@ -83,7 +90,7 @@ export class ViaChooser {
         if (path.cost > maxStretch * best.cost || !this.simple(path)) continue;
         shared.fill(0);
         for (let k = 0; k < path.arcs.length; k++) {
-          const bits = this.arcMask[path.arcs[k]];
+          const bits = this.arcMask[this.id(path.arcs[k])];
           if (bits) for (let c = 0; c < chosen.length; c++) if (bits & (1 << c)) shared[c] += measure[path.arcs[k]];
         }
         let ok = true;
@@ -98,11 +105,26 @@ export class ViaChooser {
     return chosen;
   }
 
+  private along?: ArrayLike<number>;
+
+  // What arc a runs along, for sharing.
+  private id(a: number): number {
+    return this.along ? this.along[a] : a;
+  }
+
+  private grow(id: number): void {
+    const m = new Uint8Array(Math.max(id + 1, this.arcMask.length * 2));
+    m.set(this.arcMask);
+    this.arcMask = m;
+  }
+
   private mark(p: Path, bit: number): void {
     const { arcMask, nodeMask } = this;
     nodeMask[p.source] = 1;
     for (let k = 0; k < p.arcs.length; k++) {
-      arcMask[p.arcs[k]] |= 1 << bit;
+      const id = this.id(p.arcs[k]);
+      if (id >= arcMask.length) this.grow(id);
+      this.arcMask[id] |= 1 << bit;
       nodeMask[this.arcs.to[p.arcs[k]]] = 1;
     }
   }
@@ -110,7 +132,7 @@ export class ViaChooser {
   private unmark(p: Path): void {
     this.nodeMask[p.source] = 0;
     for (let k = 0; k < p.arcs.length; k++) {
-      this.arcMask[p.arcs[k]] = 0;
+      this.arcMask[this.id(p.arcs[k])] = 0;
       this.nodeMask[this.arcs.to[p.arcs[k]]] = 0;
     }
   }

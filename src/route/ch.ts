@@ -525,6 +525,21 @@ class Query {
  * A contracted graph: answers cheapest-path queries with two upward Dijkstra searches
  * (forward from the sources, backward from the targets) with stall-on-demand, unpacking
  * shortcuts to the original arcs. Made by `contract()`, or restored by `Hierarchy.from()`.
+ *
+ * For routing, its nodes are the search nodes of a mode's edge-based graph (`ModeGraph` in
+ * src/route/modes.ts: a directed road segment driven to its end; an arc a turn onto the next),
+ * and a many-to-many search (a matrix: buckets, as RoutingKit and OSRM run them) uses it so:
+ * - ends: `sourceEnds(router, m, snap)` and `targetEnds(router, m, snap)` (src/route/legs.ts)
+ *   give a snapped point's search nodes and initial weights; every target weight carries the
+ *   targets' `offset` on top (a target mid-edge is reached part-way along a segment the search
+ *   counts whole), so a source–target cost is `forward + backward - offset` of that target;
+ *   a pair on one segment, the target behind the source, is covered by its targets only when
+ *   `targetEnds` is given the source (`End.enter`), so a matrix treats that pair alone;
+ * - `data()`: `rank[node]` is a node's place in the order; the upward arcs out of rank r are
+ *   slots `first[r] .. mid[r]` (forward searches relax these), the arcs into rank r from above
+ *   are `mid[r] .. first[r + 1]` (backward searches relax these as upward arcs from r); each slot's
+ *   `head` is the other end's rank and `weight` its cost (ms, with penalties);
+ * - the arrays never change: per-query scratch belongs in a context of the caller's, as `Query` here.
  */
 export class Hierarchy {
   readonly arcs: Arcs;

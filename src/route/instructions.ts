@@ -80,10 +80,29 @@ export function instructions(
     out.push(open);
     open = undefined;
   };
-  const begin = (at: number, sign: number, street: string, text?: string) => {
-    close(at);
-    open = { sign, text: text ?? say(sign, street), name: street, distance: 0, time: 0, interval: [at, at] };
-    openAt = at;
+  // the step open is a leg's first (it continues from the start or a via point)
+  let opening = false;
+  const begin = (at: number, sign: number, street: string, text?: string, first = false) => {
+    let from = at;
+    if (open && open.sign !== ROUNDABOUT_SIGN && lengthOf(openAt, at) === 0) {
+      // a step of no length (a start or a via point a hair off a junction) names a road the
+      // route does not drive: the next step takes its place, and its place as a leg's first
+      from = openAt;
+      if (opening && sign !== ROUNDABOUT_SIGN && sign !== U_TURN) {
+        sign = CONTINUE;
+        text = undefined;
+      }
+      first ||= opening;
+      open = undefined;
+    } else close(at);
+    open = { sign, text: text ?? say(sign, street), name: street, distance: 0, time: 0, interval: [from, from] };
+    openAt = from;
+    opening = first;
+  };
+  const lengthOf = (a: number, b: number) => {
+    let d = 0;
+    for (let i = a; i < b; i++) d += metres[i];
+    return d;
   };
   let via = 0;
   for (let p = 0; p < segs; p++) {
@@ -91,15 +110,15 @@ export function instructions(
       close(p);
       via++;
       out.push({ sign: VIA, text: `Arrive at waypoint ${via}`, name: '', distance: 0, time: 0, interval: [p, p] });
-      begin(p, CONTINUE, name(p));
+      begin(p, reverses(track, p) ? U_TURN : CONTINUE, name(p), undefined, true);
       continue;
     }
-    if (p === 0) {
-      begin(0, CONTINUE, name(0));
-      continue;
-    }
-    const inRound = round(p - 1),
+    const inRound = p > 0 && round(p - 1),
       nowRound = round(p);
+    if (p === 0 && !nowRound) {
+      begin(0, CONTINUE, name(0), undefined, true);
+      continue;
+    }
     if (nowRound && !inRound) {
       // the exit: the junctions passed where the mode could leave, until the route leaves the roundabout
       let exits = 0,
@@ -123,8 +142,10 @@ export function instructions(
     if (nowRound || inRound) continue; // inside a roundabout, or leaving it onto the street its step named
     const street = name(p);
     const angle = turn(track, p);
-    const sign = signOf(angle);
-    if (street !== name(p - 1)) begin(p, sign, street);
+    // a U-turn is said only where the route turns back along the road it came by
+    const back = reverses(track, p);
+    const sign = back ? U_TURN : signOf(angle) === U_TURN ? SHARP_RIGHT * Math.sign(angle || 1) : signOf(angle);
+    if (back || key(p) !== key(p - 1)) begin(p, sign, street);
     else if (track.node[p] >= 0 && degree[track.node[p]] > 2 && Math.abs(angle) >= SAME_STREET_TURN) begin(p, sign, street);
   }
   close(segs);
@@ -137,11 +158,25 @@ function say(sign: number, street: string): string {
   return street ? `${verb} onto ${street}` : verb;
 }
 
+  const prev = out[out.length - 1];
+  if (open && prev && prev.sign !== VIA && open.sign !== ROUNDABOUT_SIGN && lengthOf(openAt, segs) === 0) {
+    // an end a hair past a junction: no step onto the road it does not drive; the last step takes its time
+    prev.time += Math.round(cumMs[segs]) - Math.round(cumMs[openAt]);
+    prev.interval = [prev.interval[0], segs];
+    open = undefined;
+  }
 /** GraphHopper's sign of a turn of `deg` degrees (positive: right). */
 export function signOf(deg: number): number {
   const a = Math.abs(deg);
   const side = deg < 0 ? -1 : 1;
   if (a < 11.5) return CONTINUE;
+// Whether the route turns back at point p: the segment after it runs back along the one before
+// (the same edge, the other way), as at a dead end or a via point.
+function reverses(t: Track, p: number): boolean {
+  if (p < 1 || p + 1 >= t.length || t.edge[p - 1] !== t.edge[p]) return false;
+  return t.lon[p + 1] === t.lon[p - 1] && t.lat[p + 1] === t.lat[p - 1];
+}
+
   if (a < 46) return side * SLIGHT_RIGHT;
   if (a < 103) return side * RIGHT;
   if (a < 170) return side * SHARP_RIGHT;

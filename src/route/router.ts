@@ -1,8 +1,8 @@
 import type Flatbush from 'flatbush';
 import { ROUNDABOUT, type RoadGraph } from '../model/roads.js';
-import { forwardBit } from '../osm/profile.js';
+import { MODES, forwardBit } from '../osm/profile.js';
 import { Snapper } from './snap.js';
-import { modeGraph, type ModeGraph } from './modes.js';
+import { modeGraph, openJunctions, type ModeGraph } from './modes.js';
 import { contract, Hierarchy, type HierarchyData, type ContractOptions } from './ch.js';
 import { BiDijkstra } from './dijkstra.js';
 import type { Ends, Path } from './ends.js';
@@ -40,6 +40,7 @@ export class Router {
   /** Most nodes a search without a hierarchy settles per leg (read when a mode's search is made). */
   plainLimit = PLAIN_SETTLED;
   private readonly metres: (Float64Array | undefined)[] = [];
+  private readonly edges: (Uint32Array | undefined)[] = [];
 
   /**
    * A router over `graph`; `tree` and `hierarchies` are what a snapshot stored of them (data is
@@ -54,7 +55,7 @@ export class Router {
   ) {
     this.graph = graph;
     this.snapper = new Snapper(graph, tree);
-    this.modes = options.modes ?? [0, 1, 2].map((m) => modeGraph(graph, m));
+    this.modes = options.modes ?? MODES.map((_, m) => modeGraph(graph, m));
     this.hierarchies = this.modes.map((mg, m) => {
       const h = hierarchies?.[m];
       return h instanceof Hierarchy ? h : h ? Hierarchy.from(mg.arcs, h) : undefined;
@@ -80,15 +81,23 @@ export class Router {
       at[fill[graph.edgeFrom[e]]++] = e;
       at[fill[graph.edgeTo[e]]++] = e;
     }
-    this.incident = { start, at };
+    this.incidence = { start, at };
   }
 
-  private readonly incident: { start: Uint32Array; at: Uint32Array };
+  /** Per junction v: the edges that meet there are `at[start[v] .. start[v + 1]]` (a loop edge twice). */
+  readonly incidence: { start: Uint32Array; at: Uint32Array };
+  private readonly opens: (Uint8Array | undefined | null)[] = [];
+
+  /** `openJunctions` of mode `m`, made on first use. */
+  open(m: number): Uint8Array | undefined {
+    if (this.opens[m] === undefined) this.opens[m] = openJunctions(this.graph, m) ?? null;
+    return this.opens[m] ?? undefined;
+  }
 
   /** Whether mode `m` may leave junction `v` by a road that is no roundabout: an exit, where it passes a roundabout. */
   isExit(m: number, v: number): boolean {
     const g = this.graph,
-      { start, at } = this.incident;
+      { start, at } = this.incidence;
     const fwd = forwardBit(m);
     for (let k = start[v]; k < start[v + 1]; k++) {
       const e = at[k];
@@ -110,10 +119,16 @@ export class Router {
     return this.hierarchies.every(Boolean);
   }
 
-  /** Per arc of mode `m`: the length of its edge, metres (what alternatives share is measured in). */
+  /** Per arc of mode `m`: the length of the edge it turns onto, metres (what alternatives share is measured in). */
   arcMetres(m: number): Float64Array {
     const mg = this.modes[m];
-    return (this.metres[m] ??= Float64Array.from(mg.key, (k) => this.graph.edgeMeters[k >> 1]));
+    return (this.metres[m] ??= Float64Array.from(mg.arcs.to, (u) => this.graph.edgeMeters[mg.key[u] >> 1]));
+  }
+
+  /** Per arc of mode `m`: the edge it turns onto (what alternatives share is counted by). */
+  arcEdges(m: number): Uint32Array {
+    const mg = this.modes[m];
+    return (this.edges[m] ??= Uint32Array.from(mg.arcs.to, (u) => mg.key[u] >> 1));
   }
 
   /** The search of mode `m`: its hierarchy, else a bidirectional Dijkstra (made on first use). */

@@ -1,21 +1,29 @@
 import { forwardBit } from '../osm/profile.js';
-import { timeOf, NO_NODE } from './modes.js';
+import { NO_NODE, choiceAfter, copiesOf, entryPenalty, headOf, timeOf } from './modes.js';
+import { junctionAt as junctionOf } from './legs.js';
+import { turnCostsOf, turnMs } from './turns.js';
 import type { Router } from './router.js';
 import type { Snap } from './snap.js';
 
 /**
  * Where the searches of the travel-time queries (matrix, isochrone, nearby by time) start and
- * end for a snapped point: the same nodes and initial costs as `route()` seeds its searches with
- * (src/query/route.ts, `starts` and `ends`), each with the travel time and metres of the part of
- * the point's edge it stands for. Kept in one module so that a change of the graph (what a
- * search node is) changes this file, not its users.
+ * end for a snapped point, on a mode's edge-based graph (`ModeGraph`: a search node is a
+ * directed edge driven to its end, an arc a turn onto the next), each with the travel time and
+ * metres of the part of the point's edge it stands for. Kept in one module so that a change of
+ * the graph (what a search node is) changes this file, not its users.
+ *
+ * A source is the point's edge driven on from the point (or, at a junction, each edge leaving it,
+ * driven whole); a target is each search node with a turn onto the point's edge, the turn and the
+ * part of the edge up to the point in its weight (at a junction, each search node reaching it, at
+ * 0). So a source and a target meet only across a turn, and the trips no turn makes (along the one
+ * edge both lie on, or from a junction onto the edge the target lies on) are `alongEdge`'s.
  */
 export interface Seed {
   /** A node of the mode's graph (its `arcs`, and its hierarchy's node ids). */
   node: number;
-  /** Initial weight: the travel time of the part of the edge between the point and the node, ms. */
+  /** Initial weight: what the route weighs between the point and the node (ms, a penalty included where it enters a destination-only road). */
   weight: number;
-  /** That part's travel time, ms (equal to `weight`: no penalty applies to part of an edge). */
+  /** That part's travel time, ms (a turn's cost included). */
   time: number;
   /** That part's length, metres. */
   metres: number;
@@ -30,92 +38,136 @@ export function snapFor(router: Router, m: number, lat: number, lon: number, max
 
 /** The junction a snapped point is exactly at (an end of its edge), or -1. */
 export function junctionAt(router: Router, s: Snap): number {
-  const g = router.graph,
-    e = s.edge;
-  if (s.t === 0 && s.at === g.coordStart[e]) return g.edgeFrom[e];
-  if (s.t === 1 && s.at === g.coordStart[e + 1] - 2) return g.edgeTo[e];
-  return -1;
+  return junctionOf(router.graph, s);
 }
 
-/**
- * Where a search from `s` starts: the heads of its edge the mode may go to, each at the cost of
- * the part of the edge it skips; or, when `s` is a junction, that junction alone.
- */
+// The directed edges reaching (`into`) or leaving junction v, each once.
+function keysAt(router: Router, v: number, into: boolean): number[] {
+  const g = router.graph,
+    { start, at } = router.incidence;
+  const out: number[] = [];
+  for (let i = start[v]; i < start[v + 1]; i++) {
+    const e = at[i];
+    if (i > start[v] && at[i - 1] === e) continue; // a loop edge is listed twice
+    if (g.edgeTo[e] === v) out.push(into ? 2 * e : 2 * e + 1);
+    if (g.edgeFrom[e] === v) out.push(into ? 2 * e + 1 : 2 * e);
+  }
+  return out;
+}
+
+/** Where a search from `s` starts: its edge's search nodes, each at the part of the edge to its end; at a junction, each edge leaving it, whole. */
 export function sourceSeeds(router: Router, m: number, s: Snap): Seed[] {
   const g = router.graph,
-    mg = router.modes[m],
-    e = s.edge;
+    mg = router.modes[m];
+  const out: Seed[] = [];
   const j = junctionAt(router, s);
-  if (j >= 0) return [{ node: j, weight: 0, time: 0, metres: 0 }];
-  const out: Seed[] = [];
-  const part = (metres: number, node: number) => {
-    const t = timeOf(g, m, e, metres);
-    out.push({ node, weight: t, time: t, metres });
-  };
-  if (mg.head[2 * e] !== NO_NODE) part(g.edgeMeters[e] - s.offset, mg.head[2 * e]);
-  if (mg.head[2 * e + 1] !== NO_NODE) part(s.offset, mg.head[2 * e + 1]);
-  return out;
-}
-
-/**
- * Where a search ends at `t`: the tails of the arcs along its edge (a split junction's copies
- * included), each at the cost of the part of the edge from there to the point; or, when `t` is a
- * junction, that junction and its copies at 0.
- */
-export function targetSeeds(router: Router, m: number, t: Snap): Seed[] {
-  const g = router.graph,
-    mg = router.modes[m],
-    f = t.edge;
-  const out: Seed[] = [];
-  const j = junctionAt(router, t);
   if (j >= 0) {
-    out.push({ node: j, weight: 0, time: 0, metres: 0 });
-    const junctions = g.nodeLon.length;
-    for (let c = 0; c < mg.copyOf.length; c++) if (mg.copyOf[c] === j) out.push({ node: junctions + c, weight: 0, time: 0, metres: 0 });
+    const open = router.open(m);
+    for (const k of keysAt(router, j, false)) {
+      if (mg.node[k] === NO_NODE) continue;
+      const e = k >> 1,
+        time = timeOf(g, m, e, g.edgeMeters[e], (k & 1) === 1);
+      out.push({ node: mg.node[k], weight: time + entryPenalty(g, m, open, k, j), time, metres: g.edgeMeters[e] });
+    }
     return out;
   }
+  const e = s.edge;
+  for (let dir = 0; dir < 2; dir++) {
+    const k = 2 * e + dir;
+    if (mg.node[k] === NO_NODE) continue;
+    const metres = dir ? s.offset : g.edgeMeters[e] - s.offset,
+      time = timeOf(g, m, e, metres, dir === 1);
+    out.push({ node: mg.node[k], weight: time, time, metres });
+  }
+  return out;
+}
+
+/** Where a search ends at `t`: every search node with a turn onto its edge, weighing the turn and the part up to t; at a junction, every search node reaching it, at 0. */
+export function targetSeeds(router: Router, m: number, t: Snap): Seed[] {
+  const g = router.graph,
+    mg = router.modes[m];
+  const out: Seed[] = [];
+  const nodesOf = (k: number, each: (u: number) => void) => {
+    if (mg.node[k] === NO_NODE) return;
+    each(mg.node[k]);
+    const [lo, hi] = copiesOf(mg, k);
+    for (let u = lo; u < hi; u++) each(u);
+  };
+  const j = junctionAt(router, t);
+  if (j >= 0) {
+    for (const a of keysAt(router, j, true)) nodesOf(a, (u) => out.push({ node: u, weight: 0, time: 0, metres: 0 }));
+    return out;
+  }
+  const f = t.edge,
+    costs = turnCostsOf(m),
+    open = router.open(m);
   for (let dir = 0; dir < 2; dir++) {
     const k = 2 * f + dir;
-    const metres = dir === 0 ? t.offset : g.edgeMeters[f] - t.offset;
-    const time = timeOf(g, m, f, metres);
-    for (let a = mg.keyStart[k]; a < mg.keyStart[k + 1]; a++) out.push({ node: mg.arcs.from[mg.keyArcs[a]], weight: time, time, metres });
+    if (mg.node[k] === NO_NODE) continue;
+    const metres = dir ? g.edgeMeters[f] - t.offset : t.offset,
+      part = timeOf(g, m, f, metres, dir === 1);
+    const tail = headOf(g, k ^ 1);
+    for (const a of keysAt(router, tail, true)) {
+      nodesOf(a, (u) => {
+        for (let i = mg.out[u]; i < mg.out[u + 1]; i++) {
+          if (mg.key[mg.arcs.to[i]] !== k) continue;
+          const turn = turnMs(g, costs, a, k, choiceAfter(g, router.incidence, m, a));
+          out.push({ node: u, weight: turn + entryPenalty(g, m, open, k, tail) + part, time: turn + part, metres });
+        }
+      });
+    }
   }
   return out;
 }
 
 /**
- * The trip from `s` to `t` along the one edge both lie on, where the mode may go that way (as
- * `route()` takes it when it is no dearer than a search's path); undefined otherwise.
+ * The trips no turn makes, where the mode may go that way: along the one edge both points lie on
+ * (t ahead of s), from a junction onto the edge t lies on, and from a junction to itself;
+ * undefined otherwise.
  */
 export function alongEdge(router: Router, m: number, s: Snap, t: Snap): { time: number; metres: number } | undefined {
   const g = router.graph,
-    e = s.edge;
-  if (e !== t.edge || junctionAt(router, s) >= 0 || junctionAt(router, t) >= 0) return undefined;
-  const dir = t.offset >= s.offset ? 0 : 1;
-  if (!(g.edgeAccess[e] & (forwardBit(m) << dir))) return undefined;
-  const metres = Math.abs(t.offset - s.offset);
-  return { time: timeOf(g, m, e, metres), metres };
+    f = t.edge;
+  const js = junctionAt(router, s),
+    jt = junctionAt(router, t);
+  if (js >= 0 && js === jt) return { time: 0, metres: 0 };
+  if (jt >= 0) return undefined;
+  let from: number;
+  if (js >= 0) {
+    if (g.edgeFrom[f] === js) from = 0;
+    else if (g.edgeTo[f] === js) from = g.edgeMeters[f];
+    else return undefined;
+  } else if (s.edge === f) from = s.offset;
+  else return undefined;
+  const dir = t.offset >= from ? 0 : 1;
+  if (!(g.edgeAccess[f] & (forwardBit(m) << dir))) return undefined;
+  const metres = Math.abs(t.offset - from);
+  return { time: timeOf(g, m, f, metres, dir === 1), metres };
 }
 
-/** Per arc of mode `m`'s graph: its travel time (ms, without the penalty of `route()`'s weight) and its length (metres). */
+/** Per arc of mode `m`'s graph: its travel time (ms: the turn and the edge turned onto, without the penalty of `route()`'s weight) and its length (metres). */
 export function arcMeasures(router: Router, m: number): { time: Float64Array; metres: Float64Array } {
   const g = router.graph,
-    key = router.modes[m].key;
-  const time = new Float64Array(key.length);
-  for (let a = 0; a < key.length; a++) {
-    const e = key[a] >> 1;
-    time[a] = timeOf(g, m, e, g.edgeMeters[e]);
+    mg = router.modes[m];
+  const time = new Float64Array(mg.arcs.from.length);
+  for (let a = 0; a < time.length; a++) {
+    const { key, lead } = arcEdge(router, m, a);
+    time[a] = lead + timeOf(g, m, key >> 1, g.edgeMeters[key >> 1], (key & 1) === 1);
   }
   return { time, metres: router.arcMetres(m) };
 }
 
 /**
  * The directed edge (`edge * 2`, `+ 1` against its direction) that arc `a` of mode `m` runs
- * along, and the travel time (ms) at which it enters that edge, counted from the arc's tail: an
- * arc is one edge, entered at once.
+ * along (the edge it turns onto), and the travel time (ms) at which it enters that edge, counted
+ * from the arc's tail: the turn's cost.
  */
 export function arcEdge(router: Router, m: number, a: number): { key: number; lead: number } {
-  return { key: router.modes[m].key[a], lead: 0 };
+  const g = router.graph,
+    mg = router.modes[m];
+  const from = mg.key[mg.arcs.from[a]],
+    key = mg.key[mg.arcs.to[a]];
+  return { key, lead: turnMs(g, turnCostsOf(m), from, key, choiceAfter(g, router.incidence, m, from)) };
 }
 
 /** Milliseconds a metre of directed edge `key` takes in mode `m`. */

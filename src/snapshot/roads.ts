@@ -4,7 +4,8 @@ import { Router } from '../route/router.js';
 import { Hierarchy, type HierarchyData } from '../route/ch.js';
 import type { Handover, SectionWriter, SectionReader } from './sections.js';
 import { flatbushData } from './flatbush.js';
-import { timeOf } from '../route/modes.js';
+import { headOf, tailOf, timeOf } from '../route/modes.js';
+import { restrictionsOf } from '../model/roads.js';
 import { CAR_FWD, CAR_BWD, MODES, forwardBit } from '../osm/profile.js';
 
 /** The largest arc weight (ms) the searches' Uint32 weights hold. */
@@ -39,6 +40,7 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
   w.fixed('roadWayClass', g.wayClass);
   w.raw('roadWayFlags', g.wayFlags);
   w.strings('roadStrings', g.strings);
+  w.raw('roadNodeDelay', g.nodeDelay);
   w.fixed('restrictions', g.restrictions);
   if (router.snapper.tree) w.raw('roadTree', flatbushData(router.snapper.tree));
   const meta: RoadMeta = { hierarchies: [] };
@@ -92,6 +94,7 @@ export function* readRoads(
     wayClass: r.ints('roadWayClass', Uint32Array, strings.length),
     wayFlags: r.raw('roadWayFlags', Uint8Array),
     strings,
+    nodeDelay: r.has('roadNodeDelay') ? r.raw('roadNodeDelay', Uint8Array) : new Uint8Array(0),
     restrictions: r.ints('restrictions', Uint32Array),
   };
   yield 'road graph';
@@ -161,8 +164,12 @@ function checkGraph(g: RoadGraph): void {
         throw new RangeError(`edge ${e} takes ${MODES[m]} too long (${metres} m at ${kmh} km/h)`);
     }
   }
-  const r = g.restrictions;
-  if (r.length % 4) throw new RangeError('restrictions are not in fours');
-  for (let i = 0; i < r.length; i += 4)
-    if (r[i] >= ways || r[i + 1] >= nodes || r[i + 2] >= ways) throw new RangeError('a restriction refers past the roads');
+  if (g.nodeDelay.length !== nodes) throw new RangeError('road node delays are not one per junction');
+  // each restriction a chain of directed edges, each leaving the junction the one before reaches
+  for (const { keys } of restrictionsOf(g.restrictions)) {
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] >= 2 * edges) throw new RangeError('a restriction refers past the edges');
+      if (i > 0 && tailOf(g, keys[i]) !== headOf(g, keys[i - 1])) throw new RangeError('a restriction is no chain of edges');
+    }
+  }
 }

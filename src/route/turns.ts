@@ -1,0 +1,143 @@
+import { CROSSING, DELAY_BACKWARD, DELAY_FORWARD, GIVE_WAY, SIGNALS, STOP, type RoadGraph } from '../model/roads.js';
+import { MODES } from '../osm/profile.js';
+
+/**
+ * The turn model: what turning from one road segment onto the next costs each mode, in
+ * ms, by the angle of the turn and the side it turns to, plus a delay at a junction with
+ * traffic signals, a stop or give-way sign or a crossing. Nepal drives on the left, so a
+ * right turn crosses the oncoming traffic and costs more than the left turn of the same
+ * angle. The numbers are estimates in the range OSRM's and GraphHopper's car profiles use
+ * (OSRM: up to 7.5 s by angle, 20 s for a U-turn, 2 s at signals), scaled per mode; the
+ * signal delay is an estimate of the mean wait at a Kathmandu signal (a third of a minute-long
+ * cycle spent red, waited half on average). Walkers pay nothing: their routes stay the
+ * shortest walks. docs/routing.md, "Turns and restrictions", has this table.
+ */
+export interface TurnCosts {
+  /** By angle class (see `angleClass`), for turns to the left (with the traffic) and to the right (across it). */
+  left: { slight: number; normal: number; sharp: number };
+  right: { slight: number; normal: number; sharp: number };
+  /** Turning back (the same segment back, where allowed, or a turn of 170° or more onto another road). */
+  uTurn: number;
+  /** Passing a junction tagged `highway=traffic_signals` (or `crossing=traffic_signals`), `stop`, `give_way`, `crossing`. */
+  signals: number;
+  stop: number;
+  giveWay: number;
+  crossing: number;
+}
+
+const NONE: TurnCosts = {
+  left: { slight: 0, normal: 0, sharp: 0 },
+  right: { slight: 0, normal: 0, sharp: 0 },
+  uTurn: 0,
+  signals: 0,
+  stop: 0,
+  giveWay: 0,
+  crossing: 0,
+};
+
+/** Turn costs per mode name, ms. A mode not listed here is a vehicle and turns as a car. */
+export const TURN_COSTS: Readonly<Record<string, TurnCosts>> = {
+  foot: NONE,
+  bike: {
+    left: { slight: 500, normal: 2000, sharp: 3000 },
+    right: { slight: 1000, normal: 3000, sharp: 5000 },
+    uTurn: 5000,
+    signals: 10_000,
+    stop: 2000,
+    giveWay: 1000,
+    crossing: 500,
+  },
+  car: {
+    left: { slight: 1000, normal: 3000, sharp: 6000 },
+    right: { slight: 1500, normal: 5000, sharp: 8000 },
+    uTurn: 20_000,
+    signals: 10_000,
+    stop: 3000,
+    giveWay: 1500,
+    crossing: 1000,
+  },
+  motorbike: {
+    left: { slight: 500, normal: 2000, sharp: 4000 },
+    right: { slight: 1000, normal: 3500, sharp: 6000 },
+    uTurn: 10_000,
+    signals: 10_000,
+    stop: 2000,
+    giveWay: 1000,
+    crossing: 1000,
+  },
+};
+
+/** The turn costs of mode number `m` (an index of `MODES`). */
+export function turnCostsOf(m: number): TurnCosts {
+  const name = MODES[m] as string | undefined;
+  return (name !== undefined && TURN_COSTS[name]) || TURN_COSTS.car;
+}
+
+/** Angle classes, by the absolute turn angle in degrees: up to 25 straight, 60 slight, 120 normal, below 170 sharp, else a U-turn. */
+export const STRAIGHT = 0,
+  SLIGHT = 1,
+  NORMAL = 2,
+  SHARP = 3,
+  U_TURN = 4;
+
+/** The class of a turn of `deg` degrees (either side). */
+export function angleClass(deg: number): number {
+  const a = Math.abs(deg);
+  return a <= 25 ? STRAIGHT : a <= 60 ? SLIGHT : a <= 120 ? NORMAL : a < 170 ? SHARP : U_TURN;
+}
+
+/** The direction of travel along directed edge `k` (`edge * 2`, `+ 1` against the way), degrees clockwise from north, where it leaves its tail (`end` false) or reaches its head. */
+export function bearingOf(g: RoadGraph, k: number, end: boolean): number {
+  const e = k >> 1;
+  const first = g.coordStart[e],
+    last = g.coordStart[e + 1] - 1;
+  const c = g.coords;
+  // the points in the order of travel: i-th is first + i forward, last - i backward
+  const at = (i: number) => (k & 1 ? last - i : first + i);
+  const n = last - first + 1;
+  // the end's point, and the nearest other point along the edge (repeated points skipped)
+  const p = at(end ? n - 1 : 0);
+  let i = end ? n - 2 : 1;
+  while (i >= 0 && i < n && c[2 * at(i)] === c[2 * p] && c[2 * at(i) + 1] === c[2 * p + 1]) i += end ? -1 : 1;
+  if (i < 0 || i >= n) return NaN;
+  const q = at(i);
+  const [a, b] = end ? [q, p] : [p, q];
+  const k0 = Math.cos((c[2 * a + 1] / 1e7) * (Math.PI / 180));
+  return (Math.atan2((c[2 * b] - c[2 * a]) * k0, c[2 * b + 1] - c[2 * a + 1]) * 180) / Math.PI;
+}
+
+/** The turn from directed edge `a` onto `b` at their junction, degrees in (-180, 180], positive to the right (0 where an edge has no length). */
+export function turnAngle(g: RoadGraph, a: number, b: number): number {
+  const d = bearingOf(g, b, false) - bearingOf(g, a, true);
+  if (Number.isNaN(d)) return 0;
+  return d > 180 ? d - 360 : d <= -180 ? d + 360 : d;
+}
+
+/**
+ * What a mode pays, ms, to turn from directed edge `a` onto `b` at the junction between them:
+ * where the junction offers a `choice` (two or more ways on besides back), the angle's cost on
+ * its side (a road bending where nothing else meets it is no turn); a U-turn's where `b` is `a`
+ * driven back; and the junction's delay where it holds for traffic arriving along `a`.
+ */
+export function turnMs(g: RoadGraph, costs: TurnCosts, a: number, b: number, choice: boolean): number {
+  let ms = 0;
+  if (b === (a ^ 1)) ms = costs.uTurn;
+  else if (choice) {
+    const deg = turnAngle(g, a, b);
+    const c = angleClass(deg);
+    const side = deg < 0 ? costs.left : costs.right;
+    ms = c === STRAIGHT ? 0 : c === SLIGHT ? side.slight : c === NORMAL ? side.normal : c === SHARP ? side.sharp : costs.uTurn;
+  }
+  const v = a & 1 ? g.edgeFrom[a >> 1] : g.edgeTo[a >> 1];
+  const d = g.nodeDelay[v];
+  if (d) ms += delayMs(costs, d, a);
+  return ms;
+}
+
+/** The delay of a junction's tag `d` (`RoadGraph.nodeDelay`) for traffic arriving along directed edge `a`. */
+export function delayMs(costs: TurnCosts, d: number, a: number): number {
+  // `direction=forward|backward`: along or against the arriving edge's way
+  if ((d & DELAY_FORWARD && a & 1) || (d & DELAY_BACKWARD && !(a & 1))) return 0;
+  const kind = d & 7;
+  return kind === SIGNALS ? costs.signals : kind === STOP ? costs.stop : kind === GIVE_WAY ? costs.giveWay : kind === CROSSING ? costs.crossing : 0;
+}
