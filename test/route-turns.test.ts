@@ -12,7 +12,7 @@ import { loadPbf, type PlaceIndex } from '../src/index.js';
 import { route, type Route } from '../src/query/route.js';
 import { TURN_COSTS } from '../src/route/turns.js';
 import { DEFAULT_PROFILES } from '../src/osm/default-profiles.js';
-import { gridMetres, gridOf, latLon, nodeId, type P } from './support/roads.js';
+import { CASES, gridMetres, gridOf, latLon, nodeId, writeRoads, type P } from './support/roads.js';
 import { SKIPPED, TURN_CASES, tee, writeTurnNet } from './support/turn-net.js';
 import { RawGraph, carGraph, junctions, metres } from './support/roads-raw.js';
 import { RouteError } from '../src/errors.js';
@@ -312,5 +312,65 @@ describe('on the real fixture, no car or motorbike route turns back at a junctio
         to = near(member('to')).map((n) => key(n.lat, n.lon));
       expect(from.includes(line[v - 1]) && to.includes(line[v + 1])).toBe(false);
     }
+  });
+});
+
+describe('instructions: a route starting on a roundabout says its exit; no step of no length; a U-turn only where the route turns back', () => {
+  let roads: PlaceIndex;
+  beforeAll(async () => {
+    roads = await loadPbf(await writeRoads());
+  });
+  const steps = (idx: PlaceIndex, a: [number, number], b: [number, number], mode: Mode = 'car') =>
+    route(idx, { points: [a, b], mode, instructions: true })[0].instructionList!;
+  const between = (p: P, q: P, f: number): [number, number] => {
+    const [a, b] = [latLon(p), latLon(q)];
+    return [a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1])];
+  };
+
+  it('from a point on the ring between RW and RN to E: the first step is the roundabout, exit 2 (RN, then RE) onto East Road', () => {
+    const { RW, RN, E } = CASES.roundabout;
+    const list = steps(roads, between(RW, RN, 0.5), latLon(E));
+    expect(list[0]).toMatchObject({ sign: 6, exitNumber: 2, name: 'East Road' });
+  });
+
+  it('a start a hair off a junction (under the polyline precision) names the road driven, not the one snapped to', () => {
+    const { W, V, N, NE } = TURN_CASES.loop;
+    // 0.2 m from V along Loop West, then V N NE: the first step must be Loop North, of some length
+    const list = steps(index, between(V, W, 0.002), latLon(NE));
+    expect(list.filter((s) => s.sign !== 4 && s.sign !== 5 && s.distance === 0)).toEqual([]);
+    expect(list[0].name).toBe('Loop North');
+    expect(list[0].sign).toBe(0);
+    void N;
+  });
+
+  it('an end a hair past a junction adds no step onto the road it ends on', () => {
+    const { V, N, NE, E } = TURN_CASES.loop;
+    const list = steps(index, latLon(N), between(E, V, 0.002));
+    expect(list.filter((s) => s.sign !== 4 && s.distance === 0)).toEqual([]);
+    expect(list.some((s) => s.name === 'Loop East')).toBe(false);
+    void NE;
+  });
+
+  it('no U-turn sign on routes that do not turn back: every pair of the turn network by car', () => {
+    const bad: string[] = [];
+    const ids = raw.nodes.map((n) => n.id);
+    for (const s of ids)
+      for (const t of ids) {
+        if (s === t || Math.floor((s - 1_000_000) / 10_000) !== Math.floor((t - 1_000_000) / 10_000)) continue;
+        const a = raw.node.get(s)!,
+          b = raw.node.get(t)!;
+        let r: Route;
+        try {
+          [r] = route(index, { points: [[a.lat, a.lon], [b.lat, b.lon]], mode: 'car', instructions: true });
+        } catch {
+          continue;
+        }
+        const line = polyline.decode(r.encodedPolyline, 5);
+        const back = new Set<number>();
+        for (let i = 1; i + 1 < line.length; i++) if (line[i - 1][0] === line[i + 1][0] && line[i - 1][1] === line[i + 1][1]) back.add(i);
+        for (const x of r.instructionList!) if (x.sign === -98 && !back.has(x.interval[0])) bad.push(`${s} → ${t}: U-turn sign at ${x.interval[0]}`);
+        for (const i of back) if (!r.instructionList!.some((x) => x.sign === -98 && x.interval[0] === i)) bad.push(`${s} → ${t}: turns back at ${i} unsaid`);
+      }
+    expect(bad).toEqual([]);
   });
 });
