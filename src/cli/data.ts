@@ -32,16 +32,30 @@ export function dataFile(values: { data?: string; pbf?: string }): string {
   return file ?? DEFAULT_PBF;
 }
 
+/** Whether to do something: by what the data calls for, always, or never. */
+export type Choice = 'auto' | 'always' | 'never';
+
+/** How `openData` loads a file. */
+export interface OpenOptions {
+  /** Refuse a file with skipped blobs instead of warning about them. */
+  strict: boolean;
+  /**
+   * Contract a PBF's road graph: `always` whatever its size (a server's routes then take a
+   * millisecond at Nepal scale, for some 20 s more at start), `never`, or `auto` (default) by
+   * its size. A snapshot has its hierarchies already.
+   */
+  contract?: Choice;
+}
+
 /**
- * Loads a PBF or a snapshot. Blobs of unknown type, which the format says to skip,
- * are mostly damage: a warning on stderr says how many, and `strict` refuses the file.
- * `contract`: a PBF's road graph gets its contraction hierarchies whatever its size (a
- * server's routes then take a millisecond at Nepal scale, for some 20 s more at start).
+ * Loads a PBF or a snapshot for `command` (which the warnings name). Blobs of unknown type, which
+ * the format says to skip, are mostly damage: a warning on stderr says how many, and `strict`
+ * refuses the file.
  * @throws {PbfError | SnapshotError | Failure}
  */
-export async function openData(command: string, file: string, strict: boolean, contract?: boolean): Promise<PlaceIndex> {
+export async function openData(command: string, file: string, { strict, contract = 'auto' }: OpenOptions): Promise<PlaceIndex> {
   await refuseIrregular(file);
-  const index = await loadFile(file, { strict, contract });
+  const index = await loadFile(file, { strict, contract: contract === 'auto' ? undefined : contract === 'always' });
   // a strict PBF load has refused such a file already; a snapshot keeps its PBF's count
   checkSkipped(command, file, index.stats, strict);
   return index;

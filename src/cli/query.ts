@@ -44,7 +44,7 @@ export function queryCommand<O extends Options, Q>(c: QueryCommand<O, Q>): (argv
       }
       const file = dataFile(values as { data?: string; pbf?: string });
       const query = c.read(values, parsed.positionals);
-      const index = await openData(c.name, file, values.strict === true);
+      const index = await openData(c.name, file, { strict: values.strict === true });
       process.stdout.write(`${JSON.stringify(c.answer(index, query, file), null, 2)}\n`);
       return EXIT.ok;
     });

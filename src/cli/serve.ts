@@ -220,7 +220,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
   let index: PlaceIndex;
   const strict = values.strict === true;
   try {
-    index = await openData('serve', file, strict, true);
+    index = await openData('serve', file, { strict, contract: 'always' });
   } catch (err) {
     await Promise.all([store.close?.(), tiles?.close()]);
     throw err;
