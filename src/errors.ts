@@ -105,3 +105,16 @@ export class RouteError extends Error {
     this.mode = mode;
   }
 }
+
+/**
+ * A routing profiles document (`loadPbf({ profiles })`, `nepal-places build --profiles`) is
+ * not valid: `field` names the first bad field, as a path (`car.speeds.primary`).
+ */
+export class ProfileError extends Error {
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(`profiles: ${field}: ${message}`);
+    this.name = 'ProfileError';
+    this.field = field;
+  }
+}

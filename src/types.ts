@@ -85,6 +85,12 @@ export interface LoadOptions {
    */
   contract?: boolean;
   /**
+   * The routing profiles (docs/routing.md, "Profiles"): a profiles document (parsed JSON) whose
+   * modes replace the shipped ones; checked first, a bad one rejects with `ProfileError` naming
+   * the field. Default: the shipped profiles (`DEFAULT_PROFILES`).
+   */
+  profiles?: unknown;
+  /**
    * `true`: refuse (with `PbfError`) a file with blobs of unknown type, which the format
    * asks readers to skip but which are, in practice, damaged data blobs. Default `false`:
    * they are skipped and counted in `stats.skippedBlobs`.

@@ -76,10 +76,11 @@ describe('stats: what was read, built, partial and skipped', () => {
       badSchedules: 0,
       // every blob is OSMHeader or OSMData
       skippedBlobs: 0,
-      // the one road: way 12 (highway=pedestrian), a closed ring whose first node is its only
-      // junction, one edge round the loop (17, highway=bus_stop, is no road); no restrictions
-      roadNodes: 1,
-      roadEdges: 1,
+      // the roads: way 12 (highway=pedestrian) and the railway platform (walked), closed rings
+      // whose first node is their only junction, one edge round each loop (17, highway=bus_stop,
+      // is no road); no restrictions
+      roadNodes: 2,
+      roadEdges: 2,
       restrictions: 0,
       skippedRestrictions: 0,
       // no id repeats

@@ -5,13 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { shapeFeatures, oneway, reversed } from '../src/tiles/schema.js';
 import { roadRules } from '../src/osm/profile.js';
+import { DEFAULTS } from '../src/osm/profiles.js';
 import { loadPbf } from '../src/index.js';
 import { ROUNDABOUT } from '../src/model/roads.js';
 import { writeBypasses } from './support/access-net.js';
 
 const tags = (s: string) => new Map(s.split(' ').map((kv) => kv.split('=') as [string, string]));
 const isTileRoad = (s: string) => shapeFeatures(tags(s), false).some((f) => f.layer === 'roads');
-const routable = (s: string) => roadRules((k) => tags(s).get(k)).access !== 0;
+const routable = (s: string) => roadRules((k) => tags(s).get(k), DEFAULTS).access !== 0;
 
 describe('what a road is: the same highway values are no road to the map and to routing', () => {
   // the values the two lists disagreed on before, and some of both kinds

@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceIndex } from '../src/index.js';
 import type { Route } from '../src/query/route.js';
 import { RouteError } from '../src/errors.js';
-import { engine } from './support/fixture.js';
+import { loadPbf } from '../src/index.js';
+import { REFERENCE_PROFILES } from './support/profiles.js';
 import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
 import { nodePairs, routeBetween } from './support/route-pairs.js';
 import {
@@ -37,7 +38,7 @@ describe.each([
   const pairs: [number, number][] = [];
   let oneway: Set<number>;
   beforeAll(async () => {
-    [raw, index] = await Promise.all([readRaw(file), engine(file)]);
+    [raw, index] = await Promise.all([readRaw(file), loadPbf(file, { profiles: REFERENCE_PROFILES })]);
     g = bikeGraph(raw);
     edges = edgeCounter(raw);
     oneway = new Set(raw.ways.filter((w) => bikeOk(w.tags) && bikeOneway(w.tags) !== 0).flatMap((w) => w.refs));

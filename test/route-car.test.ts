@@ -10,14 +10,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPbf, type PlaceIndex } from '../src/index.js';
 import { route, type Route } from '../src/query/route.js';
 import { RouteError } from '../src/errors.js';
-import { CAR_KMH } from '../src/osm/profile.js';
+import { DEFAULT_PROFILES } from '../src/osm/default-profiles.js';
+import { REFERENCE_PROFILES } from './support/profiles.js';
 import { engine } from './support/fixture.js';
 import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
 import { nodePairs, routeBetween } from './support/route-pairs.js';
 import { CASES, gridMetres, gridOf, latLon, writeRoads, type P } from './support/roads.js';
-import {
 import { TurnSearch, turnRules } from './support/turns-raw.js';
 import { TURN_COSTS } from '../src/route/turns.js';
+import {
   blockedNodes,
   carGraph,
   carOk,
@@ -35,7 +36,7 @@ const MS_PER_M: Record<Exclude<Mode, 'car'>, number> = { foot: 720, bike: 240 };
 
 let roads: PlaceIndex;
 beforeAll(async () => {
-  roads = await loadPbf(await writeRoads());
+  roads = await loadPbf(await writeRoads(), { profiles: REFERENCE_PROFILES });
 });
 
 /** The grid points the route from a to b passes (its decoded polyline), with the route. */
@@ -386,8 +387,9 @@ describe('a way the extract cut keeps the parts whose nodes exist', () => {
 });
 
 describe("the car speed table is the issue's", () => {
-  it("the documented table (src/osm/profile.ts CAR_KMH) has the issue's speeds for the classes it names", () => {
-    for (const [k, v] of Object.entries(ISSUE_CAR_KMH)) expect(CAR_KMH[k], k).toBe(v);
+  it("the shipped car profile's class speeds outside built-up areas are the issue's for the classes it names", () => {
+    const speeds: Record<string, number> = DEFAULT_PROFILES.car.speeds;
+    for (const [k, v] of Object.entries(ISSUE_CAR_KMH)) expect(speeds[k], k).toBe(v);
   });
 });
 
@@ -399,7 +401,7 @@ describe.each([
   const pairs: [number, number][] = [];
   let edges: ReturnType<typeof edgeCounter>;
   beforeAll(async () => {
-    [raw, index] = await Promise.all([readRaw(file), engine(file)]);
+    [raw, index] = await Promise.all([readRaw(file), loadPbf(file, { profiles: REFERENCE_PROFILES })]);
     g = carGraph(raw);
     const rules = turnRules(raw, 'car').rules;
     turns = new TurnSearch(g, raw, 'car', rules);

@@ -6,15 +6,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BIKE_BWD, BIKE_FWD, CAR_BWD, CAR_FWD, FOOT_BWD, FOOT_FWD, roadRules } from '../src/osm/profile.js';
+import { DEFAULTS } from '../src/osm/profiles.js';
 import { CORE, TRANSIT, readRaw, tag, type RawTag } from './support/raw.js';
 import { bikeOk, bikeOneway, carKmh, carOk, carOneway, footOk } from './support/roads-raw.js';
 
 type Dir = 'both' | 'fwd' | 'bwd' | 'none';
 
-/** What roadRules gives a tag list: per mode the directions, and the car km/h. */
+/** What roadRules gives a tag list: per mode the directions (a bike's where it is ridden, not pushed), and the car km/h outside built-up areas. */
 function rules(tags: RawTag[]): { foot: Dir; bike: Dir; car: Dir; kmh: number } {
-  const r = roadRules((k) => tag(tags, k));
-  const dir = (f: number, b: number): Dir => (r.access & f ? (r.access & b ? 'both' : 'fwd') : r.access & b ? 'bwd' : 'none');
+  const r = roadRules((k) => tag(tags, k), DEFAULTS);
+  const bits = r.access & ~((r.push & 1 ? BIKE_FWD : 0) | (r.push & 2 ? BIKE_BWD : 0));
+  const dir = (f: number, b: number): Dir => (bits & f ? (bits & b ? 'both' : 'fwd') : bits & b ? 'bwd' : 'none');
   return { foot: dir(FOOT_FWD, FOOT_BWD), bike: dir(BIKE_FWD, BIKE_BWD), car: dir(CAR_FWD, CAR_BWD), kmh: r.carKmh };
 }
 
@@ -144,8 +146,9 @@ describe('car: the road classes, access by the most specific key, one-ways, spee
   });
 
   it.each([
-    ['highway=motorway', 90],
-    ['highway=trunk', 85],
+    // the class speeds above Nepal's national limit for cars, 80 km/h, are capped by it
+    ['highway=motorway', 80],
+    ['highway=trunk', 80],
     ['highway=primary', 65],
     ['highway=secondary', 55],
     ['highway=tertiary', 40],
@@ -169,7 +172,7 @@ describe('car: the road classes, access by the most specific key, one-ways, spee
 
 describe('destination-only: the modes whose deciding access value is destination or customers, in a direction they may go', () => {
   const modes = (s: string): string[] => {
-    const d = roadRules((k) => tag(t(s), k)).destination;
+    const d = roadRules((k) => tag(t(s), k), DEFAULTS).destination;
     return ['foot', 'bike', 'car'].filter((_, m) => d & (1 << m));
   };
   it.each([
@@ -178,7 +181,9 @@ describe('destination-only: the modes whose deciding access value is destination
     ['highway=service motor_vehicle=destination', ['car']],
     ['highway=service access=destination foot=yes', ['bike', 'car']],
     ['highway=service access=destination motorcar=no', ['foot', 'bike']],
-    ['highway=footway access=customers', ['foot']],
+    // a bike is pushed where a walker may go: destination-only as the walker is
+    ['highway=footway access=customers', ['foot', 'bike']],
+    ['highway=footway bicycle=no access=customers', ['foot']],
     ['highway=service motorcar:backward=destination', ['car']],
     ['highway=service oneway=yes motorcar:backward=destination', []],
     ['highway=service access=delivery', []],

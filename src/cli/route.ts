@@ -7,7 +7,7 @@ import { Failure, need, text } from './args.js';
 import { queryCommand } from './query.js';
 
 const usage =
-  'usage: nepal-places route --from LAT,LON --to LAT,LON [--via LAT,LON …] [--mode foot|bike|car] [--instructions] [--alternatives] [--geojson] [--data FILE] [--strict]';
+  'usage: nepal-places route --from LAT,LON --to LAT,LON [--via LAT,LON …] [--mode foot|bike|car|motorbike] [--instructions] [--alternatives] [--geojson] [--data FILE] [--strict]';
 
 /** Runs the subcommand; resolves with the exit code. */
 export const run = queryCommand({
@@ -18,7 +18,8 @@ the best route first, with --alternatives up to two more.
 
   --from, --to    the ends, "lat,lon" in degrees (negative numbers as they are)
   --via LAT,LON   a point to pass on the way; repeat for several (25 points at most)
-  --mode M        foot (default: the shortest walk), bike, or car (the fastest legal drive)
+  --mode M        foot (default: the shortest walk), bike, car or motorbike (motorcycle:
+                  the same; the fastest legal ride)
   --instructions  turn-by-turn steps in instructionList
   --alternatives  up to two alternatives (no --via)
   --geojson       a GeoJSON FeatureCollection of the route lines instead, one LineString
@@ -39,7 +40,7 @@ exit 1 with one line saying which.`,
     const via = (v.via as unknown as string[] | undefined) ?? [];
     return {
       points: [need(v, 'from', usage), ...via, need(v, 'to', usage)],
-      mode: (text(v, 'mode') ?? 'foot') as Mode,
+      mode: (text(v, 'mode') ?? 'foot') as Mode | 'motorcycle',
       instructions: v.instructions === true,
       alternatives: v.alternatives === true,
       geojson: v.geojson === true,

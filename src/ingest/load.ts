@@ -10,6 +10,7 @@ import type { PlaceTable, Sizes } from '../model/table.js';
 import { osmAdminAreas } from './admin.js';
 import { assemble } from './assemble.js';
 import { dropDuplicates } from './duplicates.js';
+import { DEFAULTS, checkProfiles, compileProfiles } from '../osm/profiles.js';
 
 /** The license of OSM data, the default `license` of every record. */
 export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
@@ -26,6 +27,8 @@ export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
  */
 export async function loadPbf(source: string | Uint8Array, options: LoadOptions = {}): Promise<PlaceIndex> {
   const clock = lapClock();
+  // a bad profiles document fails before any work, naming its field
+  const profiles = options.profiles === undefined ? DEFAULTS : compileProfiles(checkProfiles(options.profiles));
   const pbf = await openPbf(source, options.strict);
   const total = pbf.bytes.length;
   let read = pbf.headerEnd;
@@ -60,7 +63,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   // relations), as extracts are; a file that is not gets built again at the end.
   const osm = new Osm();
   let places: PlaceBuilder | undefined = new PlaceBuilder(osm, stats, guessSizes(total));
-  let roads: RoadBuilder | undefined = options.roads === false ? undefined : new RoadBuilder(osm);
+  let roads: RoadBuilder | undefined = options.roads === false ? undefined : new RoadBuilder(osm, profiles);
   let phase = 0; // 0 nodes, 1 ways, 2 relations
   await readBlocks(pbf, workers, PLACE_KEEP, (seq, blk) => {
     osm.add(blk);
@@ -99,7 +102,7 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     Object.assign(stats, { partial: 0, skippedWays: 0, skippedRelations: 0 });
     table = buildPlaces(osm, stats);
   }
-  const network = options.roads === false ? undefined : roads ? roads.finish() : buildRoads(osm);
+  const network = options.roads === false ? undefined : roads ? roads.finish() : buildRoads(osm, profiles);
   if (network) Object.assign(stats, network.stats);
   ms.decode = clock();
   const index = await assemble(table, network?.graph, osmAdminAreas(osm), stats, ms, {

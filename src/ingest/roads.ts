@@ -6,6 +6,8 @@ import {
   ROUNDABOUT,
   NO_TURN,
   ONLY_TURN,
+  PUSH_FWD,
+  PUSH_BWD,
   SIGNALS,
   STOP,
   GIVE_WAY,
@@ -19,9 +21,12 @@ import {
 import { restrictionRules } from '../osm/restriction.js';
 import { delayOf } from '../osm/delay.js';
 import { MODES, forwardBit, roadRules } from '../osm/profile.js';
+import { DEFAULTS, type Profiles } from '../osm/profiles.js';
 import { nodePasses } from '../osm/barrier.js';
 import { isRoundabout } from '../osm/road.js';
 import { kmTo } from '../geom/haversine.js';
+import { BuiltUp } from './built-up.js';
+import { areaChords } from './areas.js';
 
 /** What the road builder kept and dropped. */
 export interface RoadStats {
@@ -34,9 +39,9 @@ export interface RoadStats {
 }
 
 /** Builds the road graph of decoded OSM data at once (files not sorted by type). */
-export function buildRoads(osm: Osm): { graph: RoadGraph; stats: RoadStats } {
+export function buildRoads(osm: Osm, profiles: Profiles = DEFAULTS): { graph: RoadGraph; stats: RoadStats } {
   osm.indexNodes();
-  const rb = new RoadBuilder(osm);
+  const rb = new RoadBuilder(osm, profiles);
   osm.blocks.forEach((b) => rb.ways(b));
   osm.blocks.forEach((b) => rb.relations(b));
   return rb.finish();
@@ -64,7 +69,11 @@ export class RoadBuilder {
   private readonly wayClass = new List(Uint32Array, 1024);
   private readonly wayFlags = new List(Uint8Array, 1024);
   private readonly wayAccess = new List(Uint8Array, 1024);
-  private readonly wayKmh = new List(Float32Array, 1024);
+  // per road way and mode: km/h outside and inside built-up areas; a ferry's duration (s, 0: none); whether an area walked across
+  private readonly wayKmh = new List(Float32Array, 4096);
+  private readonly wayBuiltUpKmh = new List(Float32Array, 4096);
+  private readonly waySeconds = new List(Float64Array, 1024);
+  private readonly wayArea = new List(Uint8Array, 1024);
   private readonly wayRefStart = new List(Uint32Array, 1024);
   // per way node: its ordinal (-1: not in the file) and coordinates
   private readonly refOrd = new List(Int32Array, 8192);
@@ -74,14 +83,17 @@ export class RoadBuilder {
   private readonly rawRestrictions: RawRestriction[] = [];
   // per node ordinal with a `highway` tag that delays traffic: its `RoadGraph.nodeDelay`
   private readonly delayAt = new Map<number, number>();
-
   private skipped = 0;
   private readonly strings = new StringTable();
   // per node ordinal with a barrier or access tags that close it to some mode: the access bits it takes away
   private readonly closed = new Map<number, number>();
+  private readonly profiles: Profiles;
+  private readonly builtUp: BuiltUp;
 
-  constructor(osm: Osm) {
+  constructor(osm: Osm, profiles: Profiles = DEFAULTS) {
     this.osm = osm;
+    this.profiles = profiles;
+    this.builtUp = new BuiltUp(profiles.doc.builtUp);
     this.wayRefStart.push(0);
   }
 
@@ -89,8 +101,9 @@ export class RoadBuilder {
   ways(blk: Block): void {
     const runs = blk.wayTags;
     if (runs.owner.length === 0) return;
-    const hw = blk.strings.indexOf('highway');
-    if (hw < 0) return;
+    const keys = ['highway', 'route', 'railway', 'public_transport'].map((k) => blk.strings.indexOf(k)).filter((k) => k >= 0);
+    const building = blk.strings.indexOf('building');
+    if (keys.length === 0 && building < 0) return;
     if (!this.first) this.ordinals();
     const { kv, start } = runs;
     const s = blk.strings;
@@ -103,24 +116,35 @@ export class RoadBuilder {
     for (let i = 0; i < runs.owner.length; i++) {
       from = start[i];
       to = start[i + 1];
-      let road = false;
-      for (let j = from; j < to; j++)
-        if (kv[2 * j] === hw) {
-          road = true;
-          break;
-        }
+      let road = false,
+        house = false;
+      for (let j = from; j < to; j++) {
+        if (keys.includes(kv[2 * j])) road = true;
+        else if (kv[2 * j] === building && s[kv[2 * j + 1]] !== 'no') house = true;
+      }
+      if (house && !road) {
+        this.building(blk, runs.owner[i]);
+        continue;
+      }
       if (!road) continue;
-      const rules = roadRules(get);
+      const rules = roadRules(get, this.profiles);
       if (rules.access === 0) continue;
       const w = runs.owner[i];
       this.wayId.push(blk.wayId[w]);
       this.wayName.push(this.strings.intern(get('name:en') || get('name') || get('ref') || ''));
-      this.wayClass.push(this.strings.intern(get('highway')!));
+      this.wayClass.push(this.strings.intern(rules.kind));
       let flags = isRoundabout(get) ? ROUNDABOUT : 0;
       for (let m = 0; m < MODES.length; m++) if (rules.destination & (1 << m)) flags |= destinationFlag(m);
+      if (rules.push & 1) flags |= PUSH_FWD;
+      if (rules.push & 2) flags |= PUSH_BWD;
       this.wayFlags.push(flags);
       this.wayAccess.push(rules.access);
-      this.wayKmh.push(rules.carKmh);
+      for (let m = 0; m < MODES.length; m++) {
+        this.wayKmh.push(rules.kmh[m]);
+        this.wayBuiltUpKmh.push(rules.builtUpKmh[m]);
+      }
+      this.waySeconds.push(rules.seconds ?? 0);
+      this.wayArea.push(rules.area ? 1 : 0);
       this.refs(blk, w);
       this.wayRefStart.push(this.refOrd.length);
     }
@@ -244,13 +268,51 @@ export class RoadBuilder {
         k = last + 1;
       }
     }
+    // areas walked across: a straight edge between each two of their junctions that sees the other
+    const wayMetres = new Float64Array(ways);
+    for (let e = 0; e < edgeFrom.length; e++) wayMetres[edgeWay.data[e]] += edgeMeters.data[e];
+    for (let w = 0; w < ways; w++) {
+      if (!this.wayArea.data[w]) continue;
+      const ring: number[] = [];
+      for (let k = starts[w]; k < starts[w + 1]; k++) ring.push(ord[k]);
+      if (ring.length < 4 || ring[0] !== ring[ring.length - 1] || ring.some((o) => o < 0)) continue;
+      const pts = ring.map((_, i) => [lon[starts[w] + i], lat[starts[w] + i]] as [number, number]);
+      const isJunction = ring.map((o) => vertexOf[o] >= 0);
+      for (const [a, b] of areaChords(pts, isJunction)) {
+        const k = starts[w];
+        edgeFrom.push(vertexOf[ring[a]]);
+        edgeTo.push(vertexOf[ring[b]]);
+        edgeWay.push(w);
+        edgeCut.push((cut.get(ring[a]) ?? 0) | (cut.get(ring[b]) ?? 0));
+        edgeMeters.push(1000 * kmTo(lon[k + a] / 1e7, lat[k + a] / 1e7, lon[k + b], lat[k + b]));
+        for (const i of [k + a, k + b]) {
+          coords.push(lon[i]);
+          coords.push(lat[i]);
+        }
+        coordStart.push(coords.length / 2);
+      }
+    }
     const edges = edgeFrom.length;
+    const n = MODES.length;
     const edgeAccess = new Uint8Array(edges),
-      edgeKmh = new Float32Array(edges);
-    const ew = edgeWay.data;
+      edgeKmh = new Float32Array(edges * n);
+    const ew = edgeWay.data,
+      from = edgeFrom.data,
+      to = edgeTo.data,
+      vLon = nodeLon.data,
+      vLat = nodeLat.data;
     for (let e = 0; e < edges; e++) {
-      edgeAccess[e] = this.wayAccess.data[ew[e]] & ~edgeCut.data[e];
-      edgeKmh[e] = this.wayKmh.data[ew[e]];
+      const w = ew[e];
+      edgeAccess[e] = this.wayAccess.data[w] & ~edgeCut.data[e];
+      const seconds = this.waySeconds.data[w];
+      // a ferry with a duration: its length over it, for every mode aboard
+      const timed = seconds > 0 && wayMetres[w] > 0 ? (3.6 * wayMetres[w]) / seconds : 0;
+      const town = !timed && this.builtUp.has((vLon[from[e]] + vLon[to[e]]) / 2, (vLat[from[e]] + vLat[to[e]]) / 2);
+      const speeds = town ? this.wayBuiltUpKmh.data : this.wayKmh.data;
+      for (let m = 0; m < n; m++) {
+        const v = speeds[w * n + m];
+        edgeKmh[e * n + m] = timed && v > 0 ? timed : v;
+      }
     }
     const restrictions = this.restrictions(vertexOf, { edgeFrom: edgeFrom.data, edgeTo: edgeTo.data, edgeWay: edgeWay.data, edgeAccess });
     const nodeDelay = new Uint8Array(nodeLon.length);
@@ -271,6 +333,7 @@ export class RoadBuilder {
       wayClass: this.wayClass.copy(),
       wayFlags: this.wayFlags.copy(),
       strings: this.strings.list,
+      profiles: this.profiles.doc,
       nodeDelay,
       restrictions,
     };
@@ -394,7 +457,6 @@ export class RoadBuilder {
     }
   }
 
-
   // Records the nodes of a block that some mode may not pass (by ordinal).
   private barriers(blk: Block, first: number): void {
     const runs = blk.nodeTags;
@@ -411,11 +473,21 @@ export class RoadBuilder {
       from = start[i];
       to = start[i + 1];
       let bits = 0;
-      MODES.forEach((mode, m) => {
-        if (!nodePasses(get, mode)) bits |= forwardBit(m) * 3;
+      this.profiles.modes.forEach((rules, m) => {
+        if (!nodePasses(get, rules)) bits |= forwardBit(m) * 3;
       });
       if (bits) this.closed.set(first + runs.owner[i], bits);
     }
+  }
+
+  // Counts a building (a way tagged building=*) at its first node.
+  private building(blk: Block, w: number): void {
+    const nodes = this.osm.nodes;
+    const k = blk.wayRefStart[w];
+    if (k === blk.wayRefStart[w + 1] || !nodes.find(blk.wayRef[k])) return;
+    const b = this.osm.blocks[nodes.block];
+    if (!b) return;
+    this.builtUp.add(b.nodeLon[nodes.index], b.nodeLat[nodes.index]);
   }
 
   // Appends way w's nodes: ordinal and coordinates, -1 for a node the file lacks.

@@ -1,3 +1,5 @@
+import type { ProfilesDoc } from '../osm/profiles.js';
+
 /**
  * The road network of a file as parallel typed arrays: junction nodes, and edges
  * between them that carry the geometry of the chain of plain nodes in between.
@@ -11,9 +13,14 @@ export interface RoadGraph {
   /** Per edge: its end nodes (forward = from `edgeFrom` to `edgeTo`, the way's node order). */
   edgeFrom: Uint32Array;
   edgeTo: Uint32Array;
-  /** Access bits (`FOOT_FWD`…`CAR_BWD`). */
+  /** Access bits (`FOOT_FWD`…`MOTO_BWD`). */
   edgeAccess: Uint8Array;
-  /** Car speed, km/h (0: no cars); a `maxspeed` in mph stays exact (20 mph = 32.19 km/h). */
+  /**
+   * Per edge and mode, km/h: `edgeKmh[e * MODES.length + m]` (0 where the mode may not use it);
+   * the profile's class speed, in a built-up area its built-up one, capped by `maxspeed` and the
+   * national limits, or a ferry's length over its `duration`. A bike pushed (`PUSH_FWD`, `PUSH_BWD`)
+   * goes at the edge's walking speed.
+   */
   edgeKmh: Float32Array;
   /** Length along its geometry, metres (haversine, R = 6371.0088 km). */
   edgeMeters: Float64Array;
@@ -29,6 +36,8 @@ export interface RoadGraph {
   wayFlags: Uint8Array;
   /** Names and classes; index 0 is `''`. */
   strings: string[];
+  /** The routing profiles document the graph was built with (undefined in snapshots written before profiles). */
+  profiles?: ProfilesDoc;
   /**
    * Per junction: the delay its `highway` tag makes (`SIGNALS`, `STOP`, `GIVE_WAY`, `CROSSING`,
    * with the direction bits it holds for), 0 for none. Nodes so tagged on a road
@@ -79,7 +88,11 @@ export function restrictionsOf(r: Uint32Array): Restriction[] {
 /** `RoadGraph.wayFlags`: the way is part of a roundabout. */
 export const ROUNDABOUT = 1;
 
-/** `RoadGraph.wayFlags`: mode `m` (0 foot, 1 bike, 2 car) may use the way only to reach or leave a place on it (`access=destination`…). */
+/** `RoadGraph.wayFlags`: a bike is walked (pushed) along the way's node order, and against it. */
+export const PUSH_FWD = 32,
+  PUSH_BWD = 64;
+
+/** `RoadGraph.wayFlags`: mode `m` (0 foot, 1 bike, 2 car, 3 motorbike) may use the way only to reach or leave a place on it (`access=destination`…). */
 export function destinationFlag(m: number): number {
   return 2 << m;
 }

@@ -1,9 +1,9 @@
 /**
  * One-way roads per mode: `oneway` for vehicles, its mode-specific forms, the one-ways a
- * road's kind implies, and contraflow cycle lanes.
+ * road's kind implies, and contraflow cycle lanes. The keys are the profile's.
  */
 import { isRoundabout } from './road.js';
-import type { AccessMode } from './access.js';
+import type { ModeRules } from './profiles.js';
 import type { Get } from './tags.js';
 
 /** 1: one-way along the node order, -1: against it, 0: both ways, null: not routable (reversible, alternating). */
@@ -32,12 +32,6 @@ export function onewayValue(v: string | undefined): Oneway | undefined {
   }
 }
 
-/** Per vehicle mode, the one-way keys from the most specific to the general `oneway`. */
-const KEYS: Readonly<Record<Exclude<AccessMode, 'foot'>, readonly string[]>> = {
-  bike: ['oneway:bicycle', 'oneway:vehicle', 'oneway'],
-  car: ['oneway:motorcar', 'oneway:motor_vehicle', 'oneway:vehicle', 'oneway'],
-};
-
 /**
  * The one-way of vehicles in general (`oneway`, else implied by a roundabout or a motorway):
  * what the map draws as a one-way.
@@ -47,19 +41,20 @@ export function vehicleOneway(get: Get): Oneway {
 }
 
 /**
- * The one-way of `mode` on a way: the most specific of its keys with a known value, else the
- * one-way a roundabout or motorway implies. Foot obeys `oneway:foot` only. A bike rides both
- * ways where a contraflow lane (`cycleway=opposite*`) is mapped.
+ * The one-way of a mode on a way: the most specific of the profile's one-way keys with a known
+ * value, else (`implied`) the one-way a roundabout or motorway implies. With `contraflow`, a
+ * mode rides both ways where a contraflow lane (`cycleway=opposite*`) is mapped.
  */
-export function onewayOf(get: Get, mode: AccessMode): Oneway {
-  if (mode === 'foot') return onewayValue(get('oneway:foot')) ?? 0;
-  for (const key of KEYS[mode]) {
+export function onewayOf(get: Get, rules: ModeRules): Oneway {
+  const { keys, implied: byKind, contraflow } = rules.oneway;
+  const opposite = contraflow && (get('cycleway') ?? '').startsWith('opposite');
+  for (const key of keys) {
     const v = onewayValue(get(key));
     if (v === undefined) continue;
-    if (mode === 'bike' && key === 'oneway' && v !== null && (get('cycleway') ?? '').startsWith('opposite')) return 0;
+    if (opposite && key === 'oneway' && v !== null) return 0;
     return v;
   }
-  if (mode === 'bike' && (get('cycleway') ?? '').startsWith('opposite')) return 0;
+  if (opposite || !byKind) return 0;
   return implied(get);
 }
 

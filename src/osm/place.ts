@@ -53,15 +53,18 @@ export const BUILDING_KEY = 16;
 export const ADDRESS = 32;
 /** Key flag: a barrier or access key, which routing reads on a road's nodes (src/osm/barrier.ts). */
 export const ROUTE_NODE = 64;
+/** Key flag: a way routing reads besides roads: a ferry (`route`), a building (the density of built-up areas). */
+export const ROUTE_WAY = 128;
 
 const flagOf = new Map<string, number>();
 for (const k of FEATURE_KEYS) flagOf.set(k, FEATURE);
 for (const k of NODE_FEATURE_KEYS) flagOf.set(k, NODE_FEATURE);
 flagOf.set('place', PLACE_KEY);
 for (const k of ['name', 'name:en', 'name:ne']) flagOf.set(k, NAME);
-flagOf.set('building', BUILDING_KEY);
+flagOf.set('building', BUILDING_KEY | ROUTE_WAY);
+flagOf.set('route', ROUTE_WAY);
 for (const k of ['addr:housenumber', 'addr:housename']) flagOf.set(k, ADDRESS);
-for (const k of ['barrier', 'access', 'vehicle', 'motor_vehicle', 'motorcar', 'bicycle', 'foot']) flagOf.set(k, ROUTE_NODE);
+for (const k of ['barrier', 'access', 'vehicle', 'motor_vehicle', 'motorcar', 'motorcycle', 'bicycle', 'foot']) flagOf.set(k, ROUTE_NODE);
 
 /**
  * What the decoder keeps of a PBF for places (`Keep` of `src/load/block.ts`): the tags of
@@ -72,7 +75,7 @@ for (const k of ['barrier', 'access', 'vehicle', 'motor_vehicle', 'motorcar', 'b
 export const PLACE_KEEP = {
   flags: Object.fromEntries(flagOf),
   node: { any: FEATURE | NODE_FEATURE | PLACE_KEY | ADDRESS | ROUTE_NODE, all: NAME | BUILDING_KEY },
-  way: { any: FEATURE | PLACE_KEY | ADDRESS | NODE_FEATURE, all: NAME | BUILDING_KEY },
+  way: { any: FEATURE | PLACE_KEY | ADDRESS | NODE_FEATURE | ROUTE_WAY, all: NAME | BUILDING_KEY },
 } as const;
 
 /**

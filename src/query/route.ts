@@ -1,7 +1,7 @@
 import { InvalidQueryError, RouteError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import type { Snap } from '../route/snap.js';
-import { MODES, forwardBit, type Mode } from '../osm/profile.js';
+import { MODES, MODE_SYNONYMS, forwardBit, type Mode } from '../osm/profile.js';
 import type { Router } from '../route/router.js';
 import { SearchLimitError } from '../route/dijkstra.js';
 import { legPaths as searchLegs, walkLeg, type Leg } from '../route/legs.js';
@@ -30,8 +30,8 @@ export const ALTERNATIVES = { count: 2, maxShare: 0.7, maxStretch: 1.4 } as cons
 export interface RouteQuery {
   /** Two or more points to pass in order: `[lat, lon]` pairs or `"lat,lon"` strings. */
   points: readonly (readonly [number, number] | string)[];
-  /** `'foot'` (default: the shortest walk), `'bike'` or `'car'` (the fastest drive). */
-  mode?: Mode;
+  /** `'foot'` (default: the shortest walk), `'bike'`, `'car'` or `'motorbike'` (the fastest ride; `'motorcycle'` is the same). */
+  mode?: Mode | 'motorcycle';
   /** `true`: turn-by-turn `instructionList` (default false: null). */
   instructions?: boolean;
   /** `true`: up to two alternatives after the best route (two points only). */
@@ -120,8 +120,9 @@ export function checkRoute(q: RouteQuery, index?: PlaceIndex): Checked {
       `are ${Math.round(km)} km apart in a straight line, point to point; one request may ask for at most ${MAX_TRIP_KM} km: split the trip`,
     );
   }
-  const mode = q.mode ?? 'foot';
-  if (!MODES.includes(mode)) throw new InvalidQueryError('mode', `must be one of ${MODES.join(', ')}, got ${show(mode)}`);
+  const asked = q.mode ?? 'foot';
+  const mode = (Object.hasOwn(MODE_SYNONYMS, asked) ? MODE_SYNONYMS[asked] : asked) as Mode;
+  if (!MODES.includes(mode)) throw new InvalidQueryError('mode', `must be one of ${MODES.join(', ')} (motorcycle for motorbike), got ${show(asked)}`);
   const bool = (name: 'instructions' | 'alternatives', v: unknown): boolean => {
     if (v === undefined) return false;
     if (typeof v !== 'boolean') throw new InvalidQueryError(name, `must be true or false, got ${show(v)}`);

@@ -6,7 +6,8 @@ import type { Handover, SectionWriter, SectionReader } from './sections.js';
 import { flatbushData } from './flatbush.js';
 import { headOf, tailOf, timeOf } from '../route/modes.js';
 import { restrictionsOf } from '../model/roads.js';
-import { CAR_FWD, CAR_BWD, MODES, forwardBit } from '../osm/profile.js';
+import { MODES, forwardBit } from '../osm/profile.js';
+import type { ProfilesDoc } from '../osm/profiles.js';
 
 /** The largest arc weight (ms) the searches' Uint32 weights hold. */
 const MAX_WEIGHT = 0xffffffff;
@@ -15,6 +16,8 @@ const MAX_WEIGHT = 0xffffffff;
 export interface RoadMeta {
   /** Per mode: the hierarchy's integer arrays by name, and its weights' type; null where none is stored. */
   hierarchies: ({ parts: string[]; weight: 'u32' | 'f64' } | null)[];
+  /** The routing profiles document the graph was built with. */
+  profiles?: ProfilesDoc;
 }
 
 /**
@@ -43,7 +46,7 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
   w.raw('roadNodeDelay', g.nodeDelay);
   w.fixed('restrictions', g.restrictions);
   if (router.snapper.tree) w.raw('roadTree', flatbushData(router.snapper.tree));
-  const meta: RoadMeta = { hierarchies: [] };
+  const meta: RoadMeta = { hierarchies: [], profiles: g.profiles };
   router.hierarchies.forEach((h, m) => {
     if (!h) {
       meta.hierarchies.push(null);
@@ -93,6 +96,7 @@ export function* readRoads(
     wayName: r.ints('roadWayName', Uint32Array, strings.length),
     wayClass: r.ints('roadWayClass', Uint32Array, strings.length),
     wayFlags: r.raw('roadWayFlags', Uint8Array),
+    profiles: meta?.profiles,
     strings,
     nodeDelay: r.has('roadNodeDelay') ? r.raw('roadNodeDelay', Uint8Array) : new Uint8Array(0),
     restrictions: r.ints('restrictions', Uint32Array),
@@ -140,8 +144,8 @@ function checkGraph(g: RoadGraph): void {
     edges = g.edgeFrom.length,
     ways = g.wayId.length;
   if (g.nodeLat.length !== nodes) throw new RangeError('road node columns differ in length');
-  for (const c of [g.edgeTo, g.edgeAccess, g.edgeKmh, g.edgeMeters, g.edgeWay])
-    if (c.length !== edges) throw new RangeError('edge columns differ in length');
+  for (const c of [g.edgeTo, g.edgeAccess, g.edgeMeters, g.edgeWay]) if (c.length !== edges) throw new RangeError('edge columns differ in length');
+  if (g.edgeKmh.length !== edges * MODES.length) throw new RangeError('edge speeds are not one per edge and mode');
   for (const c of [g.wayName, g.wayClass, g.wayFlags]) if (c.length !== ways) throw new RangeError('road way columns differ in length');
   const s = g.coordStart;
   if (s.length !== edges + 1 || s[0] !== 0 || 2 * s[edges] !== g.coords.length)
@@ -153,15 +157,16 @@ function checkGraph(g: RoadGraph): void {
     // every mode's weight is a whole number of ms below 2^32, summed exactly by the searches:
     // an infinite or NaN length or speed, or a car speed of 0 on a car's road, would make
     // one that is not, and every route over it an error
-    const metres = g.edgeMeters[e],
-      kmh = g.edgeKmh[e];
+    const metres = g.edgeMeters[e];
     if (!(metres >= 0 && metres < Infinity)) throw new RangeError(`edge ${e} is ${metres} m long`);
-    if (!(kmh >= 0 && kmh < Infinity) || (kmh === 0 && g.edgeAccess[e] & (CAR_FWD | CAR_BWD)))
-      throw new RangeError(`edge ${e} has a car speed of ${kmh} km/h`);
     for (let m = 0; m < MODES.length; m++) {
-      const fwd = forwardBit(m);
-      if (g.edgeAccess[e] & (fwd | (fwd << 1)) && !(timeOf(g, m, e, metres) <= MAX_WEIGHT))
-        throw new RangeError(`edge ${e} takes ${MODES[m]} too long (${metres} m at ${kmh} km/h)`);
+      const fwd = forwardBit(m),
+        kmh = g.edgeKmh[e * MODES.length + m];
+      if (!(kmh >= 0 && kmh < Infinity) || (kmh === 0 && g.edgeAccess[e] & (fwd * 3)))
+        throw new RangeError(`edge ${e} has a ${MODES[m]} speed of ${kmh} km/h`);
+      for (const back of [false, true])
+        if (g.edgeAccess[e] & (back ? fwd << 1 : fwd) && !(timeOf(g, m, e, metres, back) <= MAX_WEIGHT))
+          throw new RangeError(`edge ${e} takes ${MODES[m]} too long (${metres} m at ${kmh} km/h)`);
     }
   }
   if (g.nodeDelay.length !== nodes) throw new RangeError('road node delays are not one per junction');

@@ -7,7 +7,9 @@
  */
 import distance from '@turf/distance';
 import FlatQueue from 'flatqueue';
-import { CAR_KMH } from '../../src/osm/profile.js';
+import { DEFAULT_PROFILES } from '../../src/osm/default-profiles.js';
+
+const CAR_KMH: Readonly<Record<string, number>> = DEFAULT_PROFILES.car.speeds;
 import { tag, type RawData, type RawTag, type RawWay } from './raw.js';
 
 /** Car speeds the issue gives (km/h). */
@@ -221,7 +223,8 @@ export function blockedNodes(raw: RawData, mode: RawMode): Set<number> {
 /** Car km/h: the class speed, capped by a parseable maxspeed (`50`, `50 km/h`, `30 mph`). */
 export function carKmh(tags: RawTag[]): number {
   const hw = tag(tags, 'highway')!;
-  const base = ISSUE_CAR_KMH[hw] ?? CAR_KMH[hw];
+  // Nepal's national limit for cars outside built-up areas (Motor Vehicles and Transport Management Rules, 18(5))
+  const base = Math.min(ISSUE_CAR_KMH[hw] ?? CAR_KMH[hw], 80);
   const m = /^\s*(\d+(?:\.\d+)?)\s*(km\/h|mph)?\s*$/.exec(tag(tags, 'maxspeed') ?? '');
   if (!m) return base;
   const cap = Number(m[1]) * (m[2] === 'mph' ? 1.609344 : 1);
