@@ -5,16 +5,13 @@
  * against the API asked independently by the test, with the development key. Screenshots go to
  * test/artifacts/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import polyline from '@mapbox/polyline';
-import turfDistance from '@turf/distance';
 import turfLength from '@turf/length';
-import { lineString, point } from '@turf/helpers';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { lineString } from '@turf/helpers';
+import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTiles } from '../src/tiles/build.js';
@@ -22,38 +19,19 @@ import { KEY_PATTERN } from '../src/http/keys.js';
 import { FIXTURE_TILES } from '../src/map/assets.js';
 import { buildWebApp } from '../scripts/web-app.js';
 import { CORE_PBF } from './support/http-fixture.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-interface Server {
-  child: ChildProcess;
-  out: { stdout: string; stderr: string };
-  origin: string;
-}
-
-/** `nepal-places serve ARGS` on a free port, once it says where its map is. */
-async function serveCli(args: string[]): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const out = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (d: Buffer) => (out.stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out.stderr += d.toString()));
-  for (let i = 0; i < 1200; i++) {
-    const m = /API v1 at (http:\/\/[\d.:]+)\/api\/v1/.exec(out.stdout);
-    if (m && /try: curl|no web app|the map at/.test(out.stdout.slice(m.index))) {
-      await new Promise((r) => setTimeout(r, 100)); // the rest of the banner
-      return { child, out, origin: m[1]! };
-    }
-    if (child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`serve did not start:\n${out.stdout}\n${out.stderr}`);
-}
+import {
+  api as askApi,
+  ARTIFACTS,
+  centre,
+  idle,
+  launch,
+  metres,
+  openApp as open,
+  sameQuery,
+  serveCli,
+  stop,
+  type Server,
+} from './support/app-page.js';
 
 let dir: string;
 let server: Server;
@@ -69,92 +47,34 @@ beforeAll(async () => {
   let tiles = FIXTURE_TILES;
   if (!existsSync(tiles)) await buildTiles(CORE_PBF, (tiles = join(dir, 'kathmandu.pmtiles')), { workers: 0 });
   server = await serveCli(['--tiles', tiles]);
-  devKey = /development key .*: (\S+)/.exec(server.out.stdout)![1]!;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--ignore-gpu-blocklist'],
-    headless: true,
-  });
-  mkdirSync(ARTIFACTS, { recursive: true });
+  devKey = server.devKey;
+  browser = await launch();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server?.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await new Promise((r) => server.child.once('exit', r));
-  }
+  await stop(server);
   rmSync(dir, { recursive: true, force: true });
 });
 
 /** The API asked by the test itself, with the development key: the envelope's data. */
-async function api<T = any>(pathAndQuery: string): Promise<T[]> {
-  const url = new URL(pathAndQuery, server.origin);
-  url.searchParams.set('key', devKey);
-  const res = await fetch(url);
-  const body = (await res.json()) as any;
-  if (res.status !== 200) throw new Error(`${url.pathname}: ${res.status} ${body.message}`);
-  return body.data;
-}
-
-/** The URL the page asked, with the development key instead of the page's. */
-const sameQuery = (url: string) => {
-  const u = new URL(url);
-  u.searchParams.delete('key');
-  return u.pathname + u.search;
-};
+const api = <T = any>(pathAndQuery: string) => askApi<T>(server, pathAndQuery);
 
 /**
- * Opens the app and waits for the map's first `idle` (style, tiles, glyphs, sprite all in): at
- * street level in the middle of the data, or with `hash` null at the URL without one, as a
- * first visit does.
+ * Opens the app and waits for the map's first `idle`: at street level in the middle of the data,
+ * or with `hash` null at the URL without one, as a first visit does.
  */
-async function openApp(
-  viewport = { width: 1280, height: 800 },
-  mobile = false,
-  hash?: null,
-  origin = server.origin,
-): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: 1 });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000); // a step that does not happen fails with what was waited for
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  // the middle of the data (where the style opens), at street level
-  if (hash === null) await page.goto(`${origin}/`);
-  else {
-    const style = (await (await fetch(`${origin}/api/v1/styles/breeze?key=${devKey}`)).json()) as { center: [number, number] };
-    await page.goto(`${origin}/#16/${style.center[1]}/${style.center[0]}`);
-  }
-  await page.waitForFunction(() => (globalThis as any).nepalPlaces?.map, null, { timeout: 60_000 });
-  await idle(page);
-  return { page, errors };
-}
-
-/** Waits until the map has nothing left to load or draw. */
-async function idle(page: Page): Promise<void> {
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        const map = (globalThis as any).nepalPlaces.map;
-        const check = () => (map.loaded() && !map.isMoving() ? resolve() : map.once('idle', check));
-        check();
-      }),
-  );
-}
-
-/** The map's centre as `[lon, lat]`. */
-const centre = (page: Page) => page.evaluate(() => (globalThis as any).nepalPlaces.map.getCenter().toArray() as [number, number]);
+const openApp = (viewport = { width: 1280, height: 800 }, mobile = false, hash?: null, origin = server.origin) =>
+  open(browser, { ...server, origin }, { viewport, mobile, hash });
 
 /**
  * The name the page shows for a record: English where OSM has `name:en`, as the map labels it,
- * else `name`, else the type.
+ * else `name`, else the type in words (`Bus stop`).
  */
-const shownName = (r: { name: string; type: string; tags?: string[] }) =>
-  r.tags?.find((t) => t.startsWith('name:en|'))?.slice(8) || r.name || r.type.replace(/_/g, ' ');
+const shownName = (r: { name: string; type: string; tags?: string[] }) => {
+  const type = r.type.replace(/_/g, ' ');
+  return r.tags?.find((t) => t.startsWith('name:en|'))?.slice(8) || r.name || type.charAt(0).toUpperCase() + type.slice(1);
+};
 
 /**
  * What the map shows of the world, `[west, south, east, north, zoom]`: the part above the
@@ -185,8 +105,6 @@ function expectFits(view: number[], data: number[]): void {
   const across = Math.max((e! - w!) / (view[2]! - view[0]!), (n! - s!) / (view[3]! - view[1]!));
   expect(across).toBeGreaterThan(0.5);
 }
-
-const metres = (a: [number, number], b: [number, number]) => turfDistance(point(a), point(b), { units: 'kilometers' }) * 1000;
 
 describe('the page and its key', () => {
   it('the page carries a key from the server; no built file on disk holds it or any key', async () => {
@@ -227,6 +145,9 @@ describe('the page and its key', () => {
       ['/app/app.css', 'text/css'],
       ['/app/maplibre-gl.css', 'text/css'],
       ['/app/maplibre-gl-worker.mjs', 'text/javascript'],
+      ['/app/noto-sans-devanagari-400.woff2', 'font/woff2'],
+      ['/app/noto-sans-devanagari-600.woff2', 'font/woff2'],
+      ['/app/noto-sans-devanagari-OFL.txt', 'text/plain'],
     ]) {
       const res = await fetch(server.origin + path, { headers: { 'Accept-Encoding': 'identity' } });
       expect(res.status, path).toBe(200);
@@ -395,7 +316,7 @@ describe('the map draws the loaded data, on a laptop', () => {
   async function checkRoute(url: string) {
     const [route] = await api(sameQuery(url));
     const expected = polyline.decode(route.encodedPolyline).map(([lat, lon]) => [lon, lat]);
-    await expect.poll(() => page.locator('.np-summary').innerText()).toMatch(/ (on foot|by bike|by car)$/);
+    await expect.poll(() => page.locator('.np-summary').innerText()).toMatch(/ (on foot|by bike|by motorbike|by car)$/);
     const line = await page.evaluate(
       async () =>
         (await (globalThis as any).nepalPlaces.map.getSource('np-route').getData()).features.find((f: any) => f.properties.part === 'route')
@@ -412,6 +333,10 @@ describe('the map draws the loaded data, on a laptop', () => {
     expect(Math.abs(shownMetres - route.distanceInMeters)).toBeLessThanOrEqual(m[2] === 'km' ? 50 : 5);
     const shownSeconds = (Number(m[3] ?? 0) * 60 + Number(m[4])) * (m[5] === 'min' ? 60 : 1);
     expect(Math.abs(shownSeconds - route.timeInMs / 1000)).toBeLessThanOrEqual(m[5] === 'min' ? 30 : 1);
+    // the steps, as the API words them
+    const steps = await page.locator('.np-step').evaluateAll((els) => els.map((e) => e.firstChild!.textContent));
+    expect(steps).toEqual(route.instructionList.map((i: { text: string }) => i.text));
+    expect(steps.length).toBeGreaterThan(1);
     await idle(page);
     expect(
       await page.evaluate(() => (globalThis as any).nepalPlaces.map.queryRenderedFeatures({ layers: ['np-route-line'] }).length),
@@ -491,8 +416,7 @@ describe('a server without map tiles', () => {
         await page.context().close();
       }
     } finally {
-      bare.child.kill('SIGTERM');
-      await new Promise((r) => bare.child.once('exit', r));
+      await stop(bare);
     }
   }, 120_000);
 });
@@ -543,8 +467,7 @@ describe('serve --public-url', () => {
         expect((await fetch(url, { headers: { Origin: origin } })).status, origin).toBe(200);
       expect((await fetch(url, { headers: { Origin: 'https://maps.example.org' } })).status).toBe(403);
     } finally {
-      pub.child.kill('SIGTERM');
-      await new Promise((r) => pub.child.once('exit', r));
+      await stop(pub);
     }
   }, 60_000);
 });
@@ -559,8 +482,7 @@ describe('serve --no-app', () => {
       expect(((await res.json()) as any).status).toBe(404);
       expect((await fetch(`${other.origin}/app/app.js`)).status).toBe(404);
     } finally {
-      other.child.kill('SIGTERM');
-      await new Promise((r) => other.child.once('exit', r));
+      await stop(other);
     }
   }, 60_000);
 });

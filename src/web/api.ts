@@ -47,17 +47,28 @@ export function apiUrl(path: string, params: Record<string, Param> = {}): string
  * @throws {ApiError} with the envelope's message for any answer but 200
  */
 export async function get<T>(path: string, params: Record<string, Param>, signal?: AbortSignal): Promise<T[]> {
+  const body = await getJson<{ data?: T[] }>(path, params, signal);
+  if (!Array.isArray(body.data)) throw new ApiError(200, `${path}: an answer without data`);
+  return body.data;
+}
+
+/**
+ * GET `path` and its JSON body as it is (the GeoJSON answers are not wrapped in the envelope).
+ * @throws {ApiError} with the envelope's message for any answer but 200
+ */
+export async function getJson<T>(path: string, params: Record<string, Param>, signal?: AbortSignal): Promise<T> {
   const res = await fetch(apiUrl(path, params), { signal });
-  let body: { message?: string; data?: T[] } | undefined;
+  let body: unknown;
   try {
-    body = (await res.json()) as { message?: string; data?: T[] };
+    body = await res.json();
   } catch {
     body = undefined;
   }
   // The server mints the page's key at start: after a restart this page holds an old one.
   if (res.status === 401) throw new ApiError(401, "This page's key is no longer valid (the server has restarted?): reload the page.");
-  if (!res.ok || !Array.isArray(body?.data)) throw new ApiError(res.status, body?.message ?? `HTTP ${res.status}`);
-  return body.data;
+  if (!res.ok || typeof body !== 'object' || body === null)
+    throw new ApiError(res.status, (body as { message?: string } | undefined)?.message ?? `HTTP ${res.status}`);
+  return body as T;
 }
 
 /** A record of `/search/nearby`, `/places` and `/reverse`: the fields the app shows. */
@@ -70,6 +81,10 @@ export interface PlaceRecord {
   tags: string[];
   open: boolean;
   radialDistanceInKm?: number;
+  /** With `by=time`: the travel time from the searched point, ms. */
+  travelTimeInMs?: number;
+  /** With `by=time`: the travel distance from the searched point, m. */
+  travelDistanceInMeters?: number;
 }
 
 /** A suggestion of `/search`. */
@@ -107,4 +122,19 @@ export interface RouteRecord {
   encodedPolyline: string;
   distanceInMeters: number;
   timeInMs: number;
+  /** With `instructions=true`: the steps, their text in the language asked. */
+  instructionList: { text: string; distance: number; time: number; sign: number }[] | null;
+}
+
+/** A contour of `/isochrone`: the area reached within `minutes`. */
+export interface Contour {
+  type: 'Feature';
+  properties: { minutes: number; [key: string]: unknown };
+  geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: unknown };
+}
+
+/** The answer of `/isochrone`: the contours, largest first. */
+export interface Isochrone {
+  type: 'FeatureCollection';
+  features: Contour[];
 }

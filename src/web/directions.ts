@@ -1,17 +1,17 @@
 /**
  * Directions between two spots picked in popups: `/directions` for the chosen mode, the route
- * drawn as a line, its distance and time in the panel, a mode switch (foot, bike, car).
+ * drawn as a line, its distance, time and steps in the panel, a mode switch (foot, bike,
+ * motorbike, car).
  */
 import polyline from '@mapbox/polyline';
 import { LngLatBounds, Marker, type FilterSpecification, type GeoJSONSource, type Map } from 'maplibre-gl';
-import { get, type RouteRecord } from './api.js';
+import { get, type PlaceRecord, type RouteRecord } from './api.js';
 import { el } from './dom.js';
+import type { Language, Mode } from './i18n.js';
 import type { RouteEnds, Spot } from './popup.js';
-import { distance, duration } from './units.js';
 
-/** The modes of `/directions`, as the switch shows them. */
-const MODES = { foot: ['Walk', 'on foot'], bike: ['Bike', 'by bike'], car: ['Car', 'by car'] } as const;
-type Mode = keyof typeof MODES;
+/** The modes of `/directions`, in the switch's order. */
+const MODES: readonly Mode[] = ['foot', 'bike', 'car'];
 
 const SOURCE = 'np-route';
 
@@ -25,11 +25,12 @@ export class Directions implements RouteEnds {
   constructor(
     private map: Map,
     private panel: HTMLElement,
+    private lang: Language,
     private onShow: () => void,
   ) {
     const modes = panel.querySelector<HTMLElement>('.np-modes')!;
-    for (const m of Object.keys(MODES) as Mode[]) {
-      const b = el('button', 'np-mode', MODES[m][0]);
+    for (const m of MODES) {
+      const b = el('button', 'np-mode', lang.w.modes[m]);
       b.type = 'button';
       b.dataset.mode = m;
       b.setAttribute('aria-pressed', String(m === this.mode));
@@ -84,6 +85,37 @@ export class Directions implements RouteEnds {
     this.update();
   }
 
+  /** The panel's words, and the route asked again with its steps, in the current language. */
+  relang(): void {
+    for (const b of this.panel.querySelectorAll<HTMLElement>('.np-mode')) b.textContent = this.lang.w.modes[b.dataset.mode as Mode];
+    if (this.panel.hidden) return;
+    this.labels();
+    void this.run();
+    void this.rename();
+  }
+
+  // The ends named again in the current language: a place by its name, a bare point by its coordinates.
+  private async rename(): Promise<void> {
+    const { lang } = this.lang;
+    const param = this.lang.param;
+    for (const end of ['from', 'to'] as const) {
+      const spot = this.ends[end];
+      if (!spot) continue;
+      let label = this.lang.num(`${spot.lat.toFixed(5)}, ${spot.lon.toFixed(5)}`);
+      if (spot.placeId !== undefined) {
+        try {
+          const [record] = await get<PlaceRecord>('places', { placeId: spot.placeId, ...param });
+          label = this.lang.title(record!);
+        } catch {
+          continue; // the place is gone (a reload of the data): its name as it was
+        }
+      }
+      // still the same end, in the same language
+      if (this.ends[end] === spot && this.lang.lang === lang) this.ends[end] = { ...spot, label };
+    }
+    this.labels();
+  }
+
   private setMode(mode: Mode): void {
     this.mode = mode;
     for (const b of this.panel.querySelectorAll<HTMLElement>('.np-mode')) b.setAttribute('aria-pressed', String(b.dataset.mode === mode));
@@ -100,9 +132,9 @@ export class Directions implements RouteEnds {
   private update(): void {
     this.panel.hidden = false;
     this.onShow();
+    this.labels();
     for (const end of ['from', 'to'] as const) {
       const spot = this.ends[end];
-      this.panel.querySelector(`.np-${end}-label`)!.textContent = spot?.label ?? 'pick a point on the map';
       this.marks[end]?.remove();
       this.marks[end] = spot
         ? new Marker({ color: end === 'from' ? '#1a9c4b' : '#d2322d' }).setLngLat([spot.lon, spot.lat]).addTo(this.map)
@@ -112,35 +144,51 @@ export class Directions implements RouteEnds {
     void this.run();
   }
 
+  private labels(): void {
+    for (const end of ['from', 'to'] as const)
+      this.panel.querySelector(`.np-${end}-label`)!.textContent = this.ends[end]?.label ?? this.lang.w.pickPoint;
+  }
+
   private async run(): Promise<void> {
     this.pending?.abort();
     const summary = this.panel.querySelector<HTMLElement>('.np-summary')!;
+    const steps = this.panel.querySelector<HTMLElement>('.np-steps')!;
+    steps.replaceChildren();
     this.draw([]);
     const { from, to } = this.ends;
+    const { w } = this.lang;
     if (!from || !to) {
-      summary.textContent = from
-        ? 'Now pick where to go: click the map, then "Directions to here".'
-        : 'Pick where to start: click the map, then "Directions from here".';
+      summary.textContent = from ? w.pickEnd : w.pickStart;
       return;
     }
     const pending = (this.pending = new AbortController());
-    summary.textContent = 'Finding a route…';
+    summary.textContent = w.routing;
     const mode = this.mode;
     try {
       const [route] = await get<RouteRecord>(
         'directions',
-        { 'points[]': [`${from.lat},${from.lon}`, `${to.lat},${to.lon}`], mode },
+        { 'points[]': [`${from.lat},${from.lon}`, `${to.lat},${to.lon}`], mode, instructions: true, ...this.lang.param },
         pending.signal,
       );
       const line = polyline.decode(route!.encodedPolyline).map(([lat, lon]) => [lon, lat] as [number, number]);
       this.draw(line);
-      summary.textContent = `${distance(route!.distanceInMeters)} · ${duration(route!.timeInMs)} ${MODES[mode][1]}`;
+      summary.textContent = w.trip({
+        distance: this.lang.distance(route!.distanceInMeters),
+        duration: this.lang.duration(route!.timeInMs),
+        mode,
+      });
       summary.dataset.metres = String(route!.distanceInMeters);
+      // each step as the API words it, with its length (none for the arrival)
+      for (const step of route!.instructionList ?? []) {
+        const li = el('li', 'np-step', step.text);
+        if (step.distance > 0) li.append(el('span', 'np-step-distance', this.lang.distance(step.distance)));
+        steps.append(li);
+      }
       const bounds = line.reduce((b, p) => b.extend(p), new LngLatBounds(line[0], line[0]));
       this.map.fitBounds(bounds, { padding: 60, maxZoom: 17 });
     } catch (err) {
       if (pending.signal.aborted) return;
-      summary.textContent = (err as Error).message;
+      summary.textContent = this.lang.error(err);
     }
   }
 

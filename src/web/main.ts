@@ -1,16 +1,21 @@
 /**
  * The web app at `/` (served by `nepal-places serve`, built by scripts/web-app.ts): the map in the
- * `breeze` style, category chips, the search box, a popup of what is at a clicked point, and
- * directions. Plain DOM and MapLibre GL JS, everything from this server (no CDN), with the key
- * the server wrote into the page.
+ * `breeze` style, category chips (within the view or a travel time), the reach of the map's
+ * centre, the search box, a popup of what is at a clicked point, and directions; in English or
+ * Nepali. Plain DOM and MapLibre GL JS, everything from this server (no CDN, the Devanagari font
+ * too), with the key the server wrote into the page.
  */
 import { AttributionControl, GeolocateControl, Map, NavigationControl, ScaleControl, setWorkerUrl } from 'maplibre-gl';
 import type { StyleSpecification } from 'maplibre-gl';
 import { apiUrl, health, pageKey } from './api.js';
 import { Directions } from './directions.js';
+import { el, translate } from './dom.js';
+import { initialLang, Language, LANGS, type Lang } from './i18n.js';
 import { Nearby } from './nearby.js';
 import { PlacePopup } from './popup.js';
+import { Reach } from './reach.js';
 import { SearchBox } from './search.js';
+import { TravelChoice } from './travel.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -24,12 +29,61 @@ const NO_MAP: StyleSpecification = {
 /** Room around the data when the map opens on it, px. */
 const FIT_PADDING = 24;
 
+/** The map's style in `lang`: its labels in that language (the Nepali style's are shaped on the server). */
+const styleUrl = (lang: Lang) => apiUrl('styles/breeze', { lang });
+
+/**
+ * The next style with the app's own sources and layers (`np-…`) carried over from the previous
+ * one, their data as it is, each placed before the same base layer as it was (so the reach stays
+ * under the labels and the route over them).
+ */
+function keepAppLayers(previous: StyleSpecification | undefined, next: StyleSpecification): StyleSpecification {
+  if (!previous) return next;
+  const own = (id: string) => id.startsWith('np-');
+  const sources = { ...next.sources };
+  for (const [id, source] of Object.entries(previous.sources)) if (own(id)) sources[id] = source;
+  const layers = [...next.layers];
+  previous.layers.forEach((layer, i) => {
+    if (!own(layer.id)) return;
+    const after = previous.layers.slice(i + 1).find((l) => !own(l.id) && layers.some((n) => n.id === l.id));
+    const at = after ? layers.findIndex((n) => n.id === after.id) : -1;
+    if (at < 0) layers.push(layer);
+    else layers.splice(at, 0, layer);
+  });
+  return { ...next, sources, layers };
+}
+
+/** The language switch: a button per language, each in its own language. */
+function languageSwitch(box: HTMLElement, lang: Language): void {
+  for (const l of LANGS) {
+    const b = el('button', 'np-lang', { en: 'English', ne: 'नेपाली' }[l]);
+    b.type = 'button';
+    b.lang = l;
+    b.dataset.lang = l;
+    b.onclick = () => lang.set(l);
+    box.append(b);
+  }
+  const pressed = () => {
+    for (const b of box.querySelectorAll<HTMLElement>('.np-lang')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang.lang));
+  };
+  pressed();
+  lang.onChange(pressed);
+}
+
 async function start(): Promise<void> {
   const status = $('np-status');
+  const lang = new Language(initialLang());
+  const words = () => {
+    document.documentElement.lang = lang.lang;
+    translate(document, lang.w);
+  };
+  words();
+  lang.onChange(words);
+  languageSwitch($('np-langs'), lang);
   try {
     pageKey();
-  } catch (err) {
-    status.textContent = (err as Error).message;
+  } catch {
+    status.textContent = lang.w.noKey;
     return;
   }
   // A URL with a view (#zoom/lat/lon, the map's hash) opens there; any other opens on the data.
@@ -40,14 +94,14 @@ async function start(): Promise<void> {
   const map = new Map({
     container: 'map',
     // the styles' tiles, glyphs and sprite URLs carry the key; without tiles they answer 404
-    style: about?.map === false ? NO_MAP : apiUrl('styles/breeze'),
+    style: about?.map === false ? NO_MAP : styleUrl(lang.lang),
     attributionControl: false,
     hash: true,
   });
-  if (about?.map === false) {
-    status.textContent =
-      'This server has no map tiles, so there is no map: places, search and directions work without it. To see the map, build the tiles (nepal-places build … --tiles FILE.pmtiles) and serve them.';
-  }
+  const noTiles = () => {
+    if (about?.map === false) status.textContent = lang.w.noTiles;
+  };
+  noTiles();
   // The tiles' attribution, "© OpenStreetMap contributors", shown in full, not folded away; on a
   // phone at the top, where the bottom sheet does not cover it.
   const phone = matchMedia('(max-width: 719px)').matches;
@@ -82,8 +136,9 @@ async function start(): Promise<void> {
       { padding: FIT_PADDING, maxZoom: 16, animate: false },
     );
 
-  const directions = new Directions(map, $('np-directions'), () => expand(true));
-  const popup = new PlacePopup(map, directions);
+  const directions = new Directions(map, $('np-directions'), lang, () => expand(true));
+  const popup = new PlacePopup(map, directions, lang);
+  const travel = new TravelChoice({ select: $<HTMLSelectElement>('np-minutes'), modes: $('np-travel-modes') }, lang);
   const nearby = new Nearby(
     map,
     {
@@ -93,23 +148,38 @@ async function start(): Promise<void> {
       status,
       again: $<HTMLButtonElement>('np-again'),
     },
+    lang,
+    travel,
     (record) => popup.place(record),
   );
-  new SearchBox(map, $<HTMLInputElement>('np-q'), $('np-suggestions'), status, (record) => popup.place(record));
+  const reach = new Reach(map, { button: $<HTMLButtonElement>('np-reach'), legend: $('np-reach-legend'), status }, lang, travel);
+  const search = new SearchBox(map, $<HTMLInputElement>('np-q'), $('np-suggestions'), status, lang, (record) => popup.place(record));
 
-  map.on('load', () => {
+  map.once('load', () => {
+    reach.addLayers();
     nearby.addLayers();
     directions.addLayers();
+  });
+  // Another language: the map's labels (the other style, the app's layers kept), the words,
+  // and every list asked again in it.
+  lang.onChange((l) => {
+    if (about?.map !== false) map.setStyle(styleUrl(l), { transformStyle: keepAppLayers });
+    travel.render();
+    nearby.relang();
+    noTiles();
+    reach.relang();
+    directions.relang();
+    void popup.relang();
+    search.relang();
   });
   map.on('click', (e) => void popup.point(e.lngLat.lat, e.lngLat.lng));
   map.on('error', (e) => {
     console.warn('map:', e.error?.message ?? e);
     // the style or its tiles refused: the page's key is from before a restart of the server
-    if ((e.error as { status?: number } | undefined)?.status === 401)
-      status.textContent = "This page's key is no longer valid (the server has restarted?): reload the page.";
+    if ((e.error as { status?: number } | undefined)?.status === 401) status.textContent = lang.w.staleKey;
   });
   // For scripts and tests driving the page (the browser test reads the map through it).
-  (globalThis as { nepalPlaces?: unknown }).nepalPlaces = { map };
+  (globalThis as { nepalPlaces?: unknown }).nepalPlaces = { map, lang };
 }
 
 void start();

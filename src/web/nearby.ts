@@ -1,33 +1,37 @@
 /**
- * Category chips: `/search/nearby` around the map's centre, the places as markers and as a list
- * (name, address, distance, open now), an "open now" toggle, the search radius drawn.
+ * Category chips: `/search/nearby` around the map's centre, within the view's radius or, with
+ * minutes chosen (travel.ts), within that travel time; the places as markers and as a list
+ * (name, address, distance or travel time, open now), an "open now" toggle, the search radius
+ * drawn.
  */
-import { Marker, type GeoJSONSource, type Map } from 'maplibre-gl';
-import { get, type PlaceRecord } from './api.js';
+import { LngLatBounds, Marker, type GeoJSONSource, type Map } from 'maplibre-gl';
+import { get, type Param, type PlaceRecord } from './api.js';
 import { el } from './dom.js';
-import { circle, distance, haversine, title } from './units.js';
+import type { Language, Mode } from './i18n.js';
+import type { TravelChoice } from './travel.js';
+import { circle, haversine } from './units.js';
 
 /**
- * The chips: a `type` of `/search/nearby` (plain or merged, see the README's merged types) and
- * its label. Chosen for what a person in a city looks for first.
+ * The chips: a `type` of `/search/nearby` (plain or merged, see the README's merged types), in
+ * the order shown; their labels are in i18n.ts. Chosen for what a person in a city looks for first.
  */
-export const CATEGORIES: readonly [type: string, label: string, noun: string][] = [
-  ['eat', 'Eat', 'places to eat'],
-  ['cafe', 'Cafés', 'cafés'],
-  ['hotel', 'Hotels', 'hotels'],
-  ['grocery', 'Groceries', 'grocery shops'],
-  ['atm', 'ATMs', 'ATMs'],
-  ['bank', 'Banks', 'banks'],
-  ['pharmacy', 'Pharmacies', 'pharmacies'],
-  ['hospital', 'Hospitals', 'hospitals'],
-  ['clinic', 'Clinics', 'clinics'],
-  ['school', 'Schools', 'schools'],
-  ['transport', 'Bus stops', 'bus stops'],
-  ['parking', 'Parking', 'parking places'],
-  ['fuel', 'Fuel', 'fuel stations'],
-  ['toilets', 'Toilets', 'toilets'],
-  ['police', 'Police', 'police stations'],
-  ['place_of_worship', 'Temples', 'places of worship'],
+export const CATEGORIES: readonly string[] = [
+  'eat',
+  'cafe',
+  'hotel',
+  'grocery',
+  'atm',
+  'bank',
+  'pharmacy',
+  'hospital',
+  'clinic',
+  'school',
+  'transport',
+  'parking',
+  'fuel',
+  'toilets',
+  'police',
+  'place_of_worship',
 ];
 
 /** Places listed and marked per search. */
@@ -44,18 +48,24 @@ export class Nearby {
   constructor(
     private map: Map,
     private ui: { chips: HTMLElement; openNow: HTMLInputElement; results: HTMLElement; status: HTMLElement; again: HTMLButtonElement },
+    private lang: Language,
+    private travel: TravelChoice,
     private onPick: (record: PlaceRecord) => void,
   ) {
-    for (const [type, label] of CATEGORIES) {
-      const chip = el('button', 'np-chip', label);
+    for (const type of CATEGORIES) {
+      const chip = el('button', 'np-chip');
       chip.type = 'button';
       chip.dataset.type = type;
       chip.setAttribute('aria-pressed', 'false');
       chip.onclick = () => this.choose(this.type === type ? undefined : type);
       ui.chips.append(chip);
     }
+    this.labels();
     ui.openNow.onchange = () => void this.search();
     ui.again.onclick = () => void this.search();
+    travel.onChange(() => {
+      if (this.type) void this.search(this.centre);
+    });
     // Moved away from the searched area: offer to search again rather than replacing the list
     // under the user's finger.
     map.on('moveend', () => {
@@ -77,6 +87,17 @@ export class Nearby {
     });
   }
 
+  /** The chips' labels, and the list asked again where it was, in the current language. */
+  relang(): void {
+    this.labels();
+    if (this.type) void this.search(this.centre);
+  }
+
+  private labels(): void {
+    for (const chip of this.ui.chips.querySelectorAll<HTMLElement>('.np-chip'))
+      chip.textContent = this.lang.w.categories[chip.dataset.type!]![0];
+  }
+
   private choose(type: string | undefined): void {
     this.type = type;
     for (const chip of this.ui.chips.querySelectorAll<HTMLElement>('.np-chip'))
@@ -92,65 +113,84 @@ export class Nearby {
     return Math.max(1, Math.min(100, Math.round(km)));
   }
 
-  private async search(): Promise<void> {
+  /** Asks for the chosen type around `at` (default: the map's centre, within the view's radius). */
+  private async search(at?: { lat: number; lon: number; radius: number }): Promise<void> {
     this.pending?.abort();
     this.clear();
     const { type } = this;
     if (!type) return;
     const c = this.map.getCenter();
-    const centre = (this.centre = { lat: c.lat, lon: c.lng, radius: this.radius() });
+    const centre = (this.centre = at ?? { lat: c.lat, lon: c.lng, radius: this.radius() });
     const isOpen = this.ui.openNow.checked;
+    const { minutes, mode } = this.travel;
+    const byTime = minutes !== undefined;
     this.drawRadius();
-    this.showRadius();
+    if (!byTime) this.showRadius();
     const pending = (this.pending = new AbortController());
-    this.ui.status.textContent = 'Searching…';
+    const { w } = this.lang;
+    this.ui.status.textContent = w.searching;
+    const params: Record<string, Param> = {
+      type,
+      lat: centre.lat.toFixed(6),
+      lon: centre.lon.toFixed(6),
+      limit: LIMIT,
+      sortBy: true,
+      isOpen,
+      ...this.lang.param,
+    };
+    // by travel time: every place reached within the minutes (no radius: the minutes bound it)
+    Object.assign(params, byTime ? { by: 'time', mode, minutes } : { radius: centre.radius });
     let records: PlaceRecord[];
     try {
-      records = await get<PlaceRecord>(
-        'search/nearby',
-        {
-          type,
-          lat: centre.lat.toFixed(6),
-          lon: centre.lon.toFixed(6),
-          radius: centre.radius,
-          limit: LIMIT,
-          sortBy: true,
-          isOpen,
-        },
-        pending.signal,
-      );
+      records = await get<PlaceRecord>('search/nearby', params, pending.signal);
     } catch (err) {
-      if (!pending.signal.aborted) this.ui.status.textContent = (err as Error).message;
+      if (!pending.signal.aborted) this.ui.status.textContent = this.lang.error(err);
       return;
     }
-    const label = CATEGORIES.find(([t]) => t === type)![2];
-    this.ui.status.textContent = records.length
-      ? `${records.length}${records.length === LIMIT ? ' nearest' : ''} ${label}${isOpen ? ' open now' : ''} within ${centre.radius} km`
-      : `No ${label}${isOpen ? ' open now' : ''} within ${centre.radius} km of the map's centre`;
+    const noun = w.categories[type]![1];
+    const n = this.lang.num(records.length);
+    if (byTime) {
+      const o = { noun, open: isOpen, minutes: this.lang.num(minutes), mode };
+      this.ui.status.textContent = records.length ? w.foundByTime({ ...o, n }) : w.noneByTime(o);
+    } else {
+      const o = { noun, open: isOpen, km: this.lang.num(centre.radius) };
+      this.ui.status.textContent = records.length ? w.found({ ...o, n, nearest: records.length === LIMIT }) : w.none(o);
+    }
     for (const r of records) {
       const dot = el('button', 'np-marker');
       dot.type = 'button';
-      dot.title = title(r);
+      dot.title = this.lang.title(r);
       dot.dataset.placeId = String(r.placeId);
       dot.onclick = (e) => {
         e.stopPropagation(); // not a click on the map (which asks /reverse)
         this.onPick(r);
       };
       this.markers.push(new Marker({ element: dot }).setLngLat([r.centroid.lon, r.centroid.lat]).addTo(this.map));
-      this.ui.results.append(this.item(r));
+      this.ui.results.append(this.item(r, byTime ? mode : undefined));
     }
+    if (byTime) this.showPlaces(records, centre);
   }
 
-  private item(r: PlaceRecord): HTMLElement {
+  private item(r: PlaceRecord, mode: Mode | undefined): HTMLElement {
+    const { w } = this.lang;
     const li = el('li', 'np-result');
     const b = el('button');
     b.type = 'button';
     b.dataset.placeId = String(r.placeId);
-    b.append(el('span', 'np-name', title(r)), el('span', 'np-address', r.address));
-    const meta = el('span', 'np-meta', distance((r.radialDistanceInKm ?? 0) * 1000));
+    b.append(el('span', 'np-name', this.lang.title(r)), el('span', 'np-address', r.address));
+    const meta = el('span', 'np-meta');
+    // by travel time: how long it takes and how far the way is; else how far it is as the crow flies
+    if (mode && r.travelTimeInMs !== undefined) {
+      const time = el('span', 'np-time', this.lang.duration(r.travelTimeInMs));
+      time.dataset.ms = String(r.travelTimeInMs);
+      time.title = w.by[mode];
+      meta.append(time, el('span', 'np-distance', this.lang.distance(r.travelDistanceInMeters ?? (r.radialDistanceInKm ?? 0) * 1000)));
+    } else meta.append(el('span', 'np-distance', this.lang.distance((r.radialDistanceInKm ?? 0) * 1000)));
     // `open` is false both when closed and when the hours are unknown: the tags tell which.
     const hours = r.tags.some((t) => t.startsWith('opening_hours|'));
-    meta.append(r.open ? el('span', 'np-open', 'open now') : el('span', 'np-closed', hours ? 'closed now' : 'hours unknown'));
+    // by travel time with "open now", every place is open when one gets there (docs/travel-time.md)
+    const open = mode && this.ui.openNow.checked ? w.openOnArrival : w.open;
+    meta.append(r.open ? el('span', 'np-open', open) : el('span', 'np-closed', hours ? w.closed : w.hoursUnknown));
     b.append(meta);
     b.onclick = () => {
       this.map.flyTo({ center: [r.centroid.lon, r.centroid.lat], zoom: Math.max(this.map.getZoom(), 17) });
@@ -158,6 +198,15 @@ export class Nearby {
     };
     li.append(b);
     return li;
+  }
+
+  // Found by travel time: the centre and every place in view.
+  private showPlaces(records: PlaceRecord[], c: { lat: number; lon: number }): void {
+    const bounds = new LngLatBounds([c.lon, c.lat], [c.lon, c.lat]);
+    for (const r of records) bounds.extend([r.centroid.lon, r.centroid.lat]);
+    const view = this.map.getBounds();
+    if (records.every((r) => view.contains([r.centroid.lon, r.centroid.lat]))) return;
+    this.map.fitBounds(bounds, { padding: 40, duration: 400, maxZoom: this.map.getZoom() });
   }
 
   private clear(): void {
@@ -187,8 +236,9 @@ export class Nearby {
     );
   }
 
+  // the radius searched; none by travel time, which no circle shows
   private drawRadius(): void {
-    const c = this.type ? this.centre : undefined;
+    const c = this.type && this.travel.minutes === undefined ? this.centre : undefined;
     this.map.getSource<GeoJSONSource>(SOURCE)?.setData({
       type: 'FeatureCollection',
       features: c

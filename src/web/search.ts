@@ -5,7 +5,7 @@
 import type { Map } from 'maplibre-gl';
 import { get, type PlaceRecord, type Suggestion } from './api.js';
 import { el } from './dom.js';
-import { kind, title } from './units.js';
+import type { Language } from './i18n.js';
 
 /** Milliseconds of quiet typing before asking. */
 const DEBOUNCE = 200;
@@ -24,6 +24,7 @@ export class SearchBox {
     private input: HTMLInputElement,
     private list: HTMLElement,
     private status: HTMLElement,
+    private lang: Language,
     private onPlace: (record: PlaceRecord) => void,
   ) {
     input.addEventListener('input', () => {
@@ -38,6 +39,11 @@ export class SearchBox {
     });
   }
 
+  /** The suggestions shown, asked again in the current language. */
+  relang(): void {
+    if (this.items.length) void this.suggest();
+  }
+
   private async suggest(): Promise<void> {
     this.pending?.abort();
     const q = this.input.value.trim().slice(0, MAX_Q);
@@ -45,11 +51,13 @@ export class SearchBox {
     const pending = (this.pending = new AbortController());
     const c = this.map.getCenter();
     try {
-      this.show(await get<Suggestion>('search', { q, lat: c.lat.toFixed(6), lon: c.lng.toFixed(6), limit: 8 }, pending.signal));
+      this.show(
+        await get<Suggestion>('search', { q, lat: c.lat.toFixed(6), lon: c.lng.toFixed(6), limit: 8, ...this.lang.param }, pending.signal),
+      );
     } catch (err) {
       if (pending.signal.aborted) return;
       this.show([]);
-      this.status.textContent = (err as Error).message;
+      this.status.textContent = this.lang.error(err);
     }
   }
 
@@ -64,7 +72,7 @@ export class SearchBox {
         li.dataset.placeId = String(s.placeId);
         // what each is (a cafe, a street, a village): names alone look alike
         const head = el('span', 'np-head');
-        head.append(el('span', 'np-name', title(s)), el('span', 'np-kind', kind(s.type)));
+        head.append(el('span', 'np-name', this.lang.title(s)), el('span', 'np-kind', this.lang.kind(s.type)));
         li.append(head, el('span', 'np-address', s.address));
         // mousedown, not click: it comes before the input's blur hides the list
         li.addEventListener('mousedown', (e) => {
@@ -93,14 +101,14 @@ export class SearchBox {
   private async pick(s: Suggestion): Promise<void> {
     this.pending?.abort();
     this.show([]);
-    this.input.value = title(s);
+    this.input.value = this.lang.title(s);
     this.input.blur();
     try {
-      const [record] = await get<PlaceRecord>('places', { placeId: s.placeId });
+      const [record] = await get<PlaceRecord>('places', { placeId: s.placeId, ...this.lang.param });
       this.map.flyTo({ center: [record!.centroid.lon, record!.centroid.lat], zoom: Math.max(this.map.getZoom(), 17) });
       this.onPlace(record!);
     } catch (err) {
-      this.status.textContent = (err as Error).message;
+      this.status.textContent = this.lang.error(err);
     }
   }
 }

@@ -1,35 +1,4 @@
-/** How the app writes distances, durations and place names, and the radius circle's shape. */
-
-/** `350 m`, `2.4 km`, `25 km`. */
-export function distance(metres: number): string {
-  if (metres < 950) return `${Math.max(1, Math.round(metres / 10) * 10)} m`;
-  const km = metres / 1000;
-  return `${km < 10 ? km.toFixed(1) : Math.round(km)} km`;
-}
-
-/** `45 s`, `31 min`, `2 h 05 min`. */
-export function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const min = Math.round(s / 60);
-  if (min < 60) return `${min} min`;
-  return `${Math.floor(min / 60)} h ${String(min % 60).padStart(2, '0')} min`;
-}
-
-/**
- * A place's name as the map labels it, in English where OSM has `name:en` (the map cannot draw
- * Devanagari, so the list should match what it shows), else its name, else what it is (`cafe`).
- */
-export function title(record: { name: string; type: string; tags?: readonly string[] }): string {
-  const en = record.tags?.find((t) => t.startsWith('name:en|'))?.slice('name:en|'.length);
-  return en || record.name || record.type.replace(/_/g, ' ');
-}
-
-/** What a place is, for a person: `bus_stop` → `Bus stop`. */
-export function kind(type: string): string {
-  const t = type.replace(/_/g, ' ').trim();
-  return t.charAt(0).toUpperCase() + t.slice(1);
-}
+/** The radius circle's shape and the great-circle distance (the words for distances and durations are in i18n.ts). */
 
 /** Earth's mean radius in km, as the engine's haversine uses it. */
 const R = 6371.0088;
