@@ -1,3 +1,5 @@
+import type { Mode } from './osm/profile.js';
+
 /** A point as the API writes it. */
 export interface Centroid {
   lat: number;
@@ -35,8 +37,12 @@ export interface NearbyPlace {
   score: number;
   /** Haversine distance from the query point to the centroid (R = 6371.0088 km). */
   radialDistanceInKm: number;
-  /** `opening_hours` evaluated at the query instant in Nepal Time. */
+  /** `opening_hours` evaluated at the query instant in Nepal Time (with `by: 'time'`, at the instant one arrives). */
   open: boolean;
+  /** With `by: 'time'` only (an extension): the travel time from the query point, ms, as `route()` reports it. */
+  travelTimeInMs?: number;
+  /** With `by: 'time'` only: the length of that trip along the roads, metres. */
+  travelDistanceInMeters?: number;
 }
 
 /** The arguments of `nearby()`. */
@@ -55,6 +61,12 @@ export interface NearbyQuery {
   isOpen?: boolean;
   /** The instant to evaluate opening hours at (default: now). */
   at?: Date;
+  /** `'distance'` (default: within `radius`) or `'time'`: the places reachable within `minutes` by `mode` (docs/travel-time.md). */
+  by?: 'distance' | 'time';
+  /** With `by: 'time'`: `'foot'` (default), `'bike'` or `'car'`. */
+  mode?: Mode;
+  /** With `by: 'time'`: whole minutes, 1 to the mode's cap (default 15). */
+  minutes?: number;
 }
 
 /** Progress of a load: bytes of the PBF handed to the loader so far, and the OSM objects in them. */
@@ -84,12 +96,6 @@ export interface LoadOptions {
    * which finds routes of the same time (alternatives and ties may differ) more slowly.
    */
   contract?: boolean;
-  /**
-   * The routing profiles (docs/routing.md, "Profiles"): a profiles document (parsed JSON) whose
-   * modes replace the shipped ones; checked first, a bad one rejects with `ProfileError` naming
-   * the field. Default: the shipped profiles (`DEFAULT_PROFILES`).
-   */
-  profiles?: unknown;
   /**
    * `true`: refuse (with `PbfError`) a file with blobs of unknown type, which the format
    * asks readers to skip but which are, in practice, damaged data blobs. Default `false`:
@@ -150,7 +156,7 @@ export interface LoadTimings {
  * returns it) and without `radialDistanceInKm` (there is no query point). No score
  * is computed: `score` is the string `"NaN"`.
  */
-export interface Place extends Omit<NearbyPlace, 'osmId' | 'radialDistanceInKm' | 'score' | 'type'> {
+export interface Place extends Omit<NearbyPlace, 'osmId' | 'radialDistanceInKm' | 'score' | 'type' | 'travelTimeInMs' | 'travelDistanceInMeters'> {
   /** The row's own type: its first feature type, else its `place`, `highway` or `building` value. */
   type: string;
   /** No score is computed: always the string `"NaN"`. */

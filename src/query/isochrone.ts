@@ -3,7 +3,7 @@ import type { PlaceIndex } from '../index/place-index.js';
 import { MODES, type Mode } from '../osm/profile.js';
 import type { Router } from '../route/router.js';
 import type { Snap } from '../route/snap.js';
-import { arcEdge, msPerMetre, snapFor, sourceSeeds } from '../route/seeds.js';
+import { arcEdge, junctionAt, msPerMetre, nodeKey, snapFor, sourceSeeds } from '../route/seeds.js';
 import { reachFor, type ReachContext } from '../route/reach.js';
 import { contourReached, Reached, type MultiPolygon } from '../route/isochrone.js';
 import { SNAP_KM } from './route.js';
@@ -88,13 +88,12 @@ export function reachedRoads(router: Router, m: number, s: Snap, top: number): R
   const seeds = sourceSeeds(router, m, s);
   const reach = reachFor(router, m);
   reach.run(seeds, { maxTime: top }, (ctx) => {
-    const g = router.graph;
-    // the point's own edge, from the point to either end the mode may go to
-    const e = s.edge;
-    const bits = g.edgeAccess[e];
-    const fwd = 1 << (2 * m);
-    if (bits & fwd) stretch(router, reached, 2 * e, 0, top, msPerMetre(router, m, 2 * e), s);
-    if (bits & (fwd << 1)) stretch(router, reached, 2 * e + 1, 0, top, msPerMetre(router, m, 2 * e + 1), s);
+    // the edges the search starts on: from the point to their ends (at a junction, each edge leaving it)
+    const atJunction = junctionAt(router, s) >= 0;
+    for (const seed of seeds) {
+      const key = nodeKey(router, m, seed.node);
+      stretch(router, reached, key, 0, top, msPerMetre(router, m, key), atJunction ? undefined : s);
+    }
     fromNodes(router, m, reach.start, reach.arc, reach.time, ctx, reached, top);
   });
   return reached;

@@ -6,6 +6,7 @@ import { checkNotSwapped } from './swapped.js';
 import { isKnownType, unknownTypeError } from './types.js';
 import { placeId, placeTags, placeGeometry } from './record.js';
 import { score } from '../place/score.js';
+import { byTime, nearbyTimeHits } from './nearby-time.js';
 
 /**
  * Most places one `nearby` query examines beyond its `limit`, in its order (best
@@ -27,8 +28,15 @@ export const MAX_SCANNED = 10_000;
  * (`types()` lists them); so does a point outside the data whose swapped reading lies in it;
  * other bad arguments throw `InvalidQueryError` too.
  *
+ * With `by: 'time'`, the places reachable within `minutes` by `mode` instead, ranked by travel
+ * time or by score with travel time in place of distance, each with `travelTimeInMs` and
+ * `travelDistanceInMeters`; `isOpen` asks for the places open when one arrives (see
+ * `nearbyTimeHits`, docs/travel-time.md). A point farther than 1 km from any road of the mode
+ * then throws `RouteError` (`too-far`).
+ *
  * @example
  * nearby(index, { type: 'eat', lat: 27.7172, lon: 85.324, radius: 1, limit: 3 });
+ * nearby(index, { type: 'pharmacy', lat: 27.7172, lon: 85.324, by: 'time', mode: 'car', minutes: 15, isOpen: true });
  */
 export function nearby(index: PlaceIndex, query: NearbyQuery): NearbyPlace[] {
   return nearbyHits(index, query).map((hit) => nearbyRecord(index, hit));
@@ -47,12 +55,16 @@ export interface NearbyHit {
   score: number;
   radialDistanceInKm: number;
   open: boolean;
+  /** With `by: 'time'`: the trip to the place (and `open` is at the instant one arrives). */
+  travelTimeInMs?: number;
+  travelDistanceInMeters?: number;
 }
 
 /**
  * The places `nearby()` answers, in its order, as hits (same arguments, same errors).
  */
 export function nearbyHits(index: PlaceIndex, query: NearbyQuery): NearbyHit[] {
+  if (byTime(query)) return nearbyTimeHits(index, query);
   const q = checkQuery(query);
   const tt = index.types.get(q.type);
   if (!tt && !isKnownType(index, q.type)) throw unknownTypeError(index, q.type);
@@ -119,6 +131,10 @@ export function nearbyRecord(index: PlaceIndex, hit: NearbyHit): NearbyPlace {
   record.score = hit.score;
   record.radialDistanceInKm = hit.radialDistanceInKm;
   record.open = hit.open;
+  if (hit.travelTimeInMs !== undefined) {
+    record.travelTimeInMs = hit.travelTimeInMs;
+    record.travelDistanceInMeters = hit.travelDistanceInMeters;
+  }
   return record;
 }
 

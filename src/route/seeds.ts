@@ -174,5 +174,15 @@ export function arcEdge(router: Router, m: number, a: number): { key: number; le
 export function msPerMetre(router: Router, m: number, key: number): number {
   const g = router.graph,
     e = key >> 1;
-  return g.edgeMeters[e] > 0 ? timeOf(g, m, e, g.edgeMeters[e]) / g.edgeMeters[e] : 0;
+  return g.edgeMeters[e] > 0 ? timeOf(g, m, e, g.edgeMeters[e], (key & 1) === 1) / g.edgeMeters[e] : 0;
+}
+
+/** The junction search node `v` of mode `m` stands at: the end of the directed edge it stands for. */
+export function nodeJunction(router: Router, m: number, v: number): number {
+  return headOf(router.graph, router.modes[m].key[v]);
+}
+
+/** The directed edge (`edge * 2`, `+ 1` against its direction) search node `v` of mode `m` stands for. */
+export function nodeKey(router: Router, m: number, v: number): number {
+  return router.modes[m].key[v];
 }
