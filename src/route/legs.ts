@@ -3,7 +3,7 @@ import type { Snap } from './snap.js';
 import type { Router } from './router.js';
 import type { Path } from './ends.js';
 import type { AlternativeOptions } from './alternatives.js';
-import { NO_NODE, choiceAfter, copiesOf, entryPenalty, headOf, timeOf, type ModeGraph } from './modes.js';
+import { NO_NODE, choiceAfter, copiesOf, entryPenalty, headOf, tailOf, timeOf } from './modes.js';
 import { turnCostsOf, turnMs } from './turns.js';
 import type { Track } from './track.js';
 
@@ -149,6 +149,8 @@ export interface Leg {
   keys: number[];
   /** The first key's turn cost from the previous leg (a U-turn at a via point), ms. */
   startMs: number;
+  /** The search's arcs: arc i turns from keys[i] onto keys[i + 1] (none where the leg has no turn, or past a target's `enter`). */
+  arcs?: Uint32Array;
 }
 
 /** The cheapest of `list`'s ends at search node `node` (a search starts a node at its cheapest end). */
@@ -183,7 +185,7 @@ export function legPaths(router: Router, m: number, s: Snap, t: Snap, options: {
     const keys = [mg.key[p.source]];
     for (const arc of p.arcs) keys.push(mg.key[mg.arcs.to[arc]]);
     if (b.enter !== undefined) keys.push(b.enter);
-    return { s, t, cost: p.cost - offset, keys, startMs: a.startMs ?? 0 };
+    return { s, t, cost: p.cost - offset, keys, startMs: a.startMs ?? 0, arcs: p.arcs };
   });
 }
 
@@ -209,12 +211,22 @@ export function walkLeg(router: Router, m: number, leg: Leg, track: Track): numb
   const { s, t, keys } = leg;
   const sAt = junctionAt(g, s) >= 0,
     tAt = junctionAt(g, t) >= 0;
-  const costs = turnCostsOf(m);
+  const costs = turnCostsOf(m),
+    weight = router.modes[m].arcs.weight,
+    open = router.open(m);
+  // the turn onto keys[i]: its arc's weight less the edge and any penalty (as the search summed
+  // it, and without the angle's trigonometry a route of thousands of turns would repeat)
+  const turn = (i: number): number => {
+    const k = keys[i];
+    if (leg.arcs && i - 1 < leg.arcs.length)
+      return weight[leg.arcs[i - 1]] - entryPenalty(g, m, open, k, tailOf(g, k)) - timeOf(g, m, k >> 1, g.edgeMeters[k >> 1], (k & 1) === 1);
+    return turnMs(g, costs, keys[i - 1], k, choiceAfter(g, router.incidence, m, keys[i - 1]));
+  };
   let ms = 0;
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i],
       e = k >> 1;
-    const time = pieceMs(g, m, s, t, keys, i, sAt, tAt) + (i > 0 ? turnMs(g, costs, keys[i - 1], k, choiceAfter(g, router.incidence, m, keys[i - 1])) : leg.startMs);
+    const time = pieceMs(g, m, s, t, keys, i, sAt, tAt) + (i > 0 ? turn(i) : leg.startMs);
     const a = i === 0 && !sAt ? s : k & 1 ? 'to' : 'from';
     const b = i === keys.length - 1 && !tAt ? t : k & 1 ? 'from' : 'to';
     track.walk(g, e, a, b, time);
