@@ -1,14 +1,8 @@
 import FlatQueue from 'flatqueue';
 import { adjacency, checkArcs, type Arcs } from './csr.js';
 import { ArcList, checkEnds, type Ends, type Path } from './ends.js';
-import { Labels } from './labels.js';
+import { Labels, NONE, SETTLED, STALLED } from './labels.js';
 import { ViaChooser, type AlternativeOptions, type ViaPath } from './alternatives.js';
-
-// local copies of labels.ts's constants: under a loader that turns imports into getters
-// (tsx), an imported constant read in a hot loop costs a call
-const NONE = 0xffffffff;
-const SETTLED = 2;
-const STALLED = 3;
 
 // Contraction hierarchies (Geisberger, Sanders, Schultes, Delling 2008), written by hand on
 // typed arrays: npm's maintained graph libraries (ngraph.path, graphology-shortest-path,

@@ -1,16 +1,11 @@
 import { adjacency, checkArcs, type Adjacency, type Arcs } from './csr.js';
 import { ArcList, checkEnds, type Ends, type Path } from './ends.js';
-import { Labels } from './labels.js';
+import { Labels, NONE, SETTLED } from './labels.js';
 import { ViaChooser, type AlternativeOptions, type ViaPath } from './alternatives.js';
 
 // Written by hand over our own CSR arrays (flatqueue for the heap): npm's graph libraries
 // (ngraph.path, graphology-shortest-path, node-dijkstra) want an object graph, and neither
 // takes several weighted sources and targets nor reuses its scratch between queries.
-
-// local copies of labels.ts's constants: under a loader that turns imports into getters
-// (tsx), an imported constant read in a hot loop costs a call
-const NONE = 0xffffffff;
-const SETTLED = 2;
 
 /**
  * A search stopped at its limit of settled nodes (`BiDijkstra.maxSettled`) before it found

@@ -1,10 +1,8 @@
 import FlatQueue from 'flatqueue';
 import type { Hierarchy } from './ch.js';
 import { arcMeasures, type Seed } from './seeds.js';
+import { NONE } from './labels.js';
 import type { Router } from './router.js';
-
-// local copies: under a loader that turns imports into getters (tsx), an imported constant read in a hot loop costs a call
-const NONE = 0xffffffff;
 
 /**
  * What a table search found, row-major (`[i * targets + j]`): the least weight from source i to
