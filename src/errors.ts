@@ -23,7 +23,8 @@ export type QueryParam =
   | 'sources'
   | 'destinations'
   | 'minutes'
-  | 'by';
+  | 'by'
+  | 'lang';
 
 /** A query argument is missing or out of range. `param` names it. */
 export class InvalidQueryError extends Error {

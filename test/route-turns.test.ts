@@ -106,7 +106,8 @@ describe('restrictions per mode: restriction:<mode>, except=, *_on_red', () => {
     const t = tee(ox);
     return [t.P, t.V, t.M];
   };
-  const is = (mode: Mode, ox: number, expected: P[]) => expect(drive(mode, expected[0], expected.at(-1)!).pts, `${mode} at ${ox}`).toEqual(expected);
+  const is = (mode: Mode, ox: number, expected: P[]) =>
+    expect(drive(mode, expected[0], expected.at(-1)!).pts, `${mode} at ${ox}`).toEqual(expected);
   it('restriction:motorcar binds cars only', () => {
     const ox = TURN_CASES.motorcar.ox;
     is('car', ox, around(ox));
@@ -169,7 +170,9 @@ describe('turn costs: signals, and a right turn (across the traffic, as Nepal dr
     const [r] = route(index, { points: [half, latLon(n.B)], mode: 'car' });
     const pts = polyline.decode(r.encodedPolyline, 5).map(gridOf);
     expect(pts.slice(1)).toEqual([n.N, n.B]);
-    expect(Math.abs(r.timeInMs - (gridMetres(n.A, n.N) / 2 + gridMetres(n.N, n.B)) * (3600 / kmh('car')) - car.signals)).toBeLessThanOrEqual(3);
+    expect(
+      Math.abs(r.timeInMs - (gridMetres(n.A, n.N) / 2 + gridMetres(n.N, n.B)) * (3600 / kmh('car')) - car.signals),
+    ).toBeLessThanOrEqual(3);
   });
   it('S → N turns left at X (3 s), not right (5 s): S X L N, the turn in timeInMs', () => {
     const { S, X, L, N } = TURN_CASES.side;
@@ -224,7 +227,13 @@ describe.each(MODES)('every pair of junctions (%s): the route costs what the ind
             m = raw.node.get(t)!;
           let r: Route | undefined;
           try {
-            [r] = route(idx, { points: [[n.lat, n.lon], [m.lat, m.lon]], mode });
+            [r] = route(idx, {
+              points: [
+                [n.lat, n.lon],
+                [m.lat, m.lon],
+              ],
+              mode,
+            });
           } catch {
             r = undefined;
           }
@@ -236,8 +245,10 @@ describe.each(MODES)('every pair of junctions (%s): the route costs what the ind
             bad.push(`${name} ${s} → ${t}: none, expected ${best.cost}`);
             continue;
           }
-          if (Math.abs(r.routeWeight * 1000 - best.cost) > best.arcs.length + 1) bad.push(`${name} ${s} → ${t}: weighs ${r.routeWeight * 1000}, expected ${best.cost}`);
-          if (Math.abs(r.timeInMs - best.travel) > best.arcs.length + 1) bad.push(`${name} ${s} → ${t}: ${r.timeInMs} ms, expected ${best.travel}`);
+          if (Math.abs(r.routeWeight * 1000 - best.cost) > best.arcs.length + 1)
+            bad.push(`${name} ${s} → ${t}: weighs ${r.routeWeight * 1000}, expected ${best.cost}`);
+          if (Math.abs(r.timeInMs - best.travel) > best.arcs.length + 1)
+            bad.push(`${name} ${s} → ${t}: ${r.timeInMs} ms, expected ${best.travel}`);
         }
         joined++;
       }
@@ -361,15 +372,24 @@ describe('instructions: a route starting on a roundabout says its exit; no step 
           b = raw.node.get(t)!;
         let r: Route;
         try {
-          [r] = route(index, { points: [[a.lat, a.lon], [b.lat, b.lon]], mode: 'car', instructions: true });
+          [r] = route(index, {
+            points: [
+              [a.lat, a.lon],
+              [b.lat, b.lon],
+            ],
+            mode: 'car',
+            instructions: true,
+          });
         } catch {
           continue;
         }
         const line = polyline.decode(r.encodedPolyline, 5);
         const back = new Set<number>();
         for (let i = 1; i + 1 < line.length; i++) if (line[i - 1][0] === line[i + 1][0] && line[i - 1][1] === line[i + 1][1]) back.add(i);
-        for (const x of r.instructionList!) if (x.sign === -98 && !back.has(x.interval[0])) bad.push(`${s} → ${t}: U-turn sign at ${x.interval[0]}`);
-        for (const i of back) if (!r.instructionList!.some((x) => x.sign === -98 && x.interval[0] === i)) bad.push(`${s} → ${t}: turns back at ${i} unsaid`);
+        for (const x of r.instructionList!)
+          if (x.sign === -98 && !back.has(x.interval[0])) bad.push(`${s} → ${t}: U-turn sign at ${x.interval[0]}`);
+        for (const i of back)
+          if (!r.instructionList!.some((x) => x.sign === -98 && x.interval[0] === i)) bad.push(`${s} → ${t}: turns back at ${i} unsaid`);
       }
     expect(bad).toEqual([]);
   });

@@ -4,8 +4,11 @@ import { shapesOf, type Shapes } from '../model/shape.js';
 import type { Area } from '../geom/areas.js';
 import { Streets } from '../index/streets.js';
 import { Localities, localityRows } from './localities.js';
-import { Admin, nepalDistricts } from './admin.js';
+import { Admin, nepalDistricts, type AdminName } from './admin.js';
 import { tagValue } from './tags.js';
+import { officialDistrict, officialProvince, type OfficialName } from './official.js';
+import { labelName, nameIn, textIn, type Lang } from '../osm/name.js';
+import { kmTo } from '../geom/haversine.js';
 
 /** How far (km) a street may be to name a place's address. */
 export const STREET_KM = 0.1;
@@ -27,14 +30,19 @@ const [HOUSENAME, HOUSENUMBER, STREET_KEY, PLACE_KEY, SUBURB, CITY, DISTRICT, PR
 
 /**
  * Everything addresses are made from, as plain arrays and strings, so that they can
- * be computed on another thread: the table's geometry, the English labels of its
- * streets and localities, the rows that are localities, the `addr:*` values of the
- * rows that have any, and the PBF's administrative areas.
+ * be computed on another thread: the table's geometry, the labels of its streets and
+ * localities (as mapped, in English, in Nepali, and the names an `addr:*` tag may call them
+ * by), the rows that are localities, the `addr:*` values of the rows that have any, and the
+ * PBF's administrative areas.
  */
 export interface AddressInput {
   shapes: Shapes;
-  /** Per row: `name:en`, else the name, of streets and localities; `''` for others. */
+  /** Per row, of streets and localities (`''` for others): `labelName` (`name:en`, else the name), and `nameIn` English and Nepali (`osm/name.ts`). */
   labels: string[];
+  labelsEn: string[];
+  labelsNe: string[];
+  /** Per row, of streets and localities: the names an `addr:street` or `addr:place` value may give it (`name`, `name:en`, `name:ne`), `''` for none. */
+  called: string[][];
   localities: Uint32Array;
   /** Rows with `addr:*` tags, and their values: `KEYS.length` per row, in `KEYS` order. */
   addrRows: Uint32Array;
@@ -50,11 +58,20 @@ export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
     if (k >= 0) slot.set(i, k);
   });
   const labels: string[] = new Array(t.size).fill('');
+  const labelsEn: string[] = new Array(t.size).fill('');
+  const labelsNe: string[] = new Array(t.size).fill('');
+  const called: string[][] = [[], [], []];
   const addrRows: number[] = [];
   const addrVals: (string | null)[] = [];
   const v: (string | null)[] = new Array(KEYS.length);
   for (let r = 0; r < t.size; r++) {
-    if (t.what[r] === STREET || t.what[r] === LOCALITY) labels[r] = tagValue(t, r, 'name:en') || t.strings[t.name[r]];
+    if (t.what[r] === STREET || t.what[r] === LOCALITY) {
+      const get = (k: string) => tagValue(t, r, k);
+      labels[r] = labelName(get);
+      labelsEn[r] = nameIn(get, 'en').name;
+      labelsNe[r] = nameIn(get, 'ne').name;
+      NAME_KEYS.forEach((k, i) => (called[i][r] = get(k) ?? ''));
+    }
     v.fill(null);
     let any = false;
     for (let k = t.tagStart[r]; k < t.tagStart[r + 1]; k++) {
@@ -69,8 +86,32 @@ export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
       addrVals.push(...v);
     }
   }
-  return { shapes: shapesOf(t), labels, localities: localityRows(t), addrRows: Uint32Array.from(addrRows), addrVals, areas };
+  return {
+    shapes: shapesOf(t),
+    labels,
+    labelsEn,
+    labelsNe,
+    called,
+    localities: localityRows(t),
+    addrRows: Uint32Array.from(addrRows),
+    addrVals,
+    areas,
+  };
 }
+
+/** The name tags an `addr:street` or `addr:place` value is matched against. */
+const NAME_KEYS = ['name', 'name:en', 'name:ne'];
+
+/** Every row's address: as mapped, in English and in Nepali (see `computeAddresses`). */
+export interface Addresses {
+  /** The default address (names as mapped, `name:en` first). */
+  list: string[];
+  en: string[];
+  ne: string[];
+}
+
+/** How far (km) a street or locality named by an `addr:*` tag may be to lend the address its names in another language. */
+const CALLED_KM = 5;
 
 /**
  * Every row's address, most specific first, no empty parts, no repeats, joined with ", ":
@@ -78,34 +119,25 @@ export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
  *   the locality: `addr:place`/`addr:suburb`, else the containing or nearest locality within 2 km;
  *   municipality, district and province from the administrative areas, else `addr:city`,
  *   `addr:district`, `addr:province`.
- * Streets, localities and areas are named in English where OSM has `name:en`.
+ * `list`: streets, localities and areas named in English where OSM has `name:en`, `addr:*` as
+ * tagged. `en`, `ne`: each part in that language: streets, localities and municipalities by
+ * `nameIn` (`osm/name.ts`); districts and provinces by their official names (`./official.ts`);
+ * an `addr:street`/`addr:place` value by the names of the nearest street or locality it names
+ * (within 5 km), an `addr:*` value otherwise in the language's script (`textIn`).
  */
-export async function computeAddresses(input: AddressInput, streets = new Streets(input.shapes)): Promise<string[]> {
+export async function computeAddresses(input: AddressInput, streets = new Streets(input.shapes)): Promise<Addresses> {
   const t = input.shapes;
   const localities = new Localities(t, input.localities);
   const admin = new Admin(input.areas, await nepalDistricts());
-  const out: string[] = new Array(t.size);
-  const parts: string[] = [];
-  const seen: string[] = []; // lower-cased parts: at most eight, a scan beats a Set
-  const one = (raw: string) => {
-    const s = raw.trim();
-    if (!s) return;
-    const low = s.toLowerCase();
-    if (seen.includes(low)) return;
-    seen.push(low);
-    parts.push(s);
-  };
-  // a tag value may itself be a list ("Kathmandu, Thamel"): its parts count one by one
-  const add = (value: string | null | undefined) => {
-    if (!value) return;
-    if (value.indexOf(',') < 0) one(value);
-    else for (const part of value.split(',')) one(part);
-  };
+  const called = calledIndex(input);
+  const out: Addresses = { list: new Array(t.size), en: new Array(t.size), ne: new Array(t.size) };
+  const address = [new Parts(), new Parts(), new Parts()];
+  const langs = [undefined, 'en', 'ne'] as const;
+  const labelsOf = [input.labels, input.labelsEn, input.labelsNe];
   const none: (string | null)[] = new Array(KEYS.length).fill(null);
   let next = 0; // the next row with addr:* values
   for (let r = 0; r < t.size; r++) {
-    parts.length = 0;
-    seen.length = 0;
+    for (const a of address) a.clear();
     let v = none;
     if (next < input.addrRows.length && input.addrRows[next] === r) {
       v = input.addrVals.slice(next * KEYS.length, (next + 1) * KEYS.length);
@@ -113,40 +145,118 @@ export async function computeAddresses(input: AddressInput, streets = new Street
     }
     const lon = t.lon[r] / 1e7,
       lat = t.lat[r] / 1e7;
-    add(v[HOUSENAME]);
-    add(v[HOUSENUMBER]);
-    // a street is not addressed by another street, nor a locality by another locality
-    if (v[STREET_KEY]) add(v[STREET_KEY]);
-    else if (t.what[r] !== STREET) {
-      const s = streets.nearest(lon, lat, STREET_KM);
-      if (s) add(input.labels[s.row]);
-    }
+    // the parts' rows and areas, the same in every language
+    let street = -1,
+      locality = -1;
+    if (!v[STREET_KEY] && t.what[r] !== STREET) street = streets.nearest(lon, lat, STREET_KM)?.row ?? -1;
     const place = v[PLACE_KEY] || v[SUBURB];
-    if (place) add(place);
-    else if (t.what[r] !== LOCALITY) {
-      const l = localities.at(lon, lat, LOCALITY_KM);
-      if (l >= 0) add(input.labels[l]);
-    }
+    if (!place && t.what[r] !== LOCALITY) locality = localities.at(lon, lat, LOCALITY_KM);
     const [municipality, district, province] = admin.names(lon, lat);
-    add(municipality || v[CITY]);
-    add(district || v[DISTRICT]);
-    add(province || v[PROVINCE]);
-    out[r] = parts.join(', ');
+    langs.forEach((lang, i) => {
+      const a = address[i];
+      const text = lang === undefined ? (s: string) => s : (s: string) => textIn(s, lang);
+      a.add(v[HOUSENAME], text);
+      a.add(v[HOUSENUMBER]);
+      // a street is not addressed by another street, nor a locality by another locality
+      if (v[STREET_KEY]) a.add(v[STREET_KEY], lang === undefined ? text : (s) => called(s, lon, lat, lang, STREET) ?? text(s));
+      else if (street >= 0) a.add(labelsOf[i][street]);
+      if (place) a.add(place, lang === undefined ? text : (s) => called(s, lon, lat, lang, LOCALITY) ?? text(s));
+      else if (locality >= 0) a.add(labelsOf[i][locality]);
+      const area = (n: AdminName, tag: string | null, official: (s: string) => OfficialName | undefined) => {
+        if (n.name) a.add(lang === undefined ? n.name : n[lang] || text(n.name));
+        else a.add(tag, lang === undefined ? text : (s) => official(s)?.[lang] ?? text(s));
+      };
+      area(municipality, v[CITY], () => undefined);
+      area(district, v[DISTRICT], officialDistrict);
+      area(province, v[PROVINCE], officialProvince);
+    });
+    out.list[r] = address[0].text();
+    out.en[r] = address[1].text();
+    out.ne[r] = address[2].text();
   }
   return out;
 }
 
-/** Stores computed addresses in the table, each distinct one once in its strings. */
-export function storeAddresses(t: PlaceTable, list: string[]): void {
-  const ids = new Map<string, number>([['', 0]]);
-  for (let r = 0; r < t.size; r++) {
-    const s = list[r];
-    let i = ids.get(s);
-    if (i === undefined) {
-      i = t.strings.length;
-      t.strings.push(s);
-      ids.set(s, i);
-    }
-    t.address[r] = i;
+/** One address being assembled: its parts, no empty ones and no repeats. */
+class Parts {
+  private readonly parts: string[] = [];
+  private readonly seen: string[] = []; // lower-cased parts: at most eight, a scan beats a Set
+
+  clear(): void {
+    this.parts.length = 0;
+    this.seen.length = 0;
   }
+
+  private one(raw: string): void {
+    const s = raw.trim();
+    if (!s) return;
+    const low = s.toLowerCase();
+    if (this.seen.includes(low)) return;
+    this.seen.push(low);
+    this.parts.push(s);
+  }
+
+  /** Adds a part; a tag value may itself be a list ("Kathmandu, Thamel"): its pieces count one by one, each through `as`. */
+  add(value: string | null | undefined, as?: (s: string) => string): void {
+    if (!value) return;
+    if (value.indexOf(',') < 0) this.one(as ? as(value.trim()) : value);
+    else for (const piece of value.split(',')) this.one(as ? as(piece.trim()) : piece);
+  }
+
+  text(): string {
+    return this.parts.join(', ');
+  }
+}
+
+/**
+ * The names in a language of the street or locality an `addr:*` value names: of the rows of
+ * that kind whose `name`, `name:en` or `name:ne` is the value (case aside), the nearest within
+ * `CALLED_KM`; undefined when none.
+ */
+function calledIndex(input: AddressInput): (value: string, lon: number, lat: number, lang: Lang, what: number) => string | undefined {
+  const t = input.shapes;
+  const rows = new Map<string, number[]>();
+  for (const names of input.called) {
+    names.forEach((n, r) => {
+      if (!n) return;
+      const k = n.trim().toLowerCase();
+      const list = rows.get(k);
+      if (!list) rows.set(k, [r]);
+      else if (list[list.length - 1] !== r) list.push(r);
+    });
+  }
+  return (value, lon, lat, lang, what) => {
+    let best = -1,
+      bestKm = CALLED_KM;
+    for (const r of rows.get(value.trim().toLowerCase()) ?? []) {
+      if (t.what[r] !== what) continue;
+      const km = kmTo(lon, lat, t.lon[r], t.lat[r]);
+      if (km <= bestKm) {
+        best = r;
+        bestKm = km;
+      }
+    }
+    if (best < 0) return undefined;
+    return (lang === 'en' ? input.labelsEn : input.labelsNe)[best] || undefined;
+  };
+}
+
+/** Stores computed addresses in the table, each distinct one once in its strings. */
+export function storeAddresses(t: PlaceTable, addresses: Addresses): void {
+  const ids = new Map<string, number>([['', 0]]);
+  const store = (list: string[], column: Uint32Array) => {
+    for (let r = 0; r < t.size; r++) {
+      const s = list[r];
+      let i = ids.get(s);
+      if (i === undefined) {
+        i = t.strings.length;
+        t.strings.push(s);
+        ids.set(s, i);
+      }
+      column[r] = i;
+    }
+  };
+  store(addresses.list, t.address);
+  store(addresses.en, t.addressEn);
+  store(addresses.ne, t.addressNe);
 }

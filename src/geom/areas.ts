@@ -4,6 +4,9 @@ import { inRing } from './measure.js';
 /** A named area: its rings as flat `[lon, lat, …]` degrees, outer and inner alike (even-odd rule). */
 export interface Area {
   name: string;
+  /** The name in English and in Nepali where the caller knows them (administrative areas, `osm/name.ts`). */
+  en?: string;
+  ne?: string;
   /** OSM `admin_level`, or another rank the caller gives. */
   level: number;
   rings: number[][];

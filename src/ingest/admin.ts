@@ -2,6 +2,7 @@ import type { Osm } from '../load/osm.js';
 import type { Area } from '../geom/areas.js';
 import { PROVINCE, DISTRICT, MUNICIPALITY } from '../address/admin.js';
 import { assembleMultipolygon } from './places.js';
+import { labelName, nameIn } from '../osm/name.js';
 
 /**
  * The province, district and municipality areas of the PBF's `boundary=administrative`
@@ -17,11 +18,14 @@ export function osmAdminAreas(osm: Osm): Area[] {
       for (let j = runs.start[i]; j < runs.start[i + 1]; j++) tags.set(blk.strings[runs.kv[2 * j]], blk.strings[runs.kv[2 * j + 1]]);
       const level = Number(tags.get('admin_level'));
       if (tags.get('boundary') !== 'administrative' || ![PROVINCE, DISTRICT, MUNICIPALITY].includes(level)) continue;
-      const name = tags.get('name:en') || tags.get('name');
+      const get = (k: string) => tags.get(k);
+      const name = labelName(get);
       if (!name) continue;
       const mp = assembleMultipolygon(osm, blk, runs.owner[i]);
       if (!mp || mp.partial) continue;
-      out.push({ name, level, rings: mp.polygons.flat().map((r) => r.map((v) => v / 1e7)) });
+      const en = nameIn(get, 'en').name,
+        ne = nameIn(get, 'ne').name;
+      out.push({ name, en, ne, level, rings: mp.polygons.flat().map((r) => r.map((v) => v / 1e7)) });
     }
   });
   return out;

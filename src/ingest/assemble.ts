@@ -4,7 +4,7 @@ import type { Area } from '../geom/areas.js';
 import { buildTypeTrees } from '../index/type-trees.js';
 import { PlaceIndex } from '../index/place-index.js';
 import { Streets } from '../index/streets.js';
-import { addressInput, computeAddresses, storeAddresses, type AddressInput } from '../address/assign.js';
+import { addressInput, computeAddresses, storeAddresses, type AddressInput, type Addresses } from '../address/assign.js';
 import { startThread } from '../load/thread.js';
 import type { RoadGraph } from '../model/roads.js';
 import { Router } from '../route/router.js';
@@ -76,8 +76,8 @@ export async function assemble(
 const THREAD_ROWS = 50_000;
 
 // Computes the addresses on a thread; if the thread fails, here.
-function addressesOnThread(input: AddressInput): Promise<string[]> {
-  return new Promise<string[]>((resolve, reject) => {
+function addressesOnThread(input: AddressInput): Promise<Addresses> {
+  return new Promise<Addresses>((resolve, reject) => {
     const w = startThread(import.meta.url, '../address/worker');
     let settled = false;
     const fallback = () => {
@@ -86,7 +86,7 @@ function addressesOnThread(input: AddressInput): Promise<string[]> {
       void w.terminate();
       computeAddresses(input).then(resolve, reject);
     };
-    w.once('message', (m: { list?: string[]; error?: string }) => {
+    w.once('message', (m: { list?: Addresses; error?: string }) => {
       if (!m.list) return fallback();
       settled = true;
       void w.terminate();

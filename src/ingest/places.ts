@@ -249,6 +249,8 @@ class Builder {
   lon: List<Int32Array>;
   name: List<Uint32Array>;
   address: List<Uint32Array>;
+  addressEn: List<Uint32Array>;
+  addressNe: List<Uint32Array>;
   tagStart: List<Uint32Array>;
   tagKV: List<Uint32Array>;
   typeStart: List<Uint32Array>;
@@ -274,6 +276,8 @@ class Builder {
     this.lon = new List(Int32Array, n);
     this.name = new List(Uint32Array, n);
     this.address = new List(Uint32Array, n);
+    this.addressEn = new List(Uint32Array, n);
+    this.addressNe = new List(Uint32Array, n);
     this.tagStart = new List(Uint32Array, n);
     this.tagKV = new List(Uint32Array, 2 * tagPairs + 1);
     this.typeStart = new List(Uint32Array, n);
@@ -317,6 +321,8 @@ class Builder {
     const name = placeName(keys, vals);
     this.name.push(this.intern(name));
     this.address.push(0); // '' until the addresses are computed, once the whole table is known
+    this.addressEn.push(0);
+    this.addressNe.push(0);
     for (const s of kv) this.tagKV.push(s);
     this.tagStart.push(this.tagKV.length / 2);
     const types = placeTypes(keys, vals, kind);
@@ -344,6 +350,8 @@ class Builder {
       lon: this.lon.finish(),
       name: this.name.finish(),
       address: this.address.finish(),
+      addressEn: this.addressEn.finish(),
+      addressNe: this.addressNe.finish(),
       tagStart: this.tagStart.finish(),
       tagKV: this.tagKV.finish(),
       typeStart: this.typeStart.finish(),

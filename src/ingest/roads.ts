@@ -1,3 +1,4 @@
+import { roadName } from '../osm/name.js';
 import type { Block } from '../load/block.js';
 import type { Osm } from '../load/osm.js';
 import { List } from '../model/list.js';
@@ -131,7 +132,7 @@ export class RoadBuilder {
       if (rules.access === 0) continue;
       const w = runs.owner[i];
       this.wayId.push(blk.wayId[w]);
-      this.wayName.push(this.strings.intern(get('name:en') || get('name') || get('ref') || ''));
+      this.wayName.push(this.strings.intern(roadName(get)));
       this.wayClass.push(this.strings.intern(rules.kind));
       let flags = isRoundabout(get) ? ROUNDABOUT : 0;
       for (let m = 0; m < MODES.length; m++) if (rules.destination & (1 << m)) flags |= destinationFlag(m);
@@ -405,8 +406,13 @@ export class RoadBuilder {
       const byKeys = new Map<string, { keys: number[]; modes: number }>();
       for (let m = 0; m < MODES.length; m++) {
         if (!(r.modes & (1 << m))) continue;
-        const keys = resolve(r, m, (id) => wanted.get(id) ?? -1, (w) => edgesOf.get(w) ?? [], g, () =>
-          nodes.find(r.viaNode) ? vertexOf[this.first![nodes.block] + nodes.index] : -1,
+        const keys = resolve(
+          r,
+          m,
+          (id) => wanted.get(id) ?? -1,
+          (w) => edgesOf.get(w) ?? [],
+          g,
+          () => (nodes.find(r.viaNode) ? vertexOf[this.first![nodes.block] + nodes.index] : -1),
         );
         if (!keys) continue;
         const k = keys.join(',');
@@ -452,7 +458,10 @@ export class RoadBuilder {
       const d = delayOf(hw, crossing, dir);
       if (!d) continue;
       const kind = { signals: SIGNALS, stop: STOP, give_way: GIVE_WAY, crossing: CROSSING }[d.kind];
-      this.delayAt.set(first + runs.owner[i], kind | (d.direction === 'forward' ? DELAY_FORWARD : d.direction === 'backward' ? DELAY_BACKWARD : 0));
+      this.delayAt.set(
+        first + runs.owner[i],
+        kind | (d.direction === 'forward' ? DELAY_FORWARD : d.direction === 'backward' ? DELAY_BACKWARD : 0),
+      );
       this.uses[first + runs.owner[i]] = 2;
     }
   }

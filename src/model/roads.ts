@@ -76,7 +76,7 @@ export interface Restriction {
 /** The records of `RoadGraph.restrictions`, in order (throws a RangeError on a record cut short). */
 export function restrictionsOf(r: Uint32Array): Restriction[] {
   const out: Restriction[] = [];
-  for (let i = 0; i < r.length; ) {
+  for (let i = 0; i < r.length;) {
     const n = r[i];
     if (n < 2 || i + 2 + n > r.length) throw new RangeError(`restriction record at ${i} is cut short or has fewer than 2 edges`);
     out.push({ kind: r[i + 1] & 1, modes: r[i + 1] >>> 1, keys: r.subarray(i + 2, i + 2 + n) });

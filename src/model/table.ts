@@ -32,7 +32,10 @@ export interface PlaceTable {
   lon: Int32Array;
   /** String-table indexes. */
   name: Uint32Array;
+  /** The address of the names as mapped, and in English and in Nepali (`address/assign.ts`). */
   address: Uint32Array;
+  addressEn: Uint32Array;
+  addressNe: Uint32Array;
   /** `tagStart[i]..tagStart[i+1]` are place i's tag pairs in `tagKV` (pairs of string indexes). */
   tagStart: Uint32Array;
   tagKV: Uint32Array;

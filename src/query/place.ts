@@ -3,11 +3,15 @@ import type { Place } from '../types.js';
 import { InvalidQueryError } from '../errors.js';
 import { placeId as idOf, placeTags, placeGeometry } from './record.js';
 import { show } from './validate.js';
+import type { Lang } from '../osm/name.js';
+import { addressIn, checkLang, nameFields } from './lang.js';
 
 /** Options of `place()`. */
 export interface PlaceOptions {
   /** The instant to evaluate opening hours at (default: now). */
   at?: Date;
+  /** The language of `name` and `address` (see `Lang`); default: the names as mapped. */
+  lang?: Lang;
 }
 
 /**
@@ -22,18 +26,19 @@ export interface PlaceOptions {
 export function place(index: PlaceIndex, placeId: number, options: PlaceOptions = {}): Place | undefined {
   checkPlaceId(placeId);
   const at = instant(options?.at);
+  const lang = checkLang(options?.lang);
   const row = index.lookup.row(placeId);
-  return row < 0 ? undefined : placeRecord(index, row, at);
+  return row < 0 ? undefined : placeRecord(index, row, at, lang);
 }
 
-/** The `Place` record of table row `row`, open or not at instant `at` (ms). */
-export function placeRecord(index: PlaceIndex, row: number, at: number): Place {
+/** The `Place` record of table row `row`, open or not at instant `at` (ms), named in `lang` if given. */
+export function placeRecord(index: PlaceIndex, row: number, at: number, lang?: Lang): Place {
   const t = index.table;
   return {
     placeId: idOf(t, row),
     license: index.license,
-    name: t.strings[t.name[row]],
-    address: t.strings[t.address[row]],
+    ...nameFields(t, row, lang),
+    address: addressIn(t, row, lang),
     type: t.strings[t.primary[row]],
     centroid: { lat: t.lat[row] / 1e7, lon: t.lon[row] / 1e7 },
     tags: placeTags(t, row),

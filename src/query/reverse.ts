@@ -8,6 +8,8 @@ import { coord, positiveInt, show } from './validate.js';
 import { kmTo } from '../geom/haversine.js';
 import { REVERSE_LIMIT, REVERSE_RADIUS } from './limits.js';
 import { checkNotSwapped } from './swapped.js';
+import type { Lang } from '../osm/name.js';
+import { checkLang } from './lang.js';
 
 export { REVERSE_RADIUS } from './limits.js';
 
@@ -75,7 +77,7 @@ export function reverse(index: PlaceIndex, query: ReverseQuery): ReversePlace[] 
   }
   ranked.sort((a, b) => a.reach - b.reach || a.m2 - b.m2 || a.id - b.id);
   ranked.length = Math.min(ranked.length, limit);
-  return ranked.map(({ row, km }) => ({ ...placeRecord(index, row, q.at), radialDistanceInKm: km }));
+  return ranked.map(({ row, km }) => ({ ...placeRecord(index, row, q.at, q.lang), radialDistanceInKm: km }));
 }
 
 /** A checked reverse query with its defaults filled in. */
@@ -85,6 +87,7 @@ interface CheckedReverse {
   radius: number;
   limit: number;
   at: number;
+  lang: Lang | undefined;
 }
 
 /** Checks a reverse query, throwing `InvalidQueryError` naming the first bad argument. */
@@ -100,5 +103,5 @@ export function checkReverse(q: ReverseQuery): CheckedReverse {
     radius = q.radius;
   }
   const limit = positiveInt('limit', q.limit, REVERSE_LIMIT);
-  return { lat: q.lat, lon: q.lon, radius, limit, at: instant(q.at) };
+  return { lat: q.lat, lon: q.lon, radius, limit, at: instant(q.at), lang: checkLang(q.lang) };
 }

@@ -11,6 +11,8 @@ import { instructions, type Instruction } from '../route/instructions.js';
 import { kmTo, lineMetres } from '../geom/haversine.js';
 import { show } from './validate.js';
 import { checkNotSwapped } from './swapped.js';
+import type { Lang } from '../osm/name.js';
+import { checkLang, stepWords, type StepWords } from './lang.js';
 
 /** Most points a route may pass through (start, vias, end). */
 export const MAX_POINTS = 25;
@@ -36,6 +38,8 @@ export interface RouteQuery {
   instructions?: boolean;
   /** `true`: up to two alternatives after the best route (two points only). */
   alternatives?: boolean;
+  /** The language of the instructions and their street names (see `Lang`); default: English texts, the names as mapped. */
+  lang?: Lang;
 }
 
 /** One route, as the API v1 `/directions` returns it. */
@@ -75,9 +79,10 @@ export function route(index: PlaceIndex, query: RouteQuery): Route[] {
     );
   }
   const snaps = q.points.map((p, i) => snapPoint(router, m, p, i, q.mode));
+  const words = stepWords(index, router.graph, q.lang);
   if (q.alternatives) {
     const legs = legPaths(router, m, snaps[0], snaps[1], true, q.mode);
-    const routes = legs.map((leg) => build(router, m, [leg], q.instructions));
+    const routes = legs.map((leg) => build(router, m, [leg], q.instructions, words));
     // two searches' paths can draw the same line (a zero-length route, a loop): list it once
     return routes.filter((r, k) => routes.findIndex((o) => o.encodedPolyline === r.encodedPolyline) === k);
   }
@@ -88,7 +93,7 @@ export function route(index: PlaceIndex, query: RouteQuery): Route[] {
     legs.push(leg);
     if (leg.keys.length) arrived = leg.keys[leg.keys.length - 1];
   }
-  return [build(router, m, legs, q.instructions)];
+  return [build(router, m, legs, q.instructions, words)];
 }
 
 interface Checked {
@@ -96,6 +101,7 @@ interface Checked {
   mode: Mode;
   instructions: boolean;
   alternatives: boolean;
+  lang: Lang | undefined;
 }
 
 /**
@@ -131,7 +137,7 @@ export function checkRoute(q: RouteQuery, index?: PlaceIndex): Checked {
   const withInstructions = bool('instructions', q.instructions);
   const alternatives = bool('alternatives', q.alternatives);
   if (alternatives && points.length !== 2) throw new InvalidQueryError('alternatives', `need exactly 2 points, got ${points.length}`);
-  return { points, mode, instructions: withInstructions, alternatives };
+  return { points, mode, instructions: withInstructions, alternatives, lang: checkLang(q.lang) };
 }
 
 // A point as [lat, lon], from a pair or a "lat,lon" string.
@@ -185,7 +191,8 @@ function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boo
 }
 
 // The route of a list of legs: its track, polyline, distance, time and steps.
-function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Route {
+function build(router: Router, m: number, legs: Leg[], withSteps: boolean, words?: StepWords): Route {
+  const say = (list: Instruction[]) => (words ? words.say(list) : list);
   const g = router.graph;
   const track = new Track(withSteps);
   const vias: number[] = [];
@@ -208,6 +215,6 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean): Rout
     distanceInMeters: distance,
     timeInMs: ms,
     routeWeight: cost / 1000,
-    instructionList: withSteps ? instructions(g, router.degree, (v) => router.isExit(m, v), track, metres, vias) : null,
+    instructionList: withSteps ? say(instructions(g, router.degree, (v) => router.isExit(m, v), track, metres, vias, { street: words?.street })) : null,
   };
 }

@@ -10,6 +10,8 @@ import { SEARCH_LIMIT } from './limits.js';
 import { EARTH_RADIUS_KM, kmTo } from '../geom/haversine.js';
 import { words, MAX_WORDS } from '../search/words.js';
 import { checkNotSwapped } from './swapped.js';
+import type { Lang } from '../osm/name.js';
+import { addressIn, checkLang, nameFields } from './lang.js';
 
 // How far outside the data a search's point may be before a swapped reading inside it is suspected.
 const SWAP_MARGIN_KM = 100;
@@ -91,8 +93,8 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
 
   return once.map((row) => ({
     placeId: placeId(t, row),
-    name: t.strings[t.name[row]],
-    address: t.strings[t.address[row]],
+    ...nameFields(t, row, q.lang),
+    address: addressIn(t, row, q.lang),
     type: t.strings[members ? matchedType(t, row, members) : t.primary[row]],
     score: scoreOf.get(row)!,
   }));
@@ -169,6 +171,7 @@ interface CheckedSearch {
   lon?: number;
   radius?: number;
   type?: string;
+  lang?: Lang;
 }
 
 /** Checks a search query, throwing `InvalidQueryError` naming the first bad argument. */
@@ -199,6 +202,8 @@ export function checkSearch(s: SearchQuery): CheckedSearch {
       throw new InvalidQueryError('type', `must be a place type such as "cafe" or a merged type such as "eat", got ${show(s.type)}`);
     out.type = s.type.trim().toLowerCase();
   }
+  const lang = checkLang(s.lang);
+  if (lang) out.lang = lang;
   return out;
 }
 

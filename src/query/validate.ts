@@ -1,6 +1,8 @@
 import { InvalidQueryError, type QueryParam } from '../errors.js';
 import type { NearbyQuery } from '../types.js';
 import { NEARBY_LIMIT, NEARBY_RADIUS } from './limits.js';
+import type { Lang } from '../osm/name.js';
+import { checkLang } from './lang.js';
 
 /** A checked nearby query with its defaults filled in. */
 export interface Checked {
@@ -12,6 +14,7 @@ export interface Checked {
   sortBy: boolean;
   isOpen: boolean;
   at: number;
+  lang: Lang | undefined;
 }
 
 /** Checks a query's arguments, throwing `InvalidQueryError` naming the first bad one. */
@@ -30,7 +33,8 @@ export function checkQuery(q: NearbyQuery): Checked {
     if (!(q.at instanceof Date) || Number.isNaN(q.at.getTime())) throw new InvalidQueryError('at', 'must be a valid Date');
     at = q.at.getTime();
   }
-  return { type: q.type.trim().toLowerCase(), lat: q.lat, lon: q.lon, radius, limit, sortBy, isOpen, at };
+  const lang = checkLang(q.lang);
+  return { type: q.type.trim().toLowerCase(), lat: q.lat, lon: q.lon, radius, limit, sortBy, isOpen, at, lang };
 }
 
 /** Checks a latitude (`max` 90) or longitude (`max` 180). */

@@ -7,7 +7,7 @@ export interface Instruction {
   sign: number;
   /** English, e.g. "Turn left onto Tridevi Marg". */
   text: string;
-  /** The street (`name:en` where it exists), or `''`. */
+  /** The street (`name:en` where it exists; in the language asked for, see `InstructionOptions`), or `''`. */
   name: string;
   /** Metres of this step. */
   distance: number;
@@ -46,6 +46,12 @@ const VERBS: Record<number, string> = {
 // A turn this sharp (degrees) on the same street is still worth saying at a junction.
 const SAME_STREET_TURN = 60;
 
+/** How `instructions` names streets. */
+export interface InstructionOptions {
+  /** Road way `way`'s name (default: `RoadGraph.wayName`, the names as mapped). */
+  street?: (way: number) => string;
+}
+
 /**
  * The instructions of a track. `metres[i]` is the length of segment i as the
  * route's distance counts it, `vias` the points where a leg ends and the next begins.
@@ -60,11 +66,15 @@ export function instructions(
   track: Track,
   metres: ArrayLike<number>,
   vias: number[],
+  options: InstructionOptions = {},
 ): Instruction[] {
   const out: Instruction[] = [];
   const n = track.length;
   const segs = n - 1;
-  const name = (i: number) => g.strings[g.wayName[g.edgeWay[track.edge[i]]]];
+  const streetOf = options.street;
+  // where a step starts is decided by the names as mapped, so that every language has the same steps
+  const key = (i: number) => g.wayName[g.edgeWay[track.edge[i]]];
+  const name = (i: number) => (streetOf ? streetOf(g.edgeWay[track.edge[i]]) : g.strings[g.wayName[g.edgeWay[track.edge[i]]]]);
   const round = (i: number) => (g.wayFlags[g.edgeWay[track.edge[i]]] & ROUNDABOUT) !== 0;
   const cumMs: number[] = [0];
   for (let i = 0; i < segs; i++) cumMs.push(cumMs[i] + track.ms[i]);
@@ -148,16 +158,6 @@ export function instructions(
     if (back || key(p) !== key(p - 1)) begin(p, sign, street);
     else if (track.node[p] >= 0 && degree[track.node[p]] > 2 && Math.abs(angle) >= SAME_STREET_TURN) begin(p, sign, street);
   }
-  close(segs);
-  out.push({ sign: FINISH, text: 'Arrive at destination', name: '', distance: 0, time: 0, interval: [segs, segs] });
-  return out;
-}
-
-function say(sign: number, street: string): string {
-  const verb = VERBS[sign] ?? 'Continue';
-  return street ? `${verb} onto ${street}` : verb;
-}
-
   const prev = out[out.length - 1];
   if (open && prev && prev.sign !== VIA && open.sign !== ROUNDABOUT_SIGN && lengthOf(openAt, segs) === 0) {
     // an end a hair past a junction: no step onto the road it does not drive; the last step takes its time
@@ -165,11 +165,11 @@ function say(sign: number, street: string): string {
     prev.interval = [prev.interval[0], segs];
     open = undefined;
   }
-/** GraphHopper's sign of a turn of `deg` degrees (positive: right). */
-export function signOf(deg: number): number {
-  const a = Math.abs(deg);
-  const side = deg < 0 ? -1 : 1;
-  if (a < 11.5) return CONTINUE;
+  close(segs);
+  out.push({ sign: FINISH, text: 'Arrive at destination', name: '', distance: 0, time: 0, interval: [segs, segs] });
+  return out;
+}
+
 // Whether the route turns back at point p: the segment after it runs back along the one before
 // (the same edge, the other way), as at a dead end or a via point.
 function reverses(t: Track, p: number): boolean {
@@ -177,6 +177,16 @@ function reverses(t: Track, p: number): boolean {
   return t.lon[p + 1] === t.lon[p - 1] && t.lat[p + 1] === t.lat[p - 1];
 }
 
+function say(sign: number, street: string): string {
+  const verb = VERBS[sign] ?? 'Continue';
+  return street ? `${verb} onto ${street}` : verb;
+}
+
+/** GraphHopper's sign of a turn of `deg` degrees (positive: right). */
+export function signOf(deg: number): number {
+  const a = Math.abs(deg);
+  const side = deg < 0 ? -1 : 1;
+  if (a < 11.5) return CONTINUE;
   if (a < 46) return side * SLIGHT_RIGHT;
   if (a < 103) return side * RIGHT;
   if (a < 170) return side * SHARP_RIGHT;

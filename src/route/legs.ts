@@ -62,7 +62,12 @@ export function sourceEnds(router: Router, m: number, s: Snap, arrived = -1): En
     eachKey(router.incidence, g, j, false, (b) => {
       if (mg.node[b] === NO_NODE) return;
       const turn = b === (arrived ^ 1) && arrived >= 0 ? costs.uTurn : 0;
-      out.push({ node: mg.node[b], cost: timeOf(g, m, b >> 1, g.edgeMeters[b >> 1], (b & 1) === 1) + entryPenalty(g, m, open, b, j) + turn, at: true, startMs: turn });
+      out.push({
+        node: mg.node[b],
+        cost: timeOf(g, m, b >> 1, g.edgeMeters[b >> 1], (b & 1) === 1) + entryPenalty(g, m, open, b, j) + turn,
+        at: true,
+        startMs: turn,
+      });
     });
     return out;
   }
@@ -71,7 +76,12 @@ export function sourceEnds(router: Router, m: number, s: Snap, arrived = -1): En
     const k = 2 * e + dir;
     if (mg.node[k] === NO_NODE) continue;
     const back = arrived >= 0 && arrived !== k ? costs.uTurn : 0;
-    out.push({ node: mg.node[k], cost: timeOf(g, m, e, dir ? s.offset : g.edgeMeters[e] - s.offset, dir === 1) + back, at: false, startMs: back });
+    out.push({
+      node: mg.node[k],
+      cost: timeOf(g, m, e, dir ? s.offset : g.edgeMeters[e] - s.offset, dir === 1) + back,
+      at: false,
+      startMs: back,
+    });
   }
   return out;
 }
@@ -165,7 +175,13 @@ function used(list: End[], node: number): End {
  * when no road joins them; `arrived`: the key the previous leg reached s by (-1 for the first).
  * Throws what the search throws (`SearchLimitError` past a plain search's bound).
  */
-export function legPaths(router: Router, m: number, s: Snap, t: Snap, options: { arrived?: number; alternatives?: AlternativeOptions } = {}): Leg[] {
+export function legPaths(
+  router: Router,
+  m: number,
+  s: Snap,
+  t: Snap,
+  options: { arrived?: number; alternatives?: AlternativeOptions } = {},
+): Leg[] {
   const g = router.graph,
     mg = router.modes[m];
   const arrived = options.arrived ?? -1;
@@ -219,7 +235,9 @@ export function walkLeg(router: Router, m: number, leg: Leg, track: Track): numb
   const turn = (i: number): number => {
     const k = keys[i];
     if (leg.arcs && i - 1 < leg.arcs.length)
-      return weight[leg.arcs[i - 1]] - entryPenalty(g, m, open, k, tailOf(g, k)) - timeOf(g, m, k >> 1, g.edgeMeters[k >> 1], (k & 1) === 1);
+      return (
+        weight[leg.arcs[i - 1]] - entryPenalty(g, m, open, k, tailOf(g, k)) - timeOf(g, m, k >> 1, g.edgeMeters[k >> 1], (k & 1) === 1)
+      );
     return turnMs(g, costs, keys[i - 1], k, choiceAfter(g, router.incidence, m, keys[i - 1]));
   };
   let ms = 0;

@@ -213,7 +213,10 @@ export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
           }
         }
       }
-      const w = turnMs(g, costs, k, b, ways >= 2) + timeOf(g, mode, b >> 1, g.edgeMeters[b >> 1], (b & 1) === 1) + entryPenalty(g, mode, open, b, v);
+      const w =
+        turnMs(g, costs, k, b, ways >= 2) +
+        timeOf(g, mode, b >> 1, g.edgeMeters[b >> 1], (b & 1) === 1) +
+        entryPenalty(g, mode, open, b, v);
       from.push(u);
       to.push(next);
       weight.push(Math.min(w, 0xffffffff));

@@ -139,5 +139,13 @@ export function delayMs(costs: TurnCosts, d: number, a: number): number {
   // `direction=forward|backward`: along or against the arriving edge's way
   if ((d & DELAY_FORWARD && a & 1) || (d & DELAY_BACKWARD && !(a & 1))) return 0;
   const kind = d & 7;
-  return kind === SIGNALS ? costs.signals : kind === STOP ? costs.stop : kind === GIVE_WAY ? costs.giveWay : kind === CROSSING ? costs.crossing : 0;
+  return kind === SIGNALS
+    ? costs.signals
+    : kind === STOP
+      ? costs.stop
+      : kind === GIVE_WAY
+        ? costs.giveWay
+        : kind === CROSSING
+          ? costs.crossing
+          : 0;
 }

@@ -45,6 +45,8 @@ export function buildSnapshot(index: PlaceIndex): Uint8Array {
   w.raw('lon', t.lon);
   w.fixed('name', t.name);
   w.fixed('address', t.address);
+  w.fixed('addressEn', t.addressEn);
+  w.fixed('addressNe', t.addressNe);
   w.delta('tagStart', t.tagStart);
   w.fixed('tagKV', t.tagKV);
   w.delta('typeStart', t.typeStart);

@@ -92,6 +92,9 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
     return h;
   });
   const strings = yield* r.stringSteps('strings');
+  const address = r.ints('address', Uint32Array, strings.length);
+  // a snapshot written before addresses per language answers every language with its one address
+  const addressIn = (name: string) => (r.has(name) ? r.ints(name, Uint32Array, strings.length) : address);
   const t: PlaceTable = {
     size: meta.rows,
     osmId: r.raw('osmId', Float64Array),
@@ -99,7 +102,9 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
     lat: r.raw('lat', Int32Array),
     lon: r.raw('lon', Int32Array),
     name: r.ints('name', Uint32Array, strings.length),
-    address: r.ints('address', Uint32Array, strings.length),
+    address,
+    addressEn: addressIn('addressEn'),
+    addressNe: addressIn('addressNe'),
     tagStart: r.ints('tagStart', Uint32Array),
     tagKV: r.ints('tagKV', Uint32Array, strings.length),
     typeStart: r.ints('typeStart', Uint32Array),
@@ -213,7 +218,7 @@ function checkStats(stats: LoadStats): LoadStats {
 // would otherwise read out of range or loop over a bogus count. All linear and cheap.
 function checkTable(t: PlaceTable): void {
   const n = t.size;
-  const columns = [t.osmId, t.kind, t.lat, t.lon, t.name, t.address, t.geom, t.what, t.primary, t.prominence, t.hours];
+  const columns = [t.osmId, t.kind, t.lat, t.lon, t.name, t.address, t.addressEn, t.addressNe, t.geom, t.what, t.primary, t.prominence, t.hours];
   if (columns.some((c) => c.length !== n)) throw new RangeError(`a table column is not ${n} rows long`);
   const starts: [Uint32Array, number][] = [
     [t.tagStart, t.tagKV.length / 2],

@@ -26,16 +26,26 @@ export const TOO_CLOSE_M = 0.05;
 
 const tag = (tags: RawTag[], k: string) => tags.find(([key]) => key === k)?.[1];
 const named = (tags: RawTag[]) => tag(tags, 'name') ?? tag(tags, 'name:en') ?? tag(tags, 'name:ne');
-const english = (tags: RawTag[]) => tag(tags, 'name:en') || tag(tags, 'name') || tag(tags, 'name:ne') || '';
+const englishName = (tags: RawTag[]) => tag(tags, 'name:en') || tag(tags, 'name') || tag(tags, 'name:ne') || '';
 
 /** What an address is made of, from the raw data. */
 export interface Expect {
-  /** The expected address, or undefined when a nearest street or locality is too close to call. */
+  /** The expected address, or undefined when a nearest street or locality is too close to call (or, with a `Naming`, has no name in it). */
   address: string | undefined;
 }
 
-/** Builds the raw streets, localities and districts once, and answers the address of a point with tags. */
-export function addressBook(raw: RawData) {
+/** Names an address in a language: a street's or locality's name (undefined: it has none), a district's and a province's from their English names. */
+export interface Naming {
+  label(tags: RawTag[]): string | undefined;
+  district(english: string): string;
+  province(english: string): string;
+}
+
+/** Builds the raw streets, localities and districts once, and answers the address of a point with tags (its parts named by `naming` if given). */
+export function addressBook(raw: RawData, naming?: Naming) {
+  // a part with no name in the language: the address is not expected
+  const NO_NAME = '\u0000';
+  const english = (tags: RawTag[]) => (naming ? (naming.label(tags) ?? NO_NAME) : englishName(tags));
   const streets: { id: number; name: string; line: ReturnType<typeof lineString>; box: number[] }[] = [];
   const points: { id: number; name: string; at: [number, number] }[] = [];
   const areas: { id: number; name: string; poly: ReturnType<typeof polygon> }[] = [];
@@ -123,12 +133,15 @@ export function addressBook(raw: RawData) {
     const d = districts.find((f) => booleanPointInPolygon(here, polygon(f.geometry.coordinates)));
     add(tag(tags, 'addr:city'));
     if (d) {
-      add(d.properties.DISTRICT.charAt(0) + d.properties.DISTRICT.slice(1).toLowerCase());
-      add(PROVINCES[d.properties.PROVINCE - 1]);
+      const district = d.properties.DISTRICT.charAt(0) + d.properties.DISTRICT.slice(1).toLowerCase();
+      const province = PROVINCES[d.properties.PROVINCE - 1];
+      add(naming ? naming.district(district) : district);
+      add(naming ? naming.province(province) : province);
     } else {
       add(tag(tags, 'addr:district'));
       add(tag(tags, 'addr:province'));
     }
+    if (parts.includes(NO_NAME)) return { address: undefined };
     return { address: parts.join(', ') };
   };
 }

@@ -90,13 +90,29 @@ function network(): { ways: Way[]; relations: OsmRelation[]; nodeTags: Map<numbe
   way(1002, [d.V, d.E], res('Dead East'));
   way(1003, [d.V, d.S], res('Dead Side'));
   way(1004, [d.S, d.D], res('Dead End'));
-  rel(1051, [['way', 1001, 'from'], ['node', nodeId(d.V), 'via'], ['way', 1002, 'to']], [['restriction', 'no_straight_on']]);
+  rel(
+    1051,
+    [
+      ['way', 1001, 'from'],
+      ['node', nodeId(d.V), 'via'],
+      ['way', 1002, 'to'],
+    ],
+    [['restriction', 'no_straight_on']],
+  );
 
   const l = TURN_CASES.loop;
   way(1101, [l.W, l.V], res('Loop West'));
   way(1102, [l.V, l.E], res('Loop East'));
   way(1103, [l.V, l.N, l.NE, l.E], res('Loop North'));
-  rel(1151, [['way', 1101, 'from'], ['node', nodeId(l.V), 'via'], ['way', 1102, 'to']], [['restriction', 'no_straight_on']]);
+  rel(
+    1151,
+    [
+      ['way', 1101, 'from'],
+      ['node', nodeId(l.V), 'via'],
+      ['way', 1102, 'to'],
+    ],
+    [['restriction', 'no_straight_on']],
+  );
 
   const ladder = (base: number, c: typeof TURN_CASES.viaWay) => {
     way(base + 1, [c.T0, c.T1], res(`Top West ${base}`));
@@ -107,9 +123,25 @@ function network(): { ways: Way[]; relations: OsmRelation[]; nodeTags: Map<numbe
     way(base + 6, [c.T2, c.B2], res(`End Rung ${base}`));
   };
   ladder(1200, TURN_CASES.viaWay);
-  rel(1251, [['way', 1201, 'from'], ['way', 1205, 'via'], ['way', 1203, 'to']], [['restriction', 'no_u_turn']]);
+  rel(
+    1251,
+    [
+      ['way', 1201, 'from'],
+      ['way', 1205, 'via'],
+      ['way', 1203, 'to'],
+    ],
+    [['restriction', 'no_u_turn']],
+  );
   ladder(1300, TURN_CASES.onlyVia);
-  rel(1351, [['way', 1303, 'from'], ['way', 1305, 'via'], ['way', 1302, 'to']], [['restriction', 'only_right_turn']]);
+  rel(
+    1351,
+    [
+      ['way', 1303, 'from'],
+      ['way', 1305, 'via'],
+      ['way', 1302, 'to'],
+    ],
+    [['restriction', 'only_right_turn']],
+  );
 
   // the P V Q M R cases: P–V–Q one way (a street), V–M, Q–R, R–M
   const teeWays = (base: number, ox: number, vm: P[] = [tee(ox).V, tee(ox).M], vmTags: Tags = []) => {
@@ -122,28 +154,80 @@ function network(): { ways: Way[]; relations: OsmRelation[]; nodeTags: Map<numbe
     return t;
   };
   let t = teeWays(1400, TURN_CASES.motorcar.ox);
-  rel(1451, [['way', 1401, 'from'], ['node', nodeId(t.V), 'via'], ['way', 1403, 'to']], [['restriction:motorcar', 'no_left_turn']]);
+  rel(
+    1451,
+    [
+      ['way', 1401, 'from'],
+      ['node', nodeId(t.V), 'via'],
+      ['way', 1403, 'to'],
+    ],
+    [['restriction:motorcar', 'no_left_turn']],
+  );
   t = teeWays(1500, TURN_CASES.except.ox);
   rel(
     1551,
-    [['way', 1501, 'from'], ['node', nodeId(t.V), 'via'], ['way', 1503, 'to']],
+    [
+      ['way', 1501, 'from'],
+      ['node', nodeId(t.V), 'via'],
+      ['way', 1503, 'to'],
+    ],
     [
       ['restriction', 'no_left_turn'],
       ['except', 'bicycle'],
     ],
   );
   t = teeWays(1600, TURN_CASES.onRed.ox);
-  rel(1651, [['way', 1601, 'from'], ['node', nodeId(t.V), 'via'], ['way', 1603, 'to']], [['restriction', 'no_turn_on_red']]);
+  rel(
+    1651,
+    [
+      ['way', 1601, 'from'],
+      ['node', nodeId(t.V), 'via'],
+      ['way', 1603, 'to'],
+    ],
+    [['restriction', 'no_turn_on_red']],
+  );
   t = teeWays(1700, TURN_CASES.motorcycle.ox);
-  rel(1751, [['way', 1701, 'from'], ['node', nodeId(t.V), 'via'], ['way', 1703, 'to']], [['restriction:motorcycle', 'no_left_turn']]);
+  rel(
+    1751,
+    [
+      ['way', 1701, 'from'],
+      ['node', nodeId(t.V), 'via'],
+      ['way', 1703, 'to'],
+    ],
+    [['restriction:motorcycle', 'no_left_turn']],
+  );
   t = teeWays(1800, TURN_CASES.farTo.ox);
-  rel(1851, [['way', 1801, 'from'], ['node', nodeId(t.V), 'via'], ['way', 1805, 'to']], [['restriction', 'only_straight_on']]);
+  rel(
+    1851,
+    [
+      ['way', 1801, 'from'],
+      ['node', nodeId(t.V), 'via'],
+      ['way', 1805, 'to'],
+    ],
+    [['restriction', 'only_straight_on']],
+  );
   t = tee(TURN_CASES.through.ox);
   teeWays(1900, TURN_CASES.through.ox, [[t.V[0], -1], t.V, t.M]);
-  rel(1951, [['way', 1901, 'from'], ['node', nodeId(t.V), 'via'], ['way', 1903, 'to']], [['restriction', 'no_left_turn']]);
+  rel(
+    1951,
+    [
+      ['way', 1901, 'from'],
+      ['node', nodeId(t.V), 'via'],
+      ['way', 1903, 'to'],
+    ],
+    [['restriction', 'no_left_turn']],
+  );
   t = tee(TURN_CASES.throughOneway.ox);
   teeWays(2000, TURN_CASES.throughOneway.ox, [[t.V[0], -1], t.V, t.M], [['oneway', 'yes']]);
-  rel(2051, [['way', 2001, 'from'], ['node', nodeId(t.V), 'via'], ['way', 2003, 'to']], [['restriction', 'no_left_turn']]);
+  rel(
+    2051,
+    [
+      ['way', 2001, 'from'],
+      ['node', nodeId(t.V), 'via'],
+      ['way', 2003, 'to'],
+    ],
+    [['restriction', 'no_left_turn']],
+  );
   t = teeWays(2100, TURN_CASES.badShape.ox);
   rel(
     2151,
