@@ -1,3 +1,4 @@
+import type { Lang } from './osm/name.js';
 import type { Mode } from './osm/profile.js';
 
 /** A point as the API writes it. */
@@ -23,9 +24,11 @@ export interface NearbyPlace {
   /** The OSM id of the node, way or relation. */
   osmId: number;
   license: string;
-  /** `name`, else `name:en`, else `name:ne`, else `""`. */
+  /** `name`, else `name:en`, else `name:ne`, else `""`; with `lang`, the name in that language (`nameIn` of `osm/name.ts`). */
   name: string;
-  /** The textual address, most specific part first, joined with `", "` (see the README's Addresses). */
+  /** With `lang` only: whether `name` is a transliteration from the other script (the place has no name in the language asked for). */
+  nameTransliterated?: boolean;
+  /** The textual address, most specific part first, joined with `", "` (see the README's Addresses); with `lang`, of parts named in that language. */
   address: string;
   /** The type that matched the query (for a merged type, the member type). */
   type: string;
@@ -67,6 +70,8 @@ export interface NearbyQuery {
   mode?: Mode;
   /** With `by: 'time'`: whole minutes, 1 to the mode's cap (default 15). */
   minutes?: number;
+  /** The language of `name` and `address` (see `Lang`); default: the names as mapped. */
+  lang?: Lang;
 }
 
 /** Progress of a load: bytes of the PBF handed to the loader so far, and the OSM objects in them. */
@@ -96,6 +101,12 @@ export interface LoadOptions {
    * which finds routes of the same time (alternatives and ties may differ) more slowly.
    */
   contract?: boolean;
+  /**
+   * The routing profiles (docs/routing.md, "Profiles"): a profiles document (parsed JSON) whose
+   * modes replace the shipped ones; checked first, a bad one rejects with `ProfileError` naming
+   * the field. Default: the shipped profiles (`DEFAULT_PROFILES`).
+   */
+  profiles?: unknown;
   /**
    * `true`: refuse (with `PbfError`) a file with blobs of unknown type, which the format
    * asks readers to skip but which are, in practice, damaged data blobs. Default `false`:
@@ -172,7 +183,10 @@ export interface ReversePlace extends Place {
 /** One record of `search()`: what a search box lists, without coordinates, geometry or tags. */
 export interface Suggestion {
   placeId: number;
+  /** As `NearbyPlace.name`, in `lang` when the query gives one. */
   name: string;
+  /** With `lang` only, as `NearbyPlace.nameTransliterated`. */
+  nameTransliterated?: boolean;
   address: string;
   /** The row's own type, or with a `type` filter the type that matched (a member, for a merged type). */
   type: string;
@@ -193,6 +207,8 @@ export interface SearchQuery {
   radius?: number;
   /** Only places of this type (`cafe`) or merged type (`eat`). */
   type?: string;
+  /** The language of `name` and `address` (see `Lang`); default: the names as mapped. Matching is the same in every language. */
+  lang?: Lang;
 }
 
 /** The arguments of `reverse()`. */
@@ -205,4 +221,6 @@ export interface ReverseQuery {
   limit?: number;
   /** The instant to evaluate opening hours at (default: now). */
   at?: Date;
+  /** The language of `name` and `address` (see `Lang`); default: the names as mapped. */
+  lang?: Lang;
 }

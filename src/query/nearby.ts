@@ -7,6 +7,8 @@ import { isKnownType, unknownTypeError } from './types.js';
 import { placeId, placeTags, placeGeometry } from './record.js';
 import { score } from '../place/score.js';
 import { byTime, nearbyTimeHits } from './nearby-time.js';
+import type { Lang } from '../osm/name.js';
+import { addressIn, nameFields } from './lang.js';
 
 /**
  * Most places one `nearby` query examines beyond its `limit`, in its order (best
@@ -55,6 +57,8 @@ export interface NearbyHit {
   score: number;
   radialDistanceInKm: number;
   open: boolean;
+  /** The query's language, if it gave one. */
+  lang?: Lang;
   /** With `by: 'time'`: the trip to the place (and `open` is at the instant one arrives). */
   travelTimeInMs?: number;
   travelDistanceInMeters?: number;
@@ -105,19 +109,26 @@ export function nearbyHits(index: PlaceIndex, query: NearbyQuery): NearbyHit[] {
 
   return found.map(({ item, km, score }) => {
     const p = tt.place[item];
-    return { row: p, type: t.strings[tt.matched[item]], score, radialDistanceInKm: km, open: open(p) };
+    const hit: NearbyHit = { row: p, type: t.strings[tt.matched[item]], score, radialDistanceInKm: km, open: open(p) };
+    if (q.lang) hit.lang = q.lang;
+    return hit;
   });
 }
 
-/** The fields of a nearby record that depend only on the place and the type that matched, in the record's order. */
-export function placeFields(index: PlaceIndex, row: number, type: string): Omit<NearbyPlace, 'score' | 'radialDistanceInKm' | 'open'> {
+/** The fields of a nearby record that depend only on the place, the type that matched and the language, in the record's order. */
+export function placeFields(
+  index: PlaceIndex,
+  row: number,
+  type: string,
+  lang?: Lang,
+): Omit<NearbyPlace, 'score' | 'radialDistanceInKm' | 'open'> {
   const t = index.table;
   return {
     placeId: placeId(t, row),
     osmId: t.osmId[row],
     license: index.license,
-    name: t.strings[t.name[row]],
-    address: t.strings[t.address[row]],
+    ...nameFields(t, row, lang),
+    address: addressIn(t, row, lang),
     type,
     centroid: { lat: t.lat[row] / 1e7, lon: t.lon[row] / 1e7 },
     tags: placeTags(t, row),
@@ -127,7 +138,7 @@ export function placeFields(index: PlaceIndex, row: number, type: string): Omit<
 
 /** The `NearbyPlace` record of a hit. */
 export function nearbyRecord(index: PlaceIndex, hit: NearbyHit): NearbyPlace {
-  const record = placeFields(index, hit.row, hit.type) as NearbyPlace;
+  const record = placeFields(index, hit.row, hit.type, hit.lang) as NearbyPlace;
   record.score = hit.score;
   record.radialDistanceInKm = hit.radialDistanceInKm;
   record.open = hit.open;
