@@ -284,3 +284,16 @@ describe('bad input is an error naming the parameter', () => {
     expect(param(() => isochrone(index, { lat: 27.74, lon: 85.36, mode: 'car', minutes: 5 }))).toMatch(/^RouteError too-far: /);
   });
 });
+
+describe('nepal-places isochrone prints isochrone() as GeoJSON', () => {
+  it('--lat --lon --minutes 3,6 --mode car; minutes past the cap is usage (2)', async () => {
+    const { cli } = await import('./support/cli.js');
+    const index = await engine();
+    const r = await cli('isochrone', '--lat', String(CENTER.lat), '--lon', String(CENTER.lon), '--minutes', '3,6', '--mode', 'car');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(isochrone(index, { ...CENTER, minutes: [3, 6], mode: 'car' }));
+    const bad = await cli('isochrone', '--lat', String(CENTER.lat), '--lon', String(CENTER.lon), '--minutes', '61', '--mode', 'car');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('minutes');
+  }, 60_000);
+});

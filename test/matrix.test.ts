@@ -211,3 +211,21 @@ describe('bad input is an error naming the parameter (and the point)', () => {
     expect(e.message).toContain('swapped');
   });
 });
+
+describe('nepal-places matrix prints matrix() as JSON; a point too far from any road exits 1 naming it', () => {
+  it('--sources, --destinations, --mode', async () => {
+    const { cli } = await import('./support/cli.js');
+    const index = await engine();
+    const r = await cli('matrix', '--sources', '27.7154,85.3123;27.7060,85.3100', '--destinations', '27.7090,85.3290', '--mode', 'car');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(
+      matrix(index, { sources: ['27.7154,85.3123', '27.7060,85.3100'], destinations: ['27.7090,85.3290'], mode: 'car' }),
+    );
+    const far = await cli('matrix', '--sources', '27.7154,85.3123', '--destinations', '27.74,85.36', '--mode', 'car');
+    expect(far.code).toBe(1);
+    expect(far.stderr).toContain('destinations[0]');
+    const bad = await cli('matrix', '--sources', '27.7154,85.3123', '--destinations', 'x');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('destinations');
+  }, 60_000);
+});
