@@ -119,6 +119,8 @@ describe('build --json: the summary as one JSON object on stdout', () => {
       size,
       pbfSize,
       ms: { load: expect.any(Number), snapshot: expect.any(Number), write: expect.any(Number), total: expect.any(Number) },
+      // the routing profiles built with: the shipped ones
+      profiles: index.router!.graph.profiles,
     });
     expect(got.ms.total).toBeGreaterThanOrEqual(got.ms.load + got.ms.snapshot + got.ms.write - 3);
     expect(r.stderr).not.toContain('nepal-places build: wrote');

@@ -12,11 +12,12 @@
  * map keeps every tag and node of the file, and holding both at once would add their
  * peak memory (1.7 and 2.2 GB at Nepal's scale) where one after the other peaks at the larger.
  */
-import { unlinkSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { DistrictTableError } from '../address/districts.js';
-import { PbfError } from '../errors.js';
+import { PbfError, ProfileError } from '../errors.js';
+import { checkProfiles, type ProfilesDoc } from '../osm/profiles.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { loadPbf } from '../ingest/load.js';
 import { buildTiles, temporaryPath, type TilesResult } from '../tiles/build.js';
@@ -29,7 +30,7 @@ import { zoomLine } from './tiles.js';
 import { outputProblem } from './output.js';
 
 const USAGE =
-  'usage: nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--workers N] [--license TEXT] [--strict] [--quiet] [--json]';
+  'usage: nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--workers N] [--license TEXT] [--profiles FILE] [--strict] [--quiet] [--json]';
 
 const HELP = `${USAGE}
 
@@ -41,6 +42,8 @@ read in a fraction of the PBF's load time.
                       writes it); serve --data OUT.places finds OUT.pmtiles beside it
   --workers N         decoder threads, 0 decodes on the main thread (default: by file size and cores)
   --license TEXT      the license of every record (default: © OpenStreetMap contributors, ODbL 1.0)
+  --profiles FILE     routing profiles, a JSON document (docs/routing.md, "Profiles"): the modes
+                      it gives replace the shipped ones; checked before the PBF is read
   --strict            refuse a PBF with blobs of unknown type (damaged data the format's
                       rule would skip; without --strict they are skipped with a warning)
   --quiet             print nothing but errors and warnings
@@ -63,6 +66,9 @@ interface Args {
   strict: boolean;
   workers?: number;
   license?: string;
+  /** The profiles file's path, and its document once read and checked. */
+  profilesFile?: string;
+  profiles?: unknown;
 }
 
 /** Runs the subcommand; resolves with the exit code. */
@@ -83,6 +89,7 @@ async function build(argv: string[]): Promise<number> {
     const problem = file === undefined ? undefined : await outputProblem(file);
     if (problem) throw new Failure(`${file}: ${problem}`);
   }
+  if (args.profilesFile !== undefined) args.profiles = readProfiles(args.profilesFile);
 
   const stderr = process.stderr;
   const tty = stderr.isTTY && !args.quiet;
@@ -92,7 +99,13 @@ async function build(argv: string[]): Promise<number> {
   const t1 = performance.now();
   let index: PlaceIndex;
   try {
-    index = await loadPbf(args.input, { onProgress: progress.update, workers: args.workers, license: args.license, strict: args.strict });
+    index = await loadPbf(args.input, {
+      onProgress: progress.update,
+      workers: args.workers,
+      license: args.license,
+      strict: args.strict,
+      profiles: args.profiles,
+    });
   } catch (err) {
     progress.end();
     if (err instanceof PbfError && (await isSnapshotFile(args.input)))
@@ -196,6 +209,8 @@ export interface BuildSummary {
   ms: { load: number; snapshot: number; write: number; tiles?: number; total: number };
   /** With `--tiles`: the archive written, its tiles and bytes. */
   tiles?: { output: string; tiles: number; size: number };
+  /** The routing profiles the snapshot was built with (every mode), or null without roads. */
+  profiles: ProfilesDoc | null;
 }
 
 /** The summary of `build --json`. */
@@ -212,6 +227,7 @@ export function summaryJson(index: PlaceIndex, input: string, f: BuildFigures): 
     pbfSize: f.pbfSize,
     ms: { load: ms(f.load), snapshot: ms(f.build), write: ms(f.write), ...(t && { tiles: ms(t.ms) }), total: ms(f.total) },
     ...(t && { tiles: { output: t.output, tiles: t.tiles, size: t.size } }),
+    profiles: index.router?.graph.profiles ?? null,
   };
 }
 
@@ -259,6 +275,7 @@ function parse(argv: string[]): Args | 'help' {
       strict: { type: 'boolean' },
       workers: { type: 'string' },
       license: { type: 'string' },
+      profiles: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -271,6 +288,7 @@ function parse(argv: string[]): Args | 'help' {
     strict?: boolean;
     workers?: string;
     license?: string;
+    profiles?: string;
     help?: boolean;
   };
   if (values.help) return 'help';
@@ -292,6 +310,7 @@ function parse(argv: string[]): Args | 'help' {
     workers = Number(w);
   }
   if (values.license !== undefined && values.license.trim() === '') throw new UsageError('--license must not be empty');
+  if (values.profiles === '') throw new UsageError('--profiles must name a file');
   return {
     input,
     output,
@@ -301,7 +320,32 @@ function parse(argv: string[]): Args | 'help' {
     strict: values.strict ?? false,
     workers,
     license: values.license,
+    profilesFile: values.profiles,
   };
+}
+
+// The profiles file's document, checked: a file that cannot be read, is no JSON or is no valid
+// profiles document fails the build before the PBF is read, naming the file and the field.
+function readProfiles(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Failure(`${file}: cannot read the profiles: ${(err as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new Failure(`${file}: the profiles are no JSON: ${(err as Error).message}`);
+  }
+  try {
+    checkProfiles(doc);
+  } catch (err) {
+    if (err instanceof ProfileError) throw new Failure(`${file}: ${err.message}`);
+    throw err;
+  }
+  return doc;
 }
 
 // Whether a file that failed as a PBF is a snapshot, a likely mix-up worth saying so.
