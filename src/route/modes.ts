@@ -1,6 +1,6 @@
 import { ONLY_TURN, PUSH_BWD, PUSH_FWD, destinationFlag, restrictionsOf, type RoadGraph } from '../model/roads.js';
 import { List } from '../model/list.js';
-import { turnCostsOf, turnMs } from './turns.js';
+import { bearings, turnCostsOf, turnMs } from './turns.js';
 import { MODES, forwardBit } from '../osm/profile.js';
 import type { Arcs } from './csr.js';
 
@@ -168,6 +168,7 @@ export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
   for (const p of prefixes) marked[p[0]] = 1;
 
   const costs = turnCostsOf(mode);
+  const angles = bearings(g);
   const open = openJunctions(g, mode);
   const from = new List(Uint32Array, Math.max(16, base * 2)),
     to = new List(Uint32Array, Math.max(16, base * 2)),
@@ -214,7 +215,7 @@ export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
         }
       }
       const w =
-        turnMs(g, costs, k, b, ways >= 2) +
+        turnMs(g, costs, k, b, ways >= 2, angles) +
         timeOf(g, mode, b >> 1, g.edgeMeters[b >> 1], (b & 1) === 1) +
         entryPenalty(g, mode, open, b, v);
       from.push(u);
