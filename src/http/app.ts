@@ -16,6 +16,7 @@ import { MemoryQuotaStore, type QuotaStore } from './quota.js';
 import { Reloadable } from './reloadable.js';
 import { refusedAnswer } from './respond.js';
 import { directionsRoutes } from './routes/directions.js';
+import { matrixRoutes } from './routes/matrix.js';
 import { healthRoutes } from './routes/health.js';
 import { routeKit } from './routes/kit.js';
 import { mapRoutes, type MapOptions } from './routes/map.js';
@@ -139,6 +140,7 @@ export function createApp(options: AppOptions): ApiApp {
   app.route('/', routes(reverseRoutes));
   app.route('/', routes(typesRoutes));
   app.route('/', routes(directionsRoutes));
+  app.route('/', routes(matrixRoutes));
   app.route(
     '/',
     routes((api) => mapRoutes(api, options.map)),

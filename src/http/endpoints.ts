@@ -7,8 +7,17 @@
  */
 import { z } from '@hono/zod-openapi';
 import { keyed, type KeyedEndpoint, type OpenEndpoint } from './endpoint.js';
-import { envelopeOf, featuresOf, HealthRecord, NearbyPlace, Place, ReversePlace, Route, Suggestion, TypeCount } from './records.js';
-import { directionsSchema, nearbySchema, placeSchema, reverseSchema, searchSchema, typesSchema, type QueryLimits } from './schema.js';
+import { envelopeOf, featuresOf, HealthRecord, Matrix, NearbyPlace, Place, ReversePlace, Route, Suggestion, TypeCount } from './records.js';
+import {
+  directionsSchema,
+  matrixSchema,
+  nearbySchema,
+  placeSchema,
+  reverseSchema,
+  searchSchema,
+  typesSchema,
+  type QueryLimits,
+} from './schema.js';
 
 /** `GET /search/nearby`. */
 export const nearbyEndpoint = ({ maxLimit, ...limits }: QueryLimits) =>
@@ -103,6 +112,21 @@ export const directionsEndpoint = () =>
     notFound: 'A point lies farther than 1 km from every road the mode may use, or no road of the mode joins two points.',
   });
 
+/** `GET /matrix` (an extension beyond API v1). */
+export const matrixEndpoint = () =>
+  keyed({
+    path: '/matrix',
+    operationId: 'matrix',
+    summary: 'Travel times and distances from many points to many (extension)',
+    description:
+      '**Extension, not part of API v1.** For `mode`, the travel time (ms) and distance (metres) from each of `sources[]` to ' +
+      'each of `destinations[]`, as `/directions` would route them (each point snapped to the nearest road the mode may use ' +
+      'within 1 km), null where no road joins them; one record in `data`. At most 100 sources and 100 destinations.',
+    query: matrixSchema(),
+    ok: { description: 'The matrix.', schema: envelopeOf(Matrix, { min: 1, max: 1 }) },
+    notFound: 'A point lies farther than 1 km from every road the mode may use (the message names it, e.g. `sources[3]`).',
+  });
+
 /** `GET /health` (public). */
 export const healthEndpoint: OpenEndpoint = {
   path: '/health',
@@ -123,7 +147,15 @@ export const openapiEndpoint: OpenEndpoint = {
 
 /** Every keyed endpoint with an envelope, in the document's order. */
 export function keyedEndpoints(limits: QueryLimits): KeyedEndpoint[] {
-  return [nearbyEndpoint(limits), placeEndpoint(), searchEndpoint(limits), typesEndpoint(), reverseEndpoint(limits), directionsEndpoint()];
+  return [
+    nearbyEndpoint(limits),
+    placeEndpoint(),
+    searchEndpoint(limits),
+    typesEndpoint(),
+    reverseEndpoint(limits),
+    directionsEndpoint(),
+    matrixEndpoint(),
+  ];
 }
 
 /** The public endpoints, in the document's order. */

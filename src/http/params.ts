@@ -70,6 +70,13 @@ export function parseNearbyParams(search: Search, limits: QueryLimits, schema = 
     if (!instant) throw bad('at', `must be ${INSTANT_FORMAT}${hint}, got ${quote(at)}`);
     query.at = instant;
   }
+  // by=time (an extension): the engine refuses radius with it, and mode or minutes without it
+  const by = readParam(search, schema, 'by');
+  if (by !== undefined) query.by = by;
+  const mode = readParam(search, schema, 'mode');
+  if (mode !== undefined) query.mode = mode;
+  const minutes = readParam(search, schema, 'minutes');
+  if (minutes !== undefined) query.minutes = minutes;
   return query;
 }
 

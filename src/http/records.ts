@@ -80,9 +80,35 @@ export const NearbyPlace = z
     type: z.string().min(1).describe('The type that matched (for a merged type, the member type).'),
     score: z.union([z.number(), nonFinite]).describe('Higher is better; a score that is not a number is the string `"NaN"`.'),
     radialDistanceInKm: z.union([z.number().min(0), nonFinite]),
+    travelTimeInMs: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('**Extension**, with `by=time` only: the travel time from the query point, ms, as `/directions` reports it.'),
+    travelDistanceInMeters: z.number().min(0).optional().describe('**Extension**, with `by=time` only: the length of that trip, metres.'),
   })
   .strict()
   .meta({ id: 'NearbyPlace' });
+
+/** Where a point of a matrix snapped. */
+const MatrixPoint = z
+  .object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180), snapDistanceInMeters: z.number().min(0) })
+  .strict()
+  .meta({ id: 'MatrixPoint', description: 'The snapped point, and how far the given point lies from it.' });
+
+/** The record of `/matrix`. */
+export const Matrix = z
+  .object({
+    durations: z
+      .array(z.array(z.number().int().min(0).nullable()))
+      .describe('`durations[i][j]`: ms from source i to destination j; null where no road joins them.'),
+    distances: z.array(z.array(z.number().min(0).nullable())).describe('`distances[i][j]`: metres along the roads; null likewise.'),
+    sources: z.array(MatrixPoint),
+    destinations: z.array(MatrixPoint),
+  })
+  .strict()
+  .meta({ id: 'Matrix' });
 
 /** A record of `/reverse`. */
 export const ReversePlace = z
@@ -275,6 +301,8 @@ export type WireReversePlace = z.infer<typeof ReversePlace>;
 export type WireSuggestion = z.infer<typeof Suggestion>;
 /** A route as JSON carries it. */
 export type WireRoute = z.infer<typeof Route>;
+/** A `/matrix` record on the wire. */
+export type WireMatrix = z.infer<typeof Matrix>;
 /** A `/types` record. */
 export type WireTypeCount = z.infer<typeof TypeCount>;
 /** The `/health` record. */

@@ -14,6 +14,7 @@ import { MAX_QUERY_LENGTH, MAX_POSTINGS } from '../query/search.js';
 import { MAX_SCANNED } from '../query/nearby.js';
 import { MAX_WORDS } from '../search/words.js';
 import { MODES } from '../osm/profile.js';
+import { MATRIX_HTTP_MAX } from '../query/matrix.js';
 import { NEARBY_LIMIT, NEARBY_RADIUS, REVERSE_LIMIT, REVERSE_RADIUS, SEARCH_LIMIT } from '../query/limits.js';
 import { HttpError, quote } from './http-error.js';
 import type { Search } from './query.js';
@@ -123,7 +124,59 @@ export function nearbySchema(limits: QueryLimits) {
         extension: true,
       },
     ),
+    by: param(z.enum(['distance', 'time']).optional(), {
+      description:
+        '**Extension, not part of API v1**: `time`: the places reachable within `minutes` by `mode` instead of within `radius` ' +
+        '(which is then refused), ranked by travel time (`sortBy=true`) or by score with travel time in place of distance; each ' +
+        'record gains `travelTimeInMs` and `travelDistanceInMeters`, and `isOpen` means open when one arrives. Default `distance`.',
+      extension: true,
+    }),
+    mode: param(z.enum(MODES).optional(), {
+      description: '**Extension**, with `by=time` only: `foot` (default), `bike`, `car`, … as for `/directions`.',
+      extension: true,
+    }),
+    minutes: param(z.number().int().min(1).max(120).optional(), {
+      description: '**Extension**, with `by=time` only: whole minutes, 1 to 120 on foot and 60 by any other mode (default 15).',
+      unit: 'minutes',
+      extension: true,
+    }),
     ...formatParams,
+  });
+}
+
+/** The parameters of `GET /matrix`: the sources and destinations as `directionsSchema`'s points are given. */
+export function matrixSchema() {
+  const points = (name: string) =>
+    param(
+      z
+        .array(z.string().regex(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/))
+        .min(1)
+        .max(MATRIX_HTTP_MAX)
+        .optional(),
+      {
+        description: `A ${name} \`lat,lon\`; 1 to ${MATRIX_HTTP_MAX} of them, sent as \`${name}s[]\` (repeated).`,
+      },
+    );
+  return z.object({
+    key,
+    'sources[]': points('source'),
+    'destinations[]': points('destination'),
+    mode: param(z.enum(MODES).default('foot'), { description: '`foot` (default), `bike`, `car`, … as for `/directions`.' }),
+  });
+}
+
+/** The parameters of `GET /isochrone`. */
+export function isochroneSchema() {
+  return z.object({
+    key,
+    lat: coordinate('lat', 'Latitude of the start in degrees (plain decimal).'),
+    lon: coordinate('lon', 'Longitude of the start in degrees (plain decimal).'),
+    mode: param(z.enum(MODES).default('foot'), { description: '`foot` (default), `bike`, `car`, … as for `/directions`.' }),
+    minutes: param(z.string().regex(/^\d+(,\d+){0,3}$/), {
+      description:
+        'The contours, whole minutes separated by commas (`5,10,15`): 1 to 4 of them, each 1 to 120 on foot and 60 by any other mode.',
+      missing: '(whole minutes such as 5,10,15)',
+    }),
   });
 }
 

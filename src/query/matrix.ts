@@ -12,6 +12,8 @@ import { checkNotSwapped } from './swapped.js';
 
 /** Most sources, and most destinations, one `matrix()` call may take (a million cells: about a second). */
 export const MATRIX_MAX = 1000;
+/** Most sources, and most destinations, one HTTP request may ask for: what keeps the slowest request short. */
+export const MATRIX_HTTP_MAX = 100;
 
 /** The arguments of `matrix()`. */
 export interface MatrixQuery {
@@ -52,13 +54,14 @@ export interface Matrix {
  * Throws `InvalidQueryError` naming `sources`, `destinations` or `mode`, and `RouteError`
  * (`too-far`) naming the list and index of a point farther than 1 km from any road of the mode
  * (its `point` is that index), or (`too-long`) where an index without hierarchies would have to
- * search too far.
+ * search too far. `options.max` lowers the most points per list (an HTTP server's
+ * `MATRIX_HTTP_MAX`).
  *
  * @example
  * matrix(index, { sources: [[27.7172, 85.324]], destinations: [[27.6939, 85.2817], '27.70,85.31'], mode: 'car' });
  */
-export function matrix(index: PlaceIndex, query: MatrixQuery): Matrix {
-  const q = checkMatrix(query, index);
+export function matrix(index: PlaceIndex, query: MatrixQuery, options: { max?: number } = {}): Matrix {
+  const q = checkMatrix(query, index, Math.min(options.max ?? MATRIX_MAX, MATRIX_MAX));
   const router = index.router;
   const m = MODES.indexOf(q.mode);
   const snapAll = (list: [number, number][], name: 'sources' | 'destinations') =>

@@ -1,5 +1,8 @@
+import { nearby as nearbyCore } from '../../query/nearby.js';
+import { RouteError } from '../../errors.js';
 import { core, type Api } from '../api.js';
 import { toWire } from '../envelope.js';
+import { HttpError } from '../http-error.js';
 import { NearbyAnswer } from '../nearby-json.js';
 import { parseNearbyParams } from '../params.js';
 import { nearbyEndpoint } from '../endpoints.js';
@@ -7,6 +10,8 @@ import { nearbyEndpoint } from '../endpoints.js';
 /**
  * `GET /search/nearby`: `nearby()`'s records. The app's search answers a `NearbyAnswer` (its
  * envelope written from kept parts, nearby-json.ts); a stand-in search (tests) answers records.
+ * With `by=time` (an extension) the core's records, which carry the trips; a point too far from
+ * any road of the mode is then a 404.
  */
 export function nearbyRoutes(api: Api): void {
   const { limits, now, nearby } = api;
@@ -14,6 +19,14 @@ export function nearbyRoutes(api: Api): void {
   api.keyed(endpoint, async (search, _c, index) => {
     const query = parseNearbyParams(search, limits, endpoint.query);
     query.at ??= new Date(now()); // `at`, an extension, asks for another instant
+    if (query.by === 'time') {
+      try {
+        return core(() => nearbyCore(index, query)).map(toWire);
+      } catch (err) {
+        if (err instanceof RouteError) throw new HttpError(404, `Not found: ${err.message}`);
+        throw err;
+      }
+    }
     const found = await core(() => nearby(index, query));
     return found instanceof NearbyAnswer ? found : found.map(toWire);
   });
