@@ -1,5 +1,5 @@
 import type { LoadOptions, LoadStats, LoadTimings } from '../types.js';
-import { openPbf, readBlocks } from '../load/read.js';
+import { openPbf, readBlocks, type PbfFile } from '../load/read.js';
 import { PLACE_KEEP } from '../osm/place.js';
 import { defaultWorkers } from '../load/decode.js';
 import { Osm } from '../load/osm.js';
@@ -7,10 +7,12 @@ import type { PlaceIndex } from '../index/place-index.js';
 import { buildPlaces, PlaceBuilder } from './places.js';
 import { buildRoads, RoadBuilder } from './roads.js';
 import type { PlaceTable, Sizes } from '../model/table.js';
+import type { RoadGraph } from '../model/roads.js';
+import type { Area } from '../geom/areas.js';
 import { osmAdminAreas } from './admin.js';
 import { assemble } from './assemble.js';
 import { dropDuplicates } from './duplicates.js';
-import { DEFAULTS, checkProfiles, compileProfiles } from '../osm/profiles.js';
+import { DEFAULTS, checkProfiles, compileProfiles, type Profiles } from '../osm/profiles.js';
 
 /** The license of OSM data, the default `license` of every record. */
 export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
@@ -29,13 +31,6 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   const clock = lapClock();
   // a bad profiles document fails before any work, naming its field
   const profiles = options.profiles === undefined ? DEFAULTS : compileProfiles(checkProfiles(options.profiles));
-  const pbf = await openPbf(source, options.strict);
-  const total = pbf.bytes.length;
-  let read = pbf.headerEnd;
-  const progress = options.onProgress;
-  let objects = 0;
-  progress?.({ bytesRead: read, bytesTotal: total, objects });
-  const workers = options.workers ?? defaultWorkers(total);
   const stats: LoadStats = {
     nodes: 0,
     ways: 0,
@@ -49,23 +44,62 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     skippedRelations: 0,
     schedules: 0,
     badSchedules: 0,
-    skippedBlobs: pbf.skipped.length,
+    skippedBlobs: 0,
     roadNodes: 0,
     roadEdges: 0,
     restrictions: 0,
     skippedRestrictions: 0,
     duplicates: 0,
   };
-  const ms: LoadTimings = { read: clock(), decode: 0, types: 0, addresses: 0, search: 0, roads: 0 };
+  const ms: LoadTimings = { read: 0, decode: 0, types: 0, addresses: 0, search: 0, roads: 0 };
+  const pbf = await openPbf(source, options.strict);
+  ms.read = clock();
+  const workers = options.workers ?? defaultWorkers(pbf.bytes.length);
+  const built = await ingest(pbf, { workers, profiles, roads: options.roads !== false, progress: options.onProgress, stats });
+  ms.decode = clock();
+  const index = await assemble(built.table, built.graph, built.areas, stats, ms, {
+    license: options.license ?? OSM_LICENSE,
+    contract: options.contract,
+    threads: workers > 0 && options.workers !== undefined ? true : workers > 0 ? undefined : false,
+  });
+  options.onProgress?.({ bytesRead: built.bytes, bytesTotal: built.bytes, objects: built.objects });
+  return index;
+}
+
+/** What `ingest` makes of a PBF: the model, and the counts the last progress report gives. */
+interface Ingested {
+  table: PlaceTable;
+  graph: RoadGraph | undefined;
+  areas: Area[];
+  bytes: number;
+  objects: number;
+}
+
+/**
+ * Decodes `pbf` and builds the place table, the road graph and the administrative areas,
+ * filling `stats`. A function of its own so that the decoded file (every node, way and
+ * relation: most of a load's peak memory) and the file's bytes are garbage by the time
+ * `assemble` builds the indexes; held in `loadPbf`'s frame they would live to its end.
+ */
+async function ingest(
+  pbf: PbfFile,
+  o: { workers: number; profiles: Profiles; roads: boolean; progress: LoadOptions['onProgress']; stats: LoadStats },
+): Promise<Ingested> {
+  const { stats, progress, profiles } = o;
+  const total = pbf.bytes.length;
+  let read = pbf.headerEnd;
+  let objects = 0;
+  stats.skippedBlobs = pbf.skipped.length;
+  progress?.({ bytesRead: read, bytesTotal: total, objects });
 
   // The builders take each block as it arrives, in file order, while the threads
   // decode the next ones. That holds while the file is sorted by type (nodes, ways,
   // relations), as extracts are; a file that is not gets built again at the end.
   const osm = new Osm();
   let places: PlaceBuilder | undefined = new PlaceBuilder(osm, stats, guessSizes(total));
-  let roads: RoadBuilder | undefined = options.roads === false ? undefined : new RoadBuilder(osm, profiles);
+  let roads: RoadBuilder | undefined = o.roads ? new RoadBuilder(osm, profiles) : undefined;
   let phase = 0; // 0 nodes, 1 ways, 2 relations
-  await readBlocks(pbf, workers, PLACE_KEEP, (seq, blk) => {
+  await readBlocks(pbf, o.workers, PLACE_KEEP, (seq, blk) => {
     osm.add(blk);
     read += pbf.data[seq].length;
     objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;
@@ -102,16 +136,9 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     Object.assign(stats, { partial: 0, skippedWays: 0, skippedRelations: 0 });
     table = buildPlaces(osm, stats);
   }
-  const network = options.roads === false ? undefined : roads ? roads.finish() : buildRoads(osm, profiles);
+  const network = !o.roads ? undefined : roads ? roads.finish() : buildRoads(osm, profiles);
   if (network) Object.assign(stats, network.stats);
-  ms.decode = clock();
-  const index = await assemble(table, network?.graph, osmAdminAreas(osm), stats, ms, {
-    license: options.license ?? OSM_LICENSE,
-    contract: options.contract,
-    threads: workers > 0 && options.workers !== undefined ? true : workers > 0 ? undefined : false,
-  });
-  progress?.({ bytesRead: total, bytesTotal: total, objects });
-  return index;
+  return { table, graph: network?.graph, areas: osmAdminAreas(osm), bytes: total, objects };
 }
 
 // Milliseconds since the previous call (or since the clock was made), rounded.
