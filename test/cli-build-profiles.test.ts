@@ -18,7 +18,16 @@ describe('build --profiles FILE', () => {
   const fleet = { version: 1, car: { ...DEFAULT_PROFILES.car, speeds: { ...DEFAULT_PROFILES.car.speeds, residential: 40 } } };
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'nepal-places-build-profiles-'));
-    pbf = await writeNet([{ id: 1, pts: [[0, 0], [10, 0]], tags: 'highway=residential' }]);
+    pbf = await writeNet([
+      {
+        id: 1,
+        pts: [
+          [0, 0],
+          [10, 0],
+        ],
+        tags: 'highway=residential',
+      },
+    ]);
     writeFileSync(join(dir, 'fleet.json'), JSON.stringify(fleet));
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ version: 1, car: { ...DEFAULT_PROFILES.car, speeds: { primary: -5 } } }));
     writeFileSync(join(dir, 'broken.json'), '{ "version": 1,');

@@ -8,7 +8,17 @@
 import polyline from '@mapbox/polyline';
 import distance from '@turf/distance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot, checkProfiles, DEFAULT_PROFILES, fromSnapshot, loadPbf, ProfileError, route, RouteError, type PlaceIndex } from '../src/index.js';
+import {
+  buildSnapshot,
+  checkProfiles,
+  DEFAULT_PROFILES,
+  fromSnapshot,
+  loadPbf,
+  ProfileError,
+  route,
+  RouteError,
+  type PlaceIndex,
+} from '../src/index.js';
 import { gridMetres, gridOf, latLon, type P } from './support/roads.js';
 import { writeNet } from './support/grid-net.js';
 import { engine } from './support/fixture.js';
@@ -147,7 +157,14 @@ describe('speeds by area: built-up areas (dense buildings) are slower; class spe
         [
           { id: 1, pts: town, tags: 'highway=primary' },
           { id: 2, pts: highway, tags: 'highway=trunk' },
-          { id: 3, pts: [[0, 20], [20, 20]], tags: 'highway=trunk maxspeed=60' },
+          {
+            id: 3,
+            pts: [
+              [0, 20],
+              [20, 20],
+            ],
+            tags: 'highway=trunk maxspeed=60',
+          },
         ],
         // 120 buildings at the town road's midpoint: its cell is built up (100 or more)
         { buildings: [{ at: [5, 0], count: 120 }] },
@@ -185,7 +202,13 @@ describe('a 2-6 km car trip across central Kathmandu averages 15-25 km/h door to
     [27.703, 85.312, 27.715, 85.325],
   ])('%s,%s → %s,%s', (a, b, c, d) => {
     const kmh = (mode: 'car' | 'motorbike') => {
-      const [r] = route(index, { points: [[a, b], [c, d]], mode });
+      const [r] = route(index, {
+        points: [
+          [a, b],
+          [c, d],
+        ],
+        mode,
+      });
       expect(r.distanceInMeters).toBeGreaterThan(2000);
       expect(r.distanceInMeters).toBeLessThan(6000);
       return r.distanceInMeters / 1000 / (r.timeInMs / 3_600_000);
@@ -213,8 +236,22 @@ describe('bikes pushed: where riding is not allowed but walking is, at walking s
       await writeNet([
         { id: 1, pts: foot, tags: 'highway=footway' },
         { id: 2, pts: oneway, tags: 'highway=residential oneway=yes' },
-        { id: 3, pts: [[0, 20], [3, 20]], tags: 'highway=footway bicycle=no' },
-        { id: 4, pts: [[0, 30], [3, 30]], tags: 'highway=residential bicycle=dismount' },
+        {
+          id: 3,
+          pts: [
+            [0, 20],
+            [3, 20],
+          ],
+          tags: 'highway=footway bicycle=no',
+        },
+        {
+          id: 4,
+          pts: [
+            [0, 30],
+            [3, 30],
+          ],
+          tags: 'highway=residential bicycle=dismount',
+        },
       ]),
     );
   });
@@ -249,26 +286,138 @@ describe('places people walk that are no highway: squares walked across, platfor
     index = await loadPbf(
       await writeNet([
         { id: 1, pts: square, tags: 'highway=pedestrian area=yes' },
-        { id: 2, pts: [[8, 2], [10, 2]], tags: 'highway=footway' },
-        { id: 3, pts: [[14, 2], [16, 2]], tags: 'highway=footway' },
+        {
+          id: 2,
+          pts: [
+            [8, 2],
+            [10, 2],
+          ],
+          tags: 'highway=footway',
+        },
+        {
+          id: 3,
+          pts: [
+            [14, 2],
+            [16, 2],
+          ],
+          tags: 'highway=footway',
+        },
         // the same square without area=yes: walked round
         { id: 4, pts: square.map(([x, y]) => [x, y + 10] as P), tags: 'highway=pedestrian' },
-        { id: 5, pts: [[8, 12], [10, 12]], tags: 'highway=footway' },
-        { id: 6, pts: [[14, 12], [16, 12]], tags: 'highway=footway' },
+        {
+          id: 5,
+          pts: [
+            [8, 12],
+            [10, 12],
+          ],
+          tags: 'highway=footway',
+        },
+        {
+          id: 6,
+          pts: [
+            [14, 12],
+            [16, 12],
+          ],
+          tags: 'highway=footway',
+        },
         // a platform joining two footways
-        { id: 7, pts: [[0, 30], [2, 30]], tags: 'highway=footway' },
-        { id: 8, pts: [[2, 30], [4, 30]], tags: 'railway=platform' },
-        { id: 9, pts: [[4, 30], [6, 30]], tags: 'highway=footway' },
+        {
+          id: 7,
+          pts: [
+            [0, 30],
+            [2, 30],
+          ],
+          tags: 'highway=footway',
+        },
+        {
+          id: 8,
+          pts: [
+            [2, 30],
+            [4, 30],
+          ],
+          tags: 'railway=platform',
+        },
+        {
+          id: 9,
+          pts: [
+            [4, 30],
+            [6, 30],
+          ],
+          tags: 'highway=footway',
+        },
         // ferries across a river: 30 minutes by duration; one without (5 km/h); one closed to cars
-        { id: 10, pts: [[0, 40], [2, 40]], tags: 'highway=residential' },
-        { id: 11, pts: [[2, 40], [6, 40]], tags: 'route=ferry duration=00:30' },
-        { id: 12, pts: [[6, 40], [8, 40]], tags: 'highway=residential' },
-        { id: 13, pts: [[0, 50], [2, 50]], tags: 'highway=residential' },
-        { id: 14, pts: [[2, 50], [6, 50]], tags: 'route=ferry' },
-        { id: 15, pts: [[6, 50], [8, 50]], tags: 'highway=residential' },
-        { id: 16, pts: [[0, 60], [2, 60]], tags: 'highway=residential' },
-        { id: 17, pts: [[2, 60], [6, 60]], tags: 'route=ferry motor_vehicle=no' },
-        { id: 18, pts: [[6, 60], [8, 60]], tags: 'highway=residential' },
+        {
+          id: 10,
+          pts: [
+            [0, 40],
+            [2, 40],
+          ],
+          tags: 'highway=residential',
+        },
+        {
+          id: 11,
+          pts: [
+            [2, 40],
+            [6, 40],
+          ],
+          tags: 'route=ferry duration=00:30',
+        },
+        {
+          id: 12,
+          pts: [
+            [6, 40],
+            [8, 40],
+          ],
+          tags: 'highway=residential',
+        },
+        {
+          id: 13,
+          pts: [
+            [0, 50],
+            [2, 50],
+          ],
+          tags: 'highway=residential',
+        },
+        {
+          id: 14,
+          pts: [
+            [2, 50],
+            [6, 50],
+          ],
+          tags: 'route=ferry',
+        },
+        {
+          id: 15,
+          pts: [
+            [6, 50],
+            [8, 50],
+          ],
+          tags: 'highway=residential',
+        },
+        {
+          id: 16,
+          pts: [
+            [0, 60],
+            [2, 60],
+          ],
+          tags: 'highway=residential',
+        },
+        {
+          id: 17,
+          pts: [
+            [2, 60],
+            [6, 60],
+          ],
+          tags: 'route=ferry motor_vehicle=no',
+        },
+        {
+          id: 18,
+          pts: [
+            [6, 60],
+            [8, 60],
+          ],
+          tags: 'highway=residential',
+        },
       ]),
     );
   });

@@ -59,7 +59,12 @@ function crosses(x1: number, y1: number, x2: number, y2: number, x3: number, y3:
     d3 = side(x1, y1, x2, y2, x3, y3),
     d4 = side(x1, y1, x2, y2, x4, y4);
   if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
-  return (d1 === 0 && on(x3, y3, x4, y4, x1, y1)) || (d2 === 0 && on(x3, y3, x4, y4, x2, y2)) || (d3 === 0 && on(x1, y1, x2, y2, x3, y3)) || (d4 === 0 && on(x1, y1, x2, y2, x4, y4));
+  return (
+    (d1 === 0 && on(x3, y3, x4, y4, x1, y1)) ||
+    (d2 === 0 && on(x3, y3, x4, y4, x2, y2)) ||
+    (d3 === 0 && on(x1, y1, x2, y2, x3, y3)) ||
+    (d4 === 0 && on(x1, y1, x2, y2, x4, y4))
+  );
 }
 
 function side(ax: number, ay: number, bx: number, by: number, px: number, py: number): number {

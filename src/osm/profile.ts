@@ -59,7 +59,17 @@ export interface RoadRules {
   carKmh: number;
 }
 
-const NONE: RoadRules = { access: 0, destination: 0, push: 0, kind: '', kmh: [], builtUpKmh: [], seconds: undefined, area: false, carKmh: 0 };
+const NONE: RoadRules = {
+  access: 0,
+  destination: 0,
+  push: 0,
+  kind: '',
+  kmh: [],
+  builtUpKmh: [],
+  seconds: undefined,
+  area: false,
+  carKmh: 0,
+};
 
 /** The class of a way for routing: its `highway` value if a road, `ferry`, `platform`, or undefined. */
 export function wayKind(get: Get): string | undefined {
@@ -141,7 +151,17 @@ export function roadRules(get: Get, profiles: Profiles): RoadRules {
     builtUpKmh.push(limit(r.builtUpSpeeds.get(kind) ?? speed, r.limits.builtUp));
   });
   const area = kind === PLATFORM ? get('area') !== 'no' : get('area') === 'yes';
-  return { access: bits, destination, push, kind, kmh, builtUpKmh, seconds: kind === FERRY ? duration(get('duration')) : undefined, area, carKmh: kmh[2] ?? 0 };
+  return {
+    access: bits,
+    destination,
+    push,
+    kind,
+    kmh,
+    builtUpKmh,
+    seconds: kind === FERRY ? duration(get('duration')) : undefined,
+    area,
+    carKmh: kmh[2] ?? 0,
+  };
 }
 
 // The km/h a mode uses a class at by default (0: it does not); `*` stands for any other highway value.

@@ -12,7 +12,10 @@ type Tags = [string, string][];
 const t = (s: string): Tags => (s ? s.split(' ').map((kv) => kv.split('=') as [string, string]) : []);
 
 /** Writes grid ways (and tagged nodes, and building ways at points) into a temp PBF. */
-export async function writeNet(ways: { id: number; pts: P[]; tags: string }[], extra: { buildings?: { at: P; count: number }[] } = {}): Promise<string> {
+export async function writeNet(
+  ways: { id: number; pts: P[]; tags: string }[],
+  extra: { buildings?: { at: P; count: number }[] } = {},
+): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'nepal-places-profiles-')), 'net.osm.pbf');
   const w = new PbfWriter(file, { sorted: true });
   const nodes = new Map<number, OsmNode>();
@@ -47,4 +50,3 @@ export async function writeNet(ways: { id: number; pts: P[]; tags: string }[], e
   await w.close();
   return file;
 }
-
