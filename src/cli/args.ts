@@ -6,6 +6,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InvalidQueryError, PbfError, SnapshotError } from '../errors.js';
 import { INSTANT_FORMAT, parseInstant } from '../hours/instant.js';
+import type { Lang } from '../osm/name.js';
 
 /** Exit codes, the same in every subcommand: 0 done, 1 the data or the system failed, 2 bad usage. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -132,4 +133,14 @@ export function need(values: Parsed['values'], name: string, usage: string): str
   const v = text(values, name);
   if (v === undefined || v === '') throw new UsageError(`--${name} is required; ${usage}`);
   return v;
+}
+
+/** The `--lang` option of the commands that print names, and its help line. */
+export const LANG_OPTION = { lang: { type: 'string' } } as const;
+export const LANG_HELP = `  --lang L        en or ne: names, addresses (and directions) in English or Nepali
+                  (default: the names as mapped, English directions)`;
+
+/** `--lang` as given: the query checks it (another value is a bad query, exit code 2). */
+export function lang(values: Record<string, string | boolean | undefined>): Lang | undefined {
+  return text(values, 'lang') as Lang | undefined;
 }

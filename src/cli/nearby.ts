@@ -1,11 +1,11 @@
 /** `nepal-places nearby`: the JSON array of `nearby()` for its options. */
 import { nearby } from '../query/nearby.js';
 import type { NearbyQuery } from '../types.js';
-import { count, instant, need, number, text } from './args.js';
+import { count, instant, lang, LANG_HELP, LANG_OPTION, need, number, text } from './args.js';
 import { queryCommand } from './query.js';
 
 const usage =
-  'usage: nepal-places nearby --type T --lat LAT --lon LON [--radius KM] [--limit N] [--sort-by] [--is-open] [--at ISO-8601] [--data FILE] [--strict]';
+  'usage: nepal-places nearby --type T --lat LAT --lon LON [--radius KM] [--limit N] [--sort-by] [--is-open] [--at ISO-8601] [--lang en|ne] [--data FILE] [--strict]';
 
 /** Runs the subcommand; resolves with the exit code. */
 export const run = queryCommand({
@@ -20,7 +20,8 @@ export const run = queryCommand({
   --sort-by       nearest first (default: best score first)
   --is-open       only places open at --at
   --at TIME       ISO 8601, e.g. 2026-11-21T22:10 (Nepal Time without an offset) or
-                  2026-11-21T16:25Z (default: now)`,
+                  2026-11-21T16:25Z (default: now)
+${LANG_HELP}`,
   options: {
     type: { type: 'string' },
     lat: { type: 'string' },
@@ -30,6 +31,7 @@ export const run = queryCommand({
     'sort-by': { type: 'boolean' },
     'is-open': { type: 'boolean' },
     at: { type: 'string' },
+    ...LANG_OPTION,
   },
   read(v): NearbyQuery {
     return {
@@ -41,6 +43,7 @@ export const run = queryCommand({
       sortBy: v['sort-by'] === true,
       isOpen: v['is-open'] === true,
       at: instant('at', text(v, 'at')),
+      lang: lang(v),
     };
   },
   answer: (index, q) => nearby(index, q),

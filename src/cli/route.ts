@@ -3,11 +3,11 @@ import polyline from '@mapbox/polyline';
 import { route, type Route, type RouteQuery } from '../query/route.js';
 import { RouteError } from '../errors.js';
 import type { Mode } from '../osm/profile.js';
-import { Failure, need, text } from './args.js';
+import { Failure, lang, LANG_HELP, LANG_OPTION, need, text } from './args.js';
 import { queryCommand } from './query.js';
 
 const usage =
-  'usage: nepal-places route --from LAT,LON --to LAT,LON [--via LAT,LON …] [--mode foot|bike|car|motorbike] [--instructions] [--alternatives] [--geojson] [--data FILE] [--strict]';
+  'usage: nepal-places route --from LAT,LON --to LAT,LON [--via LAT,LON …] [--mode foot|bike|car|motorbike] [--instructions] [--alternatives] [--geojson] [--lang en|ne] [--data FILE] [--strict]';
 
 /** Runs the subcommand; resolves with the exit code. */
 export const run = queryCommand({
@@ -25,6 +25,8 @@ the best route first, with --alternatives up to two more.
   --geojson       a GeoJSON FeatureCollection of the route lines instead, one LineString
                   Feature per route with its distance and time, for map tools
 
+${LANG_HELP}
+
 A point farther than 1 km from any road the mode may use, or points no road joins,
 exit 1 with one line saying which.`,
   options: {
@@ -35,6 +37,7 @@ exit 1 with one line saying which.`,
     instructions: { type: 'boolean' },
     alternatives: { type: 'boolean' },
     geojson: { type: 'boolean' },
+    ...LANG_OPTION,
   },
   read(v): RouteQuery & { geojson: boolean } {
     const via = (v.via as unknown as string[] | undefined) ?? [];
@@ -44,6 +47,7 @@ exit 1 with one line saying which.`,
       instructions: v.instructions === true,
       alternatives: v.alternatives === true,
       geojson: v.geojson === true,
+      lang: lang(v),
     };
   },
   answer(index, { geojson, ...q }) {

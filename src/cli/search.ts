@@ -1,10 +1,11 @@
 /** `nepal-places search`: the JSON array of `search()`'s suggestions for some words. */
 import { search } from '../query/search.js';
 import type { SearchQuery } from '../types.js';
-import { count, number, text, UsageError } from './args.js';
+import { count, lang, LANG_HELP, LANG_OPTION, number, text, UsageError } from './args.js';
 import { queryCommand } from './query.js';
 
-const usage = 'usage: nepal-places search WORDS… [--limit N] [--lat LAT --lon LON [--radius KM]] [--type T] [--data FILE] [--strict]';
+const usage =
+  'usage: nepal-places search WORDS… [--limit N] [--lat LAT --lon LON [--radius KM]] [--type T] [--lang en|ne] [--data FILE] [--strict]';
 
 /** Runs the subcommand; resolves with the exit code. */
 export const run = queryCommand({
@@ -16,7 +17,8 @@ export const run = queryCommand({
   --limit N       at most N suggestions (default 10)
   --lat, --lon    nearer places first among equally good matches
   --radius KM     with --lat/--lon: only places within this many whole km
-  --type T        only places of this type (cafe) or merged type (eat)`,
+  --type T        only places of this type (cafe) or merged type (eat)
+${LANG_HELP}`,
   options: {
     q: { type: 'string' },
     limit: { type: 'string' },
@@ -24,6 +26,7 @@ export const run = queryCommand({
     lon: { type: 'string' },
     radius: { type: 'string' },
     type: { type: 'string' },
+    ...LANG_OPTION,
   },
   positionals: true,
   read(v, words): SearchQuery {
@@ -41,6 +44,8 @@ export const run = queryCommand({
     const radius = count('radius', text(v, 'radius'));
     if (radius !== undefined) query.radius = radius;
     if (type !== undefined) query.type = type;
+    const l = lang(v);
+    if (l !== undefined) query.lang = l;
     return query;
   },
   answer: (index, q) => search(index, q),
