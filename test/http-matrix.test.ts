@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceIndex } from '../src/index.js';
 import { matrix, MATRIX_HTTP_MAX } from '../src/query/matrix.js';
 import { nearby } from '../src/query/nearby.js';
+import { isochrone } from '../src/query/isochrone.js';
 import { coreIndex, token } from './support/http-fixture.js';
 import { startServer, type TestServer } from './support/http-server.js';
 import { ResponseValidator } from './support/http-schema.js';
@@ -110,5 +111,33 @@ describe('GET /search/nearby?by=time (an extension): the library records, with t
     }
     const far = await server.request(`/api/v1/search/nearby?key=${key.key}&type=eat&lat=27.74&lon=85.36&by=time&mode=car`);
     expect(far.status).toBe(404);
+  });
+});
+
+describe('GET /isochrone (an extension): the library isochrone() as application/geo+json', () => {
+  it('lat, lon, mode=car, minutes=3,6: the FeatureCollection, largest first', async () => {
+    const r = await server.request(`/api/v1/isochrone?key=${key.key}&lat=27.7083&lon=85.3206&mode=car&minutes=3,6`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.headers.get('content-type')).toContain('application/geo+json');
+    const fc = JSON.parse(r.text);
+    expect(fc).toEqual(JSON.parse(JSON.stringify(isochrone(index, { lat: 27.7083, lon: 85.3206, mode: 'car', minutes: [3, 6] }))));
+    expect(fc.features.map((f: { properties: { minutes: number } }) => f.properties.minutes)).toEqual([6, 3]);
+  });
+
+  it('minutes past the cap, five contours, an unknown mode, a missing lat: 400 naming them; far from roads: 404; no key: 401', async () => {
+    const base = `/api/v1/isochrone?key=${key.key}&lat=27.7083&lon=85.3206`;
+    const cases: [string, number, RegExp][] = [
+      [`${base}&mode=car&minutes=61`, 400, /minutes/],
+      [`${base}&minutes=1,2,3,4,5`, 400, /minutes/],
+      [`${base}&minutes=5&mode=plane`, 400, /mode/],
+      [`/api/v1/isochrone?key=${key.key}&lon=85.3206&minutes=5`, 400, /lat/],
+      [`/api/v1/isochrone?key=${key.key}&lat=27.74&lon=85.36&mode=car&minutes=5`, 404, /farther/],
+    ];
+    for (const [q, status, re] of cases) {
+      const r = await server.request(q);
+      expect(r.status, q).toBe(status);
+      expect(r.body.message, q).toMatch(re);
+    }
+    expect((await server.request('/api/v1/isochrone?lat=27.7083&lon=85.3206&minutes=5')).status).toBe(401);
   });
 });

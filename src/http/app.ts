@@ -17,6 +17,7 @@ import { Reloadable } from './reloadable.js';
 import { refusedAnswer } from './respond.js';
 import { directionsRoutes } from './routes/directions.js';
 import { matrixRoutes } from './routes/matrix.js';
+import { isochroneRoutes } from './routes/isochrone.js';
 import { healthRoutes } from './routes/health.js';
 import { routeKit } from './routes/kit.js';
 import { mapRoutes, type MapOptions } from './routes/map.js';
@@ -141,6 +142,7 @@ export function createApp(options: AppOptions): ApiApp {
   app.route('/', routes(typesRoutes));
   app.route('/', routes(directionsRoutes));
   app.route('/', routes(matrixRoutes));
+  app.route('/', routes(isochroneRoutes));
   app.route(
     '/',
     routes((api) => mapRoutes(api, options.map)),
