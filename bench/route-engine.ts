@@ -1,15 +1,18 @@
 /**
  * Routing on the engine's own road graph at Nepal scale (bench/data/nepal.osm.pbf): the PBF load
- * with and without the road graph, contraction per mode, the snapshot's routing bytes, and
- * `route()` on a snapshot-loaded index for random point pairs ≥ 50 km apart, against a plain
- * Dijkstra over the same mode graph in the same run.
+ * with and without the road graph, contraction per mode (of the edge-based graphs: a search node
+ * is a directed road segment, an arc a turn), the snapshot's routing bytes, and `route()` on a
+ * snapshot-loaded index for random point pairs ≥ 50 km apart, against a plain Dijkstra over the
+ * same edge-based mode graph in the same run.
+ *
+ * Run alone: `node --expose-gc --import tsx bench/route-engine.ts [--pairs N]`.
  */
 import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { fileURLToPath } from 'node:url';
 import type { PlaceIndex } from '../src/index.js';
 import * as srcCh from '../src/route/ch.js';
 import * as srcDijkstra from '../src/route/dijkstra.js';
-import { engine } from './engine.js';
 import { random } from '../test/support/random.js';
 import { distance } from './road-graph.js';
 import { timeEach, type Timing } from './timing.js';
@@ -26,6 +29,10 @@ export interface EngineRouting {
   roadNodes: number;
   roadEdges: number;
   contractSeconds: number[];
+  /** The same in CPU seconds (user + system). */
+  contractCpu: number[];
+  /** Per mode: search nodes and arcs of its edge-based graph, and edges of its hierarchy. */
+  graphs: { nodes: number; arcs: number; chEdges: number }[];
   snapshotBytes: number;
   routingBytes: number;
   modes: {
@@ -40,11 +47,21 @@ export interface EngineRouting {
   }[];
 }
 
-const MODES = ['car', 'foot'] as const;
+const MODES = ['car', 'motorbike', 'foot'] as const;
+const MODE_NUMBER: Record<(typeof MODES)[number], number> = { foot: 0, car: 2, motorbike: 3 };
 
-// The engine as users run it (dist/, see engine.ts), its search modules from the same build.
-const built = existsSync(new URL('../dist/route/ch.js', import.meta.url));
-const { loadPbf, buildSnapshot, fromSnapshot, route } = await engine();
+// The engine as users run it (dist/, see engine.ts), its search modules from the same build;
+// NP_BENCH_SRC=1: the sources (a tree whose dist/ is older than its src/)
+const fromSrc = process.env.NP_BENCH_SRC === '1';
+const built = !fromSrc && existsSync(new URL('../dist/route/ch.js', import.meta.url));
+const { loadPbf, buildSnapshot, fromSnapshot, route } = fromSrc
+  ? {
+      ...(await import('../src/ingest/load.js')),
+      ...(await import('../src/snapshot/build.js')),
+      ...(await import('../src/snapshot/read.js')),
+      ...(await import('../src/query/route.js')),
+    }
+  : await (await import('./engine.js')).engine();
 const { contract } = built ? ((await import(new URL('../dist/route/ch.js', import.meta.url).href)) as typeof srcCh) : srcCh;
 const { Dijkstra } = built
   ? ((await import(new URL('../dist/route/dijkstra.js', import.meta.url).href)) as typeof srcDijkstra)
@@ -61,15 +78,22 @@ async function timedLoad(roads: boolean): Promise<{ index: PlaceIndex; seconds: 
 export async function engineRouting(count = 200): Promise<{ result: EngineRouting; checks: Check[] } | undefined> {
   if (!existsSync(NEPAL)) return undefined;
   progress('routing: loading the Nepal-scale PBF without and with the road graph');
-  const loadWithout = (await timedLoad(false)).seconds;
+  // NP_BENCH_SKIP_BARE=1: no load without the road graph (its ratio is then not measured)
+  const loadWithout = process.env.NP_BENCH_SKIP_BARE === '1' ? NaN : (await timedLoad(false)).seconds;
   const { index, seconds: loadWith } = await timedLoad(true);
   const router = index.router!;
+  // CPU seconds beside the wall clock: on a busy machine a process waits for a core
+  const contractCpu: number[] = [];
   const contractSeconds = router.modes.map((mg, m) => {
-    progress(`routing: contracting mode ${m} (${mg.arcs.n} nodes)`);
-    const t = performance.now();
+    progress(`routing: contracting mode ${m} (${mg.arcs.n} nodes, ${mg.arcs.from.length} arcs)`);
+    const t = performance.now(),
+      cpu = process.cpuUsage();
     router.hierarchies[m] = contract(mg.arcs);
+    const used = process.cpuUsage(cpu);
+    contractCpu.push((used.user + used.system) / 1e6);
     return (performance.now() - t) / 1000;
   });
+  const graphs = router.modes.map((mg, m) => ({ nodes: mg.arcs.n, arcs: mg.arcs.from.length, chEdges: router.hierarchies[m]!.size.edges }));
   const bytes = buildSnapshot(index);
   const dirBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(24, true);
   const dir = JSON.parse(new TextDecoder().decode(bytes.subarray(28, 28 + dirBytes))) as { sections: { name: string; bytes: number }[] };
@@ -77,17 +101,34 @@ export async function engineRouting(count = 200): Promise<{ result: EngineRoutin
   const restored = fromSnapshot(bytes);
   const g = restored.router!.graph;
   const modes = MODES.map((mode) => {
-    const m = mode === 'car' ? 2 : 0;
+    const m = MODE_NUMBER[mode];
+    const mg = restored.router!.modes[m];
+    // the search nodes of a junction: a directed edge leaving it (a source) or reaching it (a target)
+    const inc = restored.router!.incidence;
+    const nodeAt = (v: number, leaving: boolean): number => {
+      for (let i = inc.start[v]; i < inc.start[v + 1]; i++) {
+        const e = inc.at[i];
+        for (const k of [2 * e, 2 * e + 1]) {
+          const tail = k & 1 ? g.edgeTo[e] : g.edgeFrom[e];
+          if ((tail === v) === leaving && mg.node[k] !== 0xffffffff) return mg.node[k];
+        }
+      }
+      return -1;
+    };
     progress(`routing: ${mode} pairs ≥ 50 km apart`);
     const rnd = random(7 + m);
     const n = g.nodeLon.length;
     const pairs: { points: [number, number][]; s: number; t: number }[] = [];
+    // (s, t: search nodes leaving and reaching the pair's junctions, for the searches alone)
     let km = 0;
     for (let tries = 0; pairs.length < count && tries < count * 50; tries++) {
       const s = Math.floor(rnd() * n),
         t = Math.floor(rnd() * n);
       const d = distance(g.nodeLat[s] / 1e7, g.nodeLon[s] / 1e7, g.nodeLat[t] / 1e7, g.nodeLon[t] / 1e7) / 1000;
       if (d < 50) continue;
+      const u = nodeAt(s, true),
+        w = nodeAt(t, false);
+      if (u < 0 || w < 0) continue;
       const points: [number, number][] = [
         [g.nodeLat[s] / 1e7, g.nodeLon[s] / 1e7],
         [g.nodeLat[t] / 1e7, g.nodeLon[t] / 1e7],
@@ -97,7 +138,7 @@ export async function engineRouting(count = 200): Promise<{ result: EngineRoutin
       } catch {
         continue;
       }
-      pairs.push({ points, s, t });
+      pairs.push({ points, s: u, t: w });
       km += d;
     }
     const fast = timeEach(
@@ -120,7 +161,7 @@ export async function engineRouting(count = 200): Promise<{ result: EngineRoutin
     const ch = restored.router!.search(m);
     for (const p of pairs) ch.route([p.s, 0], [p.t, 0]); // warm: its first calls make its scratch and compile
     const scpu = pairs.map((p) => cpuOf(() => ch.route([p.s, 0], [p.t, 0]))).sort((a, b) => a - b);
-    const plain = new Dijkstra(restored.router!.modes[m].arcs);
+    const plain = new Dijkstra(mg.arcs);
     const slow = timeEach(
       pairs.slice(0, 20),
       { dijkstra: (p) => plain.route([p.s, 0], [p.t, 0])?.arcs ?? [] },
@@ -147,6 +188,8 @@ export async function engineRouting(count = 200): Promise<{ result: EngineRoutin
     roadNodes: g.nodeLon.length,
     roadEdges: g.edgeFrom.length,
     contractSeconds,
+    contractCpu,
+    graphs,
     snapshotBytes: bytes.length,
     routingBytes,
     modes,
@@ -163,7 +206,11 @@ function report(r: EngineRouting): Check[] {
       ['PBF load with it, s', num(r.loadWith)],
       ['ratio', ratio(r.loadWith / r.loadWithout)],
       ['road junctions / edges', `${r.roadNodes} / ${r.roadEdges}`],
-      ['contraction foot / bike / car, s', r.contractSeconds.map(num).join(' / ')],
+      ['edge-based search nodes per mode (foot / bike / car / motorbike)', r.graphs.map((x) => x.nodes).join(' / ')],
+      ['their arcs (turns)', r.graphs.map((x) => x.arcs).join(' / ')],
+      ['hierarchy edges', r.graphs.map((x) => x.chEdges).join(' / ')],
+      ['contraction foot / bike / car / motorbike, s', r.contractSeconds.map(num).join(' / ')],
+      ['the same, CPU s', r.contractCpu.map(num).join(' / ')],
       ['snapshot, of it routing (graph + hierarchies)', `${mb(r.snapshotBytes)}, ${mb(r.routingBytes)}`],
       ['routing bytes per road junction', num(r.routingBytes / r.roadNodes)],
     ],
@@ -233,4 +280,12 @@ function report(r: EngineRouting): Check[] {
   }
   printChecks('Routing targets (engine)', checks);
   return checks;
+}
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  const i = process.argv.indexOf('--pairs');
+  engineRouting(i > 0 ? Number(process.argv[i + 1]) : undefined).catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
 }
