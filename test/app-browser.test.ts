@@ -301,7 +301,7 @@ describe('the map draws the loaded data, on a laptop', () => {
     await checkRoute(url);
     writeFileSync(join(ARTIFACTS, 'app-laptop-route.png'), await page.screenshot());
 
-    for (const mode of ['car', 'bike']) {
+    for (const mode of ['car', 'bike', 'motorbike']) {
       const next = page.waitForResponse((r) => r.url().includes('/api/v1/directions'));
       await page.locator(`.np-mode[data-mode="${mode}"]`).click();
       const modeUrl = (await next).url();

@@ -11,7 +11,7 @@ import type { Language, Mode } from './i18n.js';
 import type { RouteEnds, Spot } from './popup.js';
 
 /** The modes of `/directions`, in the switch's order. */
-const MODES: readonly Mode[] = ['foot', 'bike', 'car'];
+const MODES: readonly Mode[] = ['foot', 'bike', 'motorbike', 'car'];
 
 const SOURCE = 'np-route';
 
