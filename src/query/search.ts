@@ -9,6 +9,7 @@ import { coord, positiveInt, show } from './validate.js';
 import { SEARCH_LIMIT } from './limits.js';
 import { EARTH_RADIUS_KM, kmTo } from '../geom/haversine.js';
 import { words, MAX_WORDS } from '../search/words.js';
+import { Listing } from '../search/same.js';
 import { checkNotSwapped } from './swapped.js';
 import type { Lang } from '../osm/name.js';
 import { addressIn, checkLang, nameFields } from './lang.js';
@@ -55,48 +56,61 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
     members || inCircle ? (r: number) => (!members || matchedType(t, r, members) >= 0) && (!inCircle || inCircle(r)) : undefined;
   const { rows, scores } = index.words.match(q.q, accept);
 
-  // Only the hits down to the limit-th best relevance (ties included) need the finer order.
-  const cut = rows.length > q.limit ? kthLargest(scores, q.limit) : -Infinity;
-  const cand: number[] = [];
-  for (let i = 0; i < rows.length; i++) if (scores[i] >= cut) cand.push(i);
-  // Ties at the cut can be thousands (a name a country repeats): they are taken best first
-  // from a heap, as far as the limit needs, not sorted whole. Distance is measured only
-  // for the pairs that tie on relevance and prominence.
-  const km = new Float64Array(cand.length).fill(NaN);
-  const kmOf = (c: number) => {
-    if (!here) return 0;
-    if (Number.isNaN(km[c])) km[c] = kmTo(lon!, lat!, t.lon[rows[cand[c]]], t.lat[rows[cand[c]]]);
-    return km[c];
-  };
-  const before = (a: number, b: number) => {
-    const ra = rows[cand[a]],
-      rb = rows[cand[b]];
-    return (
-      (scores[cand[b]] - scores[cand[a]] || t.prominence[rb] - t.prominence[ra] || kmOf(a) - kmOf(b) || placeId(t, ra) - placeId(t, rb)) < 0
-    );
-  };
-  const heap = new Heap(cand.length, before);
-  // OSM cuts a street into many ways: a search box lists the street once (its best way)
-  const streets = new Set<string>();
-  const once: number[] = [];
-  while (heap.size && once.length < q.limit) {
-    const row = rows[cand[heap.pop()]];
-    if (t.what[row] === STREET) {
-      const key = `${t.name[row]}|${t.address[row]}`;
-      if (streets.has(key)) continue;
-      streets.add(key);
+  // The rows `cand` (indexes of `rows`) listed best first, once each, as far as the limit.
+  const listed = (cand: number[]): Listing => {
+    // Ties at the cut can be thousands (a name a country repeats): they are taken best first
+    // from a heap, as far as the limit needs, not sorted whole. Distance is measured only
+    // for the pairs that tie on relevance and prominence.
+    const km = new Float64Array(cand.length).fill(NaN);
+    const kmOf = (c: number) => {
+      if (!here) return 0;
+      if (Number.isNaN(km[c])) km[c] = kmTo(lon!, lat!, t.lon[rows[cand[c]]], t.lat[rows[cand[c]]]);
+      return km[c];
+    };
+    const before = (a: number, b: number) => {
+      const ra = rows[cand[a]],
+        rb = rows[cand[b]];
+      return (
+        (scores[cand[b]] - scores[cand[a]] || t.prominence[rb] - t.prominence[ra] || kmOf(a) - kmOf(b) || placeId(t, ra) - placeId(t, rb)) <
+        0
+      );
+    };
+    const heap = new Heap(cand.length, before);
+    // OSM cuts a street into many ways: a search box lists the street once (its best way); and
+    // a place mapped several times (a node, its building, its bus stop) once (search/same.ts)
+    const streets = new Set<string>();
+    const once = new Listing(t, (w) => index.words.phonetic(w));
+    while (heap.size && once.rows.length < q.limit) {
+      const row = rows[cand[heap.pop()]];
+      if (t.what[row] === STREET) {
+        const key = `${t.name[row]}|${t.address[row]}`;
+        if (streets.has(key)) continue;
+        streets.add(key);
+      }
+      once.add(row);
     }
-    once.push(row);
+    return once;
+  };
+  // Only the hits down to the limit-th best relevance (ties included) need the finer order; all
+  // of them when rows listed above the cut were folded (streets, places mapped twice) and the
+  // list came out short.
+  let cand: number[] = [],
+    once = new Listing(t);
+  for (let cut = rows.length > q.limit ? kthLargest(scores, q.limit) : -Infinity; ; cut = -Infinity) {
+    cand = [];
+    for (let i = 0; i < rows.length; i++) if (scores[i] >= cut) cand.push(i);
+    once = listed(cand);
+    if (cut === -Infinity || once.rows.length >= q.limit) break;
   }
   const scoreOf = new Map<number, number>();
   for (const c of cand) scoreOf.set(rows[c], scores[c]);
 
-  return once.map((row) => ({
+  return once.rows.map((row, i) => ({
     placeId: placeId(t, row),
     ...nameFields(t, row, q.lang),
     address: addressIn(t, row, q.lang),
     type: t.strings[members ? matchedType(t, row, members) : t.primary[row]],
-    score: scoreOf.get(row)!,
+    score: scoreOf.get(once.first[i])!,
   }));
 }
 

@@ -2,7 +2,7 @@ import SearchableMap from 'minisearch/SearchableMap';
 import type { PlaceTable } from '../model/table.js';
 import { fold, letters } from './fold.js';
 import { matchKeys, OPTIONAL_WORDS } from '../lang/glossary.js';
-import { scriptOf, spelledLetters, vowelKey } from '../lang/translit.js';
+import { phoneticKey, scriptOf, spelledLetters, vowelKey } from '../lang/translit.js';
 
 /** The tags a row is found by, in the order a name is chosen. */
 export const NAME_FIELDS: readonly string[] = ['name', 'name:en', 'name:ne', 'alt_name', 'old_name'];
@@ -634,6 +634,18 @@ export class Words {
     const pos = new Uint32Array(sorted.length);
     for (let k = 0; k < sorted.length; k++) pos[sortedId[k]] = k;
     this.byKey = { keys: pairs.map((p) => p[0]), keyWord: Uint32Array.from(pairs, (p) => p[1]), pos, spoken, wordKeys };
+  }
+
+  /**
+   * A word's `phoneticKey`, taken from the keys made with the index when it holds the word (a
+   * search's listing compares the names of the rows it lists by sound: see `search/same.ts`).
+   */
+  phonetic(word: string): string {
+    const k = lowerBound(this.sorted, word);
+    if (k >= this.sorted.length || this.sorted[k] !== word) return phoneticKey(word);
+    const first = this.sounds().wordKeys[this.sortedId[k]][0];
+    // a word with no phonetic key has only a meaning, a number or letters (`=…`, `@…`)
+    return first === undefined || sure(first) ? '' : first;
   }
 
   /**
