@@ -3,7 +3,8 @@
  * `nepal-places serve --tiles` on the Kathmandu fixture: "within N minutes" by walk, motorbike or
  * car on the category chips (`/search/nearby?by=time`), travel times in the list, and the reach
  * of the map's centre (`/isochrone`) drawn as stacked fills. Each answer the page shows is checked
- * against the answer it got. Screenshots go to test/artifacts/.
+ * against the answer it got from the server (whose answers docs/travel-time.md's own tests check).
+ * Screenshots go to test/artifacts/.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,62 +36,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/**
- * Until the server answers `/search/nearby?by=time` and `/isochrone` (docs/travel-time.md), the
- * page's requests of them are answered here, by the documented contract: nearby by time from the
- * server's own nearby by distance, each place's way taken as 1.4 times the straight line at the
- * mode's speed; the isochrone as circles of the speed times the minutes, largest first.
- */
-const MOCK = true;
-const SPEED_KMH: Record<string, number> = { foot: 5, motorbike: 25, car: 20 };
-
-async function mockTravel(page: Page): Promise<void> {
-  if (!MOCK) return;
-  await page.route(/\/api\/v1\/search\/nearby\?.*by=time/, async (route) => {
-    const asked = new URL(route.request().url());
-    const q = asked.searchParams;
-    const upstream = new URL('/api/v1/search/nearby', asked);
-    for (const k of ['type', 'lat', 'lon', 'limit', 'isOpen', 'key']) if (q.has(k)) upstream.searchParams.set(k, q.get(k)!);
-    upstream.searchParams.set('radius', '10');
-    upstream.searchParams.set('sortBy', 'true');
-    const body = (await (await route.fetch({ url: upstream.href })).json()) as { data: any[] };
-    const kmh = SPEED_KMH[q.get('mode')!]!;
-    const data = body.data
-      .map((r) => {
-        const way = Math.round(r.radialDistanceInKm * 1400 * 10) / 10;
-        return { ...r, travelDistanceInMeters: way, travelTimeInMs: Math.round((way / 1000 / kmh) * 3_600_000) };
-      })
-      .filter((r) => r.travelTimeInMs <= Number(q.get('minutes')) * 60_000)
-      .sort((a, b) => a.travelTimeInMs - b.travelTimeInMs);
-    await route.fulfill({ json: { ...body, data } });
-  });
-  await page.route(/\/api\/v1\/isochrone\?/, async (route) => {
-    const q = new URL(route.request().url()).searchParams;
-    const [lat, lon] = [Number(q.get('lat')), Number(q.get('lon'))];
-    if (lon < 85.2)
-      return route.fulfill({
-        status: 404,
-        json: { status: 404, message: `Not found: (${lat},${lon}) is farther than 1 km from any road (${q.get('mode')})` },
-      });
-    const minutes = q
-      .get('minutes')!
-      .split(',')
-      .map(Number)
-      .sort((a, b) => b - a);
-    const ring = (km: number) =>
-      Array.from({ length: 65 }, (_, i) => {
-        const t = ((i % 64) / 64) * 2 * Math.PI;
-        return [lon + (km / (111.32 * Math.cos((lat * Math.PI) / 180))) * Math.cos(t), lat + (km / 110.57) * Math.sin(t)];
-      });
-    const features = minutes.map((m) => ({
-      type: 'Feature',
-      properties: { minutes: m, mode: q.get('mode') },
-      geometry: { type: 'MultiPolygon', coordinates: [[ring((SPEED_KMH[q.get('mode')!]! * m) / 60 / 3)]] },
-    }));
-    await route.fulfill({ contentType: 'application/geo+json', body: JSON.stringify({ type: 'FeatureCollection', features }) });
-  });
-}
-
 /** The app's `np-reach` source as the map holds it. */
 const reachData = (page: Page) =>
   page.evaluate(async () => (await (globalThis as any).nepalPlaces.map.getSource('np-reach').getData()).features as any[]);
@@ -105,7 +50,7 @@ function seconds(text: string): number {
 describe('"within N minutes" on the chips', () => {
   let page: Page;
   let errors: string[];
-  beforeAll(async () => ({ page, errors } = await openApp(browser, server, { locale: 'en-GB', before: mockTravel })), 120_000);
+  beforeAll(async () => ({ page, errors } = await openApp(browser, server, { locale: 'en-GB' })), 120_000);
   afterAll(() => page?.context().close());
 
   it('asks /search/nearby by time for the mode and minutes chosen, lists the places in travel-time order with their times', async () => {
@@ -173,7 +118,7 @@ describe('"within N minutes" on the chips', () => {
 
 describe("the reach of the map's centre", () => {
   it('draws /isochrone of the centre for the mode chosen as stacked fills, largest at the bottom, with a legend; a second press hides it', async () => {
-    const { page, errors } = await openApp(browser, server, { locale: 'en-GB', before: mockTravel });
+    const { page, errors } = await openApp(browser, server, { locale: 'en-GB' });
     try {
       await page.evaluate(() => (globalThis as any).nepalPlaces.map.jumpTo({ zoom: 14 }));
       await idle(page);
@@ -232,7 +177,7 @@ describe("the reach of the map's centre", () => {
   }, 120_000);
 
   it("a point the mode cannot reach from: the API's message, nothing drawn", async () => {
-    const { page } = await openApp(browser, server, { locale: 'en-GB', before: mockTravel });
+    const { page } = await openApp(browser, server, { locale: 'en-GB' });
     try {
       // far from every road of the data
       await page.evaluate(() => (globalThis as any).nepalPlaces.map.jumpTo({ center: [84.0, 28.5], zoom: 14 }));
