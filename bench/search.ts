@@ -36,6 +36,17 @@ const CLASSES: [string, SearchQuery[]][] = [
   ['radius 1', ['thame', 'bank', 'nabil bank', 'hotel', 'ka', 'temple', 'momo', 'ठमेल'].map((q) => ({ q, ...THAMEL, radius: 1 }))],
   ['type eat', ['thame', 'k', 'momo', 'cafe', 'himalayan', 'new', 'ba', 'the'].map((q) => ({ q, type: 'eat' }))],
   ['limit 100', ['t', 'ka', 'thame', 'bank', 'hotel', 'a', 'new', 'shree'].map((q) => ({ q, limit: 100 }))],
+  // names written in the other script: Devanagari names typed in Latin letters, Latin names in Devanagari
+  [
+    'latin, other script',
+    ['ganesh mandir', 'durbar marg', 'nepal bank', 'kamalpokhari', 'putali sadak', 'hanuman dhoka', 'maitidevi', 'indra chowk'].map(
+      (q) => ({ q }),
+    ),
+  ],
+  [
+    'devanagari, other script',
+    ['ठमेल', 'नेपाल बैंक', 'दरबार मार्ग', 'कमलपोखरी', 'पुतलीसडक', 'हनुमान ढोका', 'रत्नपार्क', 'इन्द्रचोक'].map((q) => ({ q })),
+  ],
   ['no match', ['zqxj', 'xyzzyq', 'qqqqq', 'ज्ञज्ञ', 'wxwxwx', 'zzz', 'jqjq', 'vxvxv'].map((q) => ({ q }))],
 ];
 
@@ -201,10 +212,20 @@ export async function run(): Promise<Record<string, unknown>> {
   );
 
   const worstP50 = Math.max(...rows.map((r) => r.ours.p50));
+  // search across scripts against search in one script, in the same run: the median p50 of the
+  // whole-word, two-word and Devanagari classes
+  const p50Of = (name: string) => rows.find((r) => r.class === name)!.ours.p50;
+  const oneScript = [p50Of('whole word'), p50Of('two words'), p50Of('devanagari')].sort((a, b) => a - b)[1];
+  const across = Math.max(p50Of('latin, other script'), p50Of('devanagari, other script'));
   const worstP99 = Math.max(...rows.map((r) => r.ours.p99));
   const checks = [
     { target: 'search p50 < 250 µs, every class', value: `worst ${num(worstP50)} µs`, pass: worstP50 < 250 },
     { target: 'search p99 < 1 ms, every class', value: `worst ${num(worstP99)} µs`, pass: worstP99 < 1000 },
+    {
+      target: 'search p50 across scripts <= 1.5x one script',
+      value: `${num(across)} / ${num(oneScript)} µs = ${ratio(across / oneScript)}`,
+      pass: across <= 1.5 * oneScript,
+    },
     {
       target: 'same rows as MiniSearch',
       value: `${rows.reduce((s, r) => s + r.same, 0)}/${rows.reduce((s, r) => s + r.checked, 0)}`,
