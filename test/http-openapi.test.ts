@@ -50,7 +50,7 @@ describe('openapi.json: a valid OpenAPI 3.1 document of the API', () => {
     expect(served.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'query', name: 'key' }));
   });
 
-  it('marks at, and nearby by travel time (by, mode, minutes), and only those, as extensions that are not part of API v1', () => {
+  it('marks at, nearby by travel time (by, mode, minutes) and lang, and only those, as extensions that are not part of API v1', () => {
     const params = Object.values(served.paths).flatMap((ops: any) => Object.values(ops).flatMap((op: any) => op.parameters ?? [])) as {
       name: string;
       description: string;
@@ -58,7 +58,7 @@ describe('openapi.json: a valid OpenAPI 3.1 document of the API', () => {
       'x-extension'?: boolean;
       schema: { pattern?: string };
     }[];
-    expect(new Set(params.filter((p) => p['x-extension']).map((p) => p.name))).toEqual(new Set(['at', 'by', 'mode', 'minutes']));
+    expect(new Set(params.filter((p) => p['x-extension']).map((p) => p.name))).toEqual(new Set(['at', 'by', 'mode', 'minutes', 'lang']));
     const at = params.find((p) => p.name === 'at')!;
     expect(at.required).not.toBe(true);
     expect(at.description).toMatch(/^\*\*Extension, not part of API v1\*\*/);

@@ -2,6 +2,7 @@ import type { PlaceIndex } from '../index/place-index.js';
 import type { NearbyQuery } from '../types.js';
 import { nearbyHits, nearbyRecord, placeFields, type NearbyHit } from '../query/nearby.js';
 import { envelope, toWire, type WirePlace } from './envelope.js';
+import type { Lang } from '../osm/name.js';
 
 /** Most place records whose JSON one `NearbyJson` keeps (about 1 KB each); past it, it starts over. */
 export const MAX_CACHED = 10_000;
@@ -53,22 +54,24 @@ export class NearbyJson {
     return this.lead;
   }
 
-  /** The kept head of a record, written now if need be. */
-  head(index: PlaceIndex, row: number, type: string): Head {
+  /** The kept head of a record (its names in `lang`, if given), written now if need be. */
+  head(index: PlaceIndex, row: number, type: string, lang?: Lang): Head {
     let byType = this.heads.get(index);
     if (!byType) this.heads.set(index, (byType = new Map()));
-    let rows = byType.get(type);
-    if (!rows) byType.set(type, (rows = new Map()));
+    // a record's names and address differ by language: one set of heads per type and language
+    const kind = lang ? `${type}\n${lang}` : type;
+    let rows = byType.get(kind);
+    if (!rows) byType.set(kind, (rows = new Map()));
     let head = rows.get(row);
     if (!head) {
       // The same object JSON.stringify would write, less its closing brace.
-      const text = JSON.stringify(placeFields(index, row, type)).slice(0, -1);
+      const text = JSON.stringify(placeFields(index, row, type, lang)).slice(0, -1);
       head = { bytes: encoder.encode(text), chars: text.length };
       if (this.count >= this.max) {
         // bounded memory: start over (the places asked for again are written again)
         this.heads = new WeakMap();
         this.count = 0;
-        return this.head(index, row, type);
+        return this.head(index, row, type, lang);
       }
       rows.set(row, head);
       this.count++;
@@ -109,7 +112,7 @@ export class NearbyAnswer {
     let chars = lead.chars + 2;
     for (let i = 0; i < this.hits.length; i++) {
       const hit = this.hits[i]!;
-      const head = this.json.head(this.index, hit.row, hit.type);
+      const head = this.json.head(this.index, hit.row, hit.type, hit.lang);
       // ASCII only (numbers, `"NaN"` and the like, booleans): as many bytes as characters
       const tail = `,"score":${number(hit.score)},"radialDistanceInKm":${number(hit.radialDistanceInKm)},"open":${hit.open}}`;
       heads.push(head);

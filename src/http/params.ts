@@ -1,5 +1,6 @@
 import type { NearbyQuery, ReverseQuery, SearchQuery } from '../types.js';
 import type { RouteQuery } from '../query/route.js';
+import type { Lang } from '../osm/name.js';
 import { z } from 'zod';
 import { INSTANT_FORMAT, parseInstant } from '../hours/instant.js';
 import { quote } from './http-error.js';
@@ -191,4 +192,41 @@ export function parseDirectionsParams(search: Search, schema = DIRECTIONS): Rout
   query.instructions = readParam(search, schema, 'instructions') ?? false;
   query.alternatives = readParam(search, schema, 'alternatives') ?? false;
   return query;
+}
+
+/**
+ * The language of a request: its `lang` parameter (another value than `en` or `ne` is a 400
+ * naming `lang`), else its `Accept-Language` header (`preferredLang`), else undefined: the names
+ * as mapped and English directions.
+ * @throws {HttpError} 400, naming `lang`
+ */
+export function requestLang(search: Search, schema: z.ZodObject, acceptLanguage: string | undefined): Lang | undefined {
+  return (readParam(search, schema, 'lang') as Lang | undefined) ?? preferredLang(acceptLanguage);
+}
+
+/**
+ * Of the languages an `Accept-Language` header asks for (RFC 9110: tags by weight, `q=0` never),
+ * the most preferred of `en` and `ne` (any region: `ne-NP`, `en-GB`); the earlier on a tie;
+ * undefined when it names neither (`*` names none) or is not a header this reads. A header is a
+ * preference, never an error.
+ */
+export function preferredLang(header: string | undefined): Lang | undefined {
+  if (!header || header.length > 1000) return undefined; // browsers send a few dozen characters
+  let best: Lang | undefined;
+  let bestQ = 0;
+  for (const part of header.split(',')) {
+    const [tag, ...params] = part.trim().split(';');
+    const primary = tag.trim().toLowerCase().split('-')[0];
+    if (primary !== 'en' && primary !== 'ne') continue;
+    let q = 1;
+    for (const p of params) {
+      const m = /^\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*$/i.exec(p);
+      if (m) q = Number(m[1]);
+    }
+    if (q > bestQ) {
+      best = primary;
+      bestQ = q;
+    }
+  }
+  return best;
 }

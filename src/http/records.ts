@@ -55,8 +55,15 @@ const nonFinite = z.enum(['NaN', 'Infinity', '-Infinity']);
 const placeFields = {
   placeId: z.number().int().min(0).describe('`osmId * 4 + kind` (kind 0 node, 1 way, 2 relation).'),
   license: z.string().min(1),
-  name: z.string().describe('`name`, else `name:en`, else `name:ne`, else empty.'),
-  nameTransliterated: z.boolean().optional().describe('Present and true when `name` was transliterated for the asked language.'),
+  name: z
+    .string()
+    .describe('`name`, else `name:en`, else `name:ne`, else empty; with `lang` (or `Accept-Language`), the name in that language.'),
+  nameTransliterated: z
+    .boolean()
+    .optional()
+    .describe(
+      '**Extension**, present with a language only: whether `name` is a transliteration from the other script (no name in the language asked for).',
+    ),
   address: z.string().describe('The textual address, most specific part first, joined with `", "`.'),
   type: z.string().describe("The row's own type: its first feature type, else its `place`, `highway` or `building` value."),
   centroid: Centroid,
@@ -127,7 +134,10 @@ export const Suggestion = z
   .object({
     placeId: z.number().int().min(0),
     name: z.string(),
-    nameTransliterated: z.boolean().optional().describe('Present and true when `name` was transliterated for the asked language.'),
+    nameTransliterated: z
+      .boolean()
+      .optional()
+      .describe('**Extension**, present with a language only: whether `name` is a transliteration from the other script.'),
     address: z.string(),
     type: z.string().describe("The row's own type, or with `type` the type that matched (a member, for a merged type)."),
     score: z.number().gt(0).describe('Text relevance (BM25+ over the names), higher is better.'),
@@ -148,7 +158,7 @@ export const Instruction = z
       .string()
       .min(1)
       .meta({ examples: ['Turn left onto Tridevi Marg'] }),
-    name: z.string().describe('The street, in English where OSM has `name:en`.'),
+    name: z.string().describe('The street, in English where OSM has `name:en`; with `lang` (or `Accept-Language`), in that language.'),
     distance: z.number().min(0).describe('Metres of this step.'),
     time: z.number().int().min(0).describe('Milliseconds of this step.'),
     interval: z

@@ -14,6 +14,7 @@ import { MAX_QUERY_LENGTH, MAX_POSTINGS } from '../query/search.js';
 import { MAX_SCANNED } from '../query/nearby.js';
 import { MAX_WORDS } from '../search/words.js';
 import { MODES } from '../osm/profile.js';
+import { LANGS } from '../osm/name.js';
 import { MATRIX_HTTP_MAX } from '../query/matrix.js';
 import { NEARBY_LIMIT, NEARBY_RADIUS, REVERSE_LIMIT, REVERSE_RADIUS, SEARCH_LIMIT } from '../query/limits.js';
 import { HttpError, quote } from './http-error.js';
@@ -70,6 +71,20 @@ const key = param(
     description: 'Your API key. Required, unless given in an `X-API-Key` or `Authorization: Bearer` header (this parameter wins).',
   },
 );
+
+/**
+ * `lang`: the language of names, addresses and directions (an extension). Without it, the
+ * request's `Accept-Language` (its most preferred of `en` and `ne`); without either, the names
+ * as mapped and English directions.
+ */
+const lang = param(z.enum(LANGS).optional(), {
+  description:
+    '**Extension, not part of API v1**: `en` or `ne`: `name` and `address` (and, on `/directions`, the instructions and their street names) in English or Nepali. ' +
+    "A name is the place's `name:en`/`name:ne`, else its `name` where written in that language's script, else a transliteration (the record says `nameTransliterated: true`); " +
+    'an address is assembled from its parts in that language, districts and provinces by their official names. ' +
+    "Without `lang`, the request's `Accept-Language` decides (its most preferred of `en` and `ne`); without either, the names as mapped (`name` first) and English directions.",
+  extension: true,
+});
 
 /** `format` and `geometry`: how a route whose records have shapes writes them. */
 export const formatParams = {
@@ -140,6 +155,7 @@ export function nearbySchema(limits: QueryLimits) {
       unit: 'minutes',
       extension: true,
     }),
+    lang,
     ...formatParams,
   });
 }
@@ -188,6 +204,7 @@ export function placeSchema() {
       description: 'The `placeId` of a record: `osmId * 4 + kind` (kind 0 node, 1 way, 2 relation), plain digits.',
       missing: '(the placeId of a record, osmId * 4 + kind)',
     }),
+    lang,
     ...formatParams,
   });
 }
@@ -218,6 +235,7 @@ export function searchSchema(limits: QueryLimits) {
     type: param(z.string().min(1).optional(), {
       description: 'Only places of this type (`cafe`, `residential`, `neighbourhood`, …) or merged type (`eat`, …). Case-insensitive.',
     }),
+    lang,
   });
 }
 
@@ -232,6 +250,7 @@ export function reverseSchema(limits: QueryLimits) {
       unit: 'km',
     }),
     limit: param(z.number().int().min(1).max(limits.maxLimit).default(REVERSE_LIMIT), { description: 'How many places at most.' }),
+    lang,
     ...formatParams,
   });
 }
@@ -264,6 +283,7 @@ export function directionsSchema() {
     alternatives: param(z.boolean().default(false), {
       description: '`true`: up to two alternatives after the best route (exactly two points only).',
     }),
+    lang,
   });
 }
 

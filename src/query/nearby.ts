@@ -8,7 +8,7 @@ import { placeId, placeTags, placeGeometry } from './record.js';
 import { score } from '../place/score.js';
 import { byTime, nearbyTimeHits } from './nearby-time.js';
 import type { Lang } from '../osm/name.js';
-import { addressIn, nameFields } from './lang.js';
+import { addressIn, checkLang, nameFields } from './lang.js';
 
 /**
  * Most places one `nearby` query examines beyond its `limit`, in its order (best
@@ -68,7 +68,12 @@ export interface NearbyHit {
  * The places `nearby()` answers, in its order, as hits (same arguments, same errors).
  */
 export function nearbyHits(index: PlaceIndex, query: NearbyQuery): NearbyHit[] {
-  if (byTime(query)) return nearbyTimeHits(index, query);
+  if (byTime(query)) {
+    const hits: NearbyHit[] = nearbyTimeHits(index, query);
+    const lang = checkLang(query.lang);
+    if (lang) for (const h of hits) h.lang = lang;
+    return hits;
+  }
   const q = checkQuery(query);
   const tt = index.types.get(q.type);
   if (!tt && !isKnownType(index, q.type)) throw unknownTypeError(index, q.type);

@@ -4,6 +4,7 @@ import { core, type Api } from '../api.js';
 import { HttpError } from '../http-error.js';
 import { directionsEndpoint } from '../endpoints.js';
 import { parseDirectionsParams } from '../params.js';
+import { answerLang } from '../lang.js';
 
 /**
  * `GET /directions?points[]=lat,lon&points[]=lat,lon&mode=car&instructions=true`: routes, best
@@ -11,8 +12,10 @@ import { parseDirectionsParams } from '../params.js';
  */
 export function directionsRoutes(api: Api): void {
   const endpoint = directionsEndpoint();
-  api.keyed(endpoint, (search, _c, index) => {
+  api.keyed(endpoint, (search, c, index) => {
     const query = parseDirectionsParams(search, endpoint.query);
+    const lang = answerLang(c, search, endpoint.query);
+    if (lang) query.lang = lang;
     try {
       return core(() => route(index, query));
     } catch (err) {

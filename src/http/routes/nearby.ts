@@ -5,6 +5,7 @@ import { toWire } from '../envelope.js';
 import { HttpError } from '../http-error.js';
 import { NearbyAnswer } from '../nearby-json.js';
 import { parseNearbyParams } from '../params.js';
+import { answerLang } from '../lang.js';
 import { nearbyEndpoint } from '../endpoints.js';
 
 /**
@@ -16,8 +17,10 @@ import { nearbyEndpoint } from '../endpoints.js';
 export function nearbyRoutes(api: Api): void {
   const { limits, now, nearby } = api;
   const endpoint = nearbyEndpoint(limits);
-  api.keyed(endpoint, async (search, _c, index) => {
+  api.keyed(endpoint, async (search, c, index) => {
     const query = parseNearbyParams(search, limits, endpoint.query);
+    const lang = answerLang(c, search, endpoint.query);
+    if (lang) query.lang = lang;
     query.at ??= new Date(now()); // `at`, an extension, asks for another instant
     if (query.by === 'time') {
       try {
