@@ -12,7 +12,6 @@ import { route, type Route } from '../src/query/route.js';
 import { RouteError } from '../src/errors.js';
 import { DEFAULT_PROFILES } from '../src/osm/default-profiles.js';
 import { REFERENCE_PROFILES } from './support/profiles.js';
-import { engine } from './support/fixture.js';
 import { CORE, TRANSIT, readRaw, type RawData } from './support/raw.js';
 import { nodePairs, routeBetween } from './support/route-pairs.js';
 import { CASES, gridMetres, gridOf, latLon, writeRoads, type P } from './support/roads.js';
