@@ -22,7 +22,16 @@ export const DEFAULT_PROFILES = {
     oneway: { keys: ['oneway:foot'], implied: false, contraflow: false },
     barriers: ['wall', 'fence', 'hedge', 'retaining_wall', 'city_wall', 'guard_rail', 'ditch'],
     push: false,
-    turnCosts: {},
+    // walkers pay nothing: their routes stay the shortest walks
+    turnCosts: {
+      left: { slight: 0, normal: 0, sharp: 0 },
+      right: { slight: 0, normal: 0, sharp: 0 },
+      uTurn: 0,
+      signals: 0,
+      stop: 0,
+      giveWay: 0,
+      crossing: 0,
+    },
   },
   bike: {
     accessKeys: ['access', 'vehicle', 'bicycle'],
@@ -52,7 +61,15 @@ export const DEFAULT_PROFILES = {
       'step_over',
     ],
     push: true,
-    turnCosts: {},
+    turnCosts: {
+      left: { slight: 500, normal: 2000, sharp: 3000 },
+      right: { slight: 1000, normal: 3000, sharp: 5000 },
+      uTurn: 5000,
+      signals: 10_000,
+      stop: 2000,
+      giveWay: 1000,
+      crossing: 500,
+    },
   },
   car: {
     accessKeys: ['access', 'vehicle', 'motor_vehicle', 'motorcar'],
@@ -124,7 +141,15 @@ export const DEFAULT_PROFILES = {
       'log',
     ],
     push: false,
-    turnCosts: {},
+    turnCosts: {
+      left: { slight: 1000, normal: 3000, sharp: 6000 },
+      right: { slight: 1500, normal: 5000, sharp: 8000 },
+      uTurn: 20_000,
+      signals: 10_000,
+      stop: 3000,
+      giveWay: 1500,
+      crossing: 1000,
+    },
   },
   motorbike: {
     accessKeys: ['access', 'vehicle', 'motor_vehicle', 'motorcycle'],
@@ -198,6 +223,14 @@ export const DEFAULT_PROFILES = {
       'log',
     ],
     push: false,
-    turnCosts: {},
+    turnCosts: {
+      left: { slight: 500, normal: 2000, sharp: 4000 },
+      right: { slight: 1000, normal: 3500, sharp: 6000 },
+      uTurn: 10_000,
+      signals: 10_000,
+      stop: 2000,
+      giveWay: 1000,
+      crossing: 1000,
+    },
   },
 };

@@ -11,6 +11,39 @@ import { MODES, type Mode } from './profile.js';
 import type { Access } from './access.js';
 
 const kmh = z.number().finite().min(0).max(300);
+// whole ms (route weights are whole ms), at most ten minutes a turn
+const ms = z.number().int().min(0).max(600_000);
+const side = z.strictObject({ slight: ms, normal: ms, sharp: ms });
+const turnCostsSchema = z.strictObject({ left: side, right: side, uTurn: ms, signals: ms, stop: ms, giveWay: ms, crossing: ms });
+
+/**
+ * What turning from one road segment onto the next costs a mode, ms (a profile's `turnCosts`;
+ * src/route/turns.ts applies it): by the angle's class on each side (Nepal drives on the left,
+ * so a right turn crosses the oncoming traffic), a U-turn, and the delay of passing a junction
+ * tagged with traffic signals, a stop or give-way sign, or a crossing.
+ */
+export interface TurnCosts {
+  /** By angle class, for turns to the left (with the traffic) and to the right (across it). */
+  left: { slight: number; normal: number; sharp: number };
+  right: { slight: number; normal: number; sharp: number };
+  /** Turning back (the same segment back, where allowed, or a turn of 170° or more onto another road). */
+  uTurn: number;
+  /** Passing a junction tagged `highway=traffic_signals` (or `crossing=traffic_signals`), `stop`, `give_way`, `crossing`. */
+  signals: number;
+  stop: number;
+  giveWay: number;
+  crossing: number;
+}
+
+/** Whether `c` (a recorded document's `turnCosts`, perhaps from an older or crafted snapshot) is a valid `TurnCosts`. */
+export function isTurnCosts(c: unknown): c is TurnCosts {
+  // by hand, not by the schema: routing asks this per query, and a zod parse costs more than the route's lookups
+  const ok = (v: unknown) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 600_000;
+  const okSide = (v: unknown) => typeof v === 'object' && v !== null && ok((v as TurnCosts['left']).slight) && ok((v as TurnCosts['left']).normal) && ok((v as TurnCosts['left']).sharp);
+  if (typeof c !== 'object' || c === null) return false;
+  const t = c as TurnCosts;
+  return okSide(t.left) && okSide(t.right) && ok(t.uTurn) && ok(t.signals) && ok(t.stop) && ok(t.giveWay) && ok(t.crossing);
+}
 const keyList = z.array(z.string().min(1)).min(1);
 
 const profileSchema = z
@@ -25,7 +58,7 @@ const profileSchema = z
     oneway: z.strictObject({ keys: z.array(z.string().min(1)), implied: z.boolean(), contraflow: z.boolean() }),
     barriers: z.array(z.string().min(1)),
     push: z.boolean(),
-    turnCosts: z.record(z.string().min(1), z.number().finite().min(0)),
+    turnCosts: turnCostsSchema,
   })
   .strict()
   .superRefine((p, ctx) => {

@@ -167,7 +167,7 @@ export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
   for (const k of rule1.keys()) marked[k] = 1;
   for (const p of prefixes) marked[p[0]] = 1;
 
-  const costs = turnCostsOf(mode);
+  const costs = turnCostsOf(g, mode);
   const angles = bearings(g);
   const open = openJunctions(g, mode);
   const from = new List(Uint32Array, Math.max(16, base * 2)),

@@ -1,75 +1,35 @@
 import { CROSSING, DELAY_BACKWARD, DELAY_FORWARD, GIVE_WAY, SIGNALS, STOP, type RoadGraph } from '../model/roads.js';
 import { MODES } from '../osm/profile.js';
 
+import { DEFAULTS, isTurnCosts, type TurnCosts } from '../osm/profiles.js';
+
+export type { TurnCosts };
+
 /**
  * The turn model: what turning from one road segment onto the next costs each mode, in
  * ms, by the angle of the turn and the side it turns to, plus a delay at a junction with
- * traffic signals, a stop or give-way sign or a crossing. Nepal drives on the left, so a
- * right turn crosses the oncoming traffic and costs more than the left turn of the same
- * angle. The numbers are estimates in the range OSRM's and GraphHopper's car profiles use
- * (OSRM: up to 7.5 s by angle, 20 s for a U-turn, 2 s at signals), scaled per mode; the
- * signal delay is an estimate of the mean wait at a Kathmandu signal (a third of a minute-long
- * cycle spent red, waited half on average). Walkers pay nothing: their routes stay the
- * shortest walks. docs/routing.md, "Turns and restrictions", has this table.
+ * traffic signals, a stop or give-way sign or a crossing. The numbers are each profile's
+ * `turnCosts` in the profiles document the graph was built with (the shipped ones in
+ * src/osm/default-profiles.ts); docs/routing.md, "Turns and restrictions", has the table.
  */
-export interface TurnCosts {
-  /** By angle class (see `angleClass`), for turns to the left (with the traffic) and to the right (across it). */
-  left: { slight: number; normal: number; sharp: number };
-  right: { slight: number; normal: number; sharp: number };
-  /** Turning back (the same segment back, where allowed, or a turn of 170° or more onto another road). */
-  uTurn: number;
-  /** Passing a junction tagged `highway=traffic_signals` (or `crossing=traffic_signals`), `stop`, `give_way`, `crossing`. */
-  signals: number;
-  stop: number;
-  giveWay: number;
-  crossing: number;
-}
 
-const NONE: TurnCosts = {
-  left: { slight: 0, normal: 0, sharp: 0 },
-  right: { slight: 0, normal: 0, sharp: 0 },
-  uTurn: 0,
-  signals: 0,
-  stop: 0,
-  giveWay: 0,
-  crossing: 0,
-};
-
-/** Turn costs per mode name, ms. A mode not listed here is a vehicle and turns as a car. */
+/** The shipped turn costs per mode name, ms: a view of the default profiles document. */
 export const TURN_COSTS: Readonly<Record<string, TurnCosts>> = {
-  foot: NONE,
-  bike: {
-    left: { slight: 500, normal: 2000, sharp: 3000 },
-    right: { slight: 1000, normal: 3000, sharp: 5000 },
-    uTurn: 5000,
-    signals: 10_000,
-    stop: 2000,
-    giveWay: 1000,
-    crossing: 500,
-  },
-  car: {
-    left: { slight: 1000, normal: 3000, sharp: 6000 },
-    right: { slight: 1500, normal: 5000, sharp: 8000 },
-    uTurn: 20_000,
-    signals: 10_000,
-    stop: 3000,
-    giveWay: 1500,
-    crossing: 1000,
-  },
-  motorbike: {
-    left: { slight: 500, normal: 2000, sharp: 4000 },
-    right: { slight: 1000, normal: 3500, sharp: 6000 },
-    uTurn: 10_000,
-    signals: 10_000,
-    stop: 2000,
-    giveWay: 1000,
-    crossing: 1000,
-  },
+  foot: DEFAULTS.doc.foot.turnCosts,
+  bike: DEFAULTS.doc.bike.turnCosts,
+  car: DEFAULTS.doc.car.turnCosts,
+  motorbike: DEFAULTS.doc.motorbike.turnCosts,
 };
 
-/** The turn costs of mode number `m` (an index of `MODES`). */
-export function turnCostsOf(m: number): TurnCosts {
+/**
+ * The turn costs of mode number `m` (an index of `MODES`) in graph `g`: its profiles document's,
+ * or the shipped ones where the graph records none valid (a snapshot written before turn costs
+ * were data records an empty `turnCosts`).
+ */
+export function turnCostsOf(g: RoadGraph, m: number): TurnCosts {
   const name = MODES[m] as string | undefined;
+  const own = name !== undefined ? (g.profiles as Record<string, { turnCosts?: unknown } | undefined> | undefined)?.[name]?.turnCosts : undefined;
+  if (isTurnCosts(own)) return own;
   return (name !== undefined && TURN_COSTS[name]) || TURN_COSTS.car;
 }
 
