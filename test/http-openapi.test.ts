@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { types, type PlaceIndex } from '../src/index.js';
 import { openApiDocument } from '../src/http/openapi.js';
 import { NEARBY_PARAMS } from '../src/http/params.js';
+import { MODES } from '../src/osm/profile.js';
+import { maxMinutes } from '../src/query/isochrone.js';
 import { coreIndex, THAMEL, token } from './support/http-fixture.js';
 import { startServer, type TestServer } from './support/http-server.js';
 import { ResponseValidator } from './support/http-schema.js';
@@ -152,5 +154,47 @@ describe('responses fit the schemas of the document', () => {
     expect(v.errors('/search/nearby', 'get', 401, { ...body, status: 401, message: 'key: unknown', data: [] })).toEqual([]);
     expect(v.errors('/search/nearby', 'get', 401, { ...body, status: 403, message: 'x', data: [] })).not.toEqual([]);
     expect(v.errors('/search/nearby', 'get', 200, { ...body, data: [{ ...place, score: 'NaN' }] })).toEqual([]);
+  });
+});
+
+describe('the isochrone in the document: an extension answering GeoJSON', () => {
+  const op = () => served.paths['/isochrone']?.get;
+
+  it('GET /isochrone and its preflight are described, marked as an extension', () => {
+    expect(op()).toBeDefined();
+    expect(served.paths['/isochrone'].options).toBeDefined();
+    expect(op()['x-extension']).toBe(true);
+    expect(op().description).toMatch(/^\*\*Extension, not part of API v1\.\*\*/);
+  });
+
+  it('documents lat, lon, mode and minutes (lat, lon and minutes required), with each mode\'s cap on minutes', () => {
+    const params = op().parameters as { name: string; required?: boolean; description: string; schema: { enum?: string[] } }[];
+    expect(params.map((p) => p.name).sort()).toEqual(['key', 'lat', 'lon', 'minutes', 'mode']);
+    expect(params.filter((p) => p.required).map((p) => p.name).sort()).toEqual(['lat', 'lon', 'minutes']);
+    const minutes = params.find((p) => p.name === 'minutes')!;
+    for (const m of MODES) expect(minutes.description).toContain(`${maxMinutes(m)} ${m === 'foot' ? 'on foot' : `by ${m}`}`);
+    expect(params.find((p) => p.name === 'mode')!.schema.enum).toEqual([...MODES]);
+  });
+
+  it('answers application/geo+json (not an envelope), refusals as envelopes, 404 for a point far from roads', () => {
+    expect(Object.keys(op().responses['200'].content)).toEqual(['application/geo+json']);
+    expect(Object.keys(op().responses).sort()).toEqual(['200', '400', '401', '403', '404', '405', '429', '500', '503']);
+  });
+
+  it("a real answer fits the document's schema, and broken ones do not", async () => {
+    const v = new ResponseValidator(served);
+    const r = await server.request(`/api/v1/isochrone?lat=${THAMEL.lat}&lon=${THAMEL.lon}&mode=car&minutes=3,6&key=${key.key}`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^application\/geo\+json/);
+    const body = JSON.parse(r.text);
+    expect(v.errors('/isochrone', 'get', 200, body, 'application/geo+json')).toEqual([]);
+    const f = body.features[0];
+    for (const broken of [
+      { ...body, features: [] },
+      { ...body, status: 200 },
+      { ...body, features: [{ ...f, properties: { ...f.properties, minutes: 1.5 } }] },
+      { ...body, features: [{ ...f, geometry: { type: 'Polygon', coordinates: f.geometry.coordinates[0] } }] },
+    ])
+      expect(v.errors('/isochrone', 'get', 200, broken, 'application/geo+json')).not.toEqual([]);
   });
 });

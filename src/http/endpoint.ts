@@ -19,12 +19,17 @@ export interface KeyedEndpoint<Q extends z.ZodObject = z.ZodObject> {
   description: string;
   /** Its query parameters, in the order they are checked (`schema.ts`). */
   query: Q;
-  /** The 200 answer: what it holds, and its envelope's schema (`envelopeOf`). */
-  ok: { description: string; schema: z.ZodType };
+  /**
+   * The 200 answer: what it holds, and its envelope's schema (`envelopeOf`); or, with `media`, the
+   * schema of a body of that media type that is not an envelope (an isochrone's GeoJSON).
+   */
+  ok: { description: string; schema: z.ZodType; media?: string };
   /** The schema of its GeoJSON answer (`format=geojson`, `featuresOf`), for records with shapes. */
   geojson?: z.ZodType;
   /** Its 404, for an endpoint that answers one. */
   notFound?: string;
+  /** An extension of this service, not part of API v1 (`x-extension` on its operation). */
+  extension?: boolean;
 }
 
 /** Declares a keyed endpoint (a typed identity: the declaration is data). */
@@ -74,15 +79,18 @@ export function keyedOperations(e: KeyedEndpoint): RouteConfig[] {
       '(the parameter wins). Checks run in this order: key (401), origin (403), quota (429 or 503), parameters (400)' +
       `${e.notFound ? ', then 404' : ''}. Unknown or repeated parameters are refused (400).`,
     security: [{ apiKey: [] }, { apiKeyHeader: [] }, { bearer: [] }],
+    ...(e.extension ? { 'x-extension': true } : {}),
     request: { query: e.query },
     responses: {
       200: {
         description: e.ok.description,
         headers: { ...RATE_HEADERS, 'X-Request-Id': ref('headers', 'X-Request-Id') },
-        content: {
-          'application/json': { schema: e.ok.schema },
-          ...(e.geojson ? { 'application/geo+json': { schema: e.geojson } } : {}),
-        },
+        content: e.ok.media
+          ? { [e.ok.media]: { schema: e.ok.schema } }
+          : {
+              'application/json': { schema: e.ok.schema },
+              ...(e.geojson ? { 'application/geo+json': { schema: e.geojson } } : {}),
+            },
       },
       400: errorResponse(400, 'A parameter is missing, malformed, out of range, unknown or repeated; the message names it.', RATE_HEADERS),
       401: errorResponse(401, UNKEYED),

@@ -6,10 +6,13 @@
  * The map's resources (tiles, styles, fonts, sprites) are described in `openapi-map.ts`.
  */
 import { z } from '@hono/zod-openapi';
+import { GEOJSON } from './geojson.js';
+import { capsText } from './schema.js';
 import { keyed, type KeyedEndpoint, type OpenEndpoint } from './endpoint.js';
-import { envelopeOf, featuresOf, HealthRecord, Matrix, NearbyPlace, Place, ReversePlace, Route, Suggestion, TypeCount } from './records.js';
+import { envelopeOf, featuresOf, HealthRecord, Isochrone, Matrix, NearbyPlace, Place, ReversePlace, Route, Suggestion, TypeCount } from './records.js';
 import {
   directionsSchema,
+  isochroneSchema,
   matrixSchema,
   nearbySchema,
   placeSchema,
@@ -124,7 +127,25 @@ export const matrixEndpoint = () =>
       'within 1 km), null where no road joins them; one record in `data`. At most 100 sources and 100 destinations.',
     query: matrixSchema(),
     ok: { description: 'The matrix.', schema: envelopeOf(Matrix, { min: 1, max: 1 }) },
+    extension: true,
     notFound: 'A point lies farther than 1 km from every road the mode may use (the message names it, e.g. `sources[3]`).',
+  });
+
+/** `GET /isochrone` (an extension beyond API v1): GeoJSON itself, not an envelope. */
+export const isochroneEndpoint = () =>
+  keyed({
+    path: '/isochrone',
+    operationId: 'isochrone',
+    summary: 'Where one gets from a point within so many minutes (extension)',
+    description:
+      '**Extension, not part of API v1.** For `mode`, what is reached from (`lat`, `lon`) within each of `minutes`: a GeoJSON ' +
+      'FeatureCollection (`application/geo+json`, not an envelope; refusals are envelopes) of one MultiPolygon per contour, ' +
+      'largest first, with holes where the network does not reach in time. The point snaps to the nearest road the mode may ' +
+      `use within 1 km. At most 4 contours, each at most ${capsText()}.`,
+    query: isochroneSchema(),
+    ok: { description: 'The contours.', schema: Isochrone, media: GEOJSON },
+    extension: true,
+    notFound: 'The point lies farther than 1 km from every road the mode may use.',
   });
 
 /** `GET /health` (public). */
@@ -155,6 +176,7 @@ export function keyedEndpoints(limits: QueryLimits): KeyedEndpoint[] {
     reverseEndpoint(limits),
     directionsEndpoint(),
     matrixEndpoint(),
+    isochroneEndpoint(),
   ];
 }
 

@@ -7,6 +7,8 @@
  * its answers directly, these describe them.
  */
 import { z } from '@hono/zod-openapi';
+import { MODES } from '../osm/profile.js';
+import { MAX_CONTOURS } from '../query/isochrone.js';
 
 /** The pattern of an envelope's `timestamp`: Java's `Date.toString()` in Nepal Time. */
 export const TIMESTAMP_PATTERN =
@@ -116,6 +118,34 @@ export const Matrix = z
   })
   .strict()
   .meta({ id: 'Matrix' });
+
+/** The answer of `/isochrone`: GeoJSON itself, not an envelope. */
+export const Isochrone = z
+  .object({
+    type: z.literal('FeatureCollection'),
+    features: z
+      .array(
+        z
+          .object({
+            type: z.literal('Feature'),
+            properties: z
+              .object({
+                minutes: z.number().int().min(1).describe('The contour: reached within this many minutes.'),
+                mode: z.enum(MODES),
+              })
+              .strict(),
+            geometry: shape('MultiPolygon', z.array(z.array(ring).min(1))).describe(
+              'What is reached in time, with holes where the network does not reach; no polygons where nothing is.',
+            ),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(MAX_CONTOURS)
+      .describe('One per contour asked for, largest first (so that a map drawing them in order stacks them).'),
+  })
+  .strict()
+  .meta({ id: 'Isochrone', description: 'GeoJSON (RFC 7946), `application/geo+json`.' });
 
 /** A record of `/reverse`. */
 export const ReversePlace = z

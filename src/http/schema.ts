@@ -16,6 +16,7 @@ import { MAX_WORDS } from '../search/words.js';
 import { MODES } from '../osm/profile.js';
 import { LANGS } from '../osm/name.js';
 import { MATRIX_HTTP_MAX } from '../query/matrix.js';
+import { maxMinutes } from '../query/isochrone.js';
 import { NEARBY_LIMIT, NEARBY_RADIUS, REVERSE_LIMIT, REVERSE_RADIUS, SEARCH_LIMIT } from '../query/limits.js';
 import { HttpError, quote } from './http-error.js';
 import type { Search } from './query.js';
@@ -181,6 +182,12 @@ export function matrixSchema() {
   });
 }
 
+/** The largest `minutes` of each mode, in words: `120 on foot, 60 by bike, …`. */
+export function capsText(): string {
+  const by = (m: string) => (m === 'foot' ? 'on foot' : `by ${m}`);
+  return MODES.map((m) => `${maxMinutes(m)} ${by(m)}`).join(', ');
+}
+
 /** The parameters of `GET /isochrone`. */
 export function isochroneSchema() {
   return z.object({
@@ -190,7 +197,7 @@ export function isochroneSchema() {
     mode: param(z.enum(MODES).default('foot'), { description: '`foot` (default), `bike`, `car`, … as for `/directions`.' }),
     minutes: param(z.string().regex(/^\d+(,\d+){0,3}$/), {
       description:
-        'The contours, whole minutes separated by commas (`5,10,15`): 1 to 4 of them, each 1 to 120 on foot and 60 by any other mode.',
+        `The contours, whole minutes separated by commas (\`5,10,15\`): 1 to 4 of them, each from 1 to ${capsText()}.`,
       missing: '(whole minutes such as 5,10,15)',
     }),
   });

@@ -5,7 +5,8 @@ import { core, type Api } from '../api.js';
 import { HttpError } from '../http-error.js';
 import { GEOJSON } from '../geojson.js';
 import { ANSWER_HEADERS, compressible } from '../respond.js';
-import { isochroneSchema, onlyKnown, readParam } from '../schema.js';
+import { isochroneEndpoint } from '../endpoints.js';
+import { onlyKnown, readParam } from '../schema.js';
 
 /**
  * `GET /isochrone?lat=&lon=&mode=car&minutes=5,10,15` (an extension): `isochrone()`'s
@@ -14,8 +15,8 @@ import { isochroneSchema, onlyKnown, readParam } from '../schema.js';
  * search routes are.
  */
 export function isochroneRoutes(api: Api): void {
-  const schema = isochroneSchema();
-  api.keyedResource('/isochrone', (c, search) => {
+  const { path, query: schema } = isochroneEndpoint();
+  api.keyedResource(path, (c, search) => {
     onlyKnown(search, schema);
     const lat = readParam(search, schema, 'lat')!;
     const lon = readParam(search, schema, 'lon')!;
