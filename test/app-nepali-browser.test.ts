@@ -138,15 +138,18 @@ describe('in Nepali, on a laptop', () => {
     expect(errors).toEqual([]);
   });
 
-  it('a chip: names as the Nepali map labels them, the addresses the API gives; distances in Nepali digits and units', async () => {
+  it('a chip: asked with lang=ne; names, addresses as the API answers them in Nepali; distances in Nepali digits and units', async () => {
     const asked = page.waitForResponse((r) => r.url().includes('/api/v1/search/nearby'));
     await page.locator('.np-chip[data-type="cafe"]').click();
     const url = (await asked).url();
+    expect(new URL(url).searchParams.get('lang')).toBe('ne');
     const expected = await api(sameQuery(url));
     expect(expected.length).toBeGreaterThan(3);
     await expect.poll(() => page.locator('.np-result').count()).toBe(expected.length);
     expect(await page.locator('.np-result .np-name').allInnerTexts()).toEqual(expected.map(nepaliName));
     expect(await page.locator('.np-result .np-address').allInnerTexts()).toEqual(expected.map((r) => r.address));
+    // every part of these addresses has a Nepali name in the fixture's table of districts and provinces at least
+    for (const r of expected) expect(r.address).toMatch(DEVANAGARI);
     // "३५० मि." / "१.२ कि.मि.": the API's distance in Devanagari digits, to the rounding shown
     const shown = await page.locator('.np-result .np-distance').allInnerTexts();
     shown.forEach((text, i) => {
@@ -165,7 +168,7 @@ describe('in Nepali, on a laptop', () => {
     writeFileSync(join(ARTIFACTS, 'app-nepali-laptop.png'), await page.screenshot());
   });
 
-  it('directions: the summary in Nepali, the steps as the API words them; the ends named again in English', async () => {
+  it('directions: asked with lang=ne; the summary in Nepali, the steps as the API words them', async () => {
     // from the first café listed to the second, through their popups, as a person would
     await page.locator('.np-result button').nth(0).click();
     await page.locator('.np-popup .np-from').click();
@@ -174,10 +177,13 @@ describe('in Nepali, on a laptop', () => {
     expect(await page.locator('.np-popup .np-to').innerText()).toBe('यहाँसम्म बाटो');
     await page.locator('.np-popup .np-to').click();
     const routed = await asked;
+    const q = new URL(routed.url()).searchParams;
+    expect(q.get('lang')).toBe('ne');
     const [route] = await api(sameQuery(routed.url()));
     await expect.poll(() => page.locator('.np-step').count()).toBe(route.instructionList.length);
     const steps = await page.locator('.np-step').evaluateAll((els) => els.map((e) => e.firstChild!.textContent));
     expect(steps).toEqual(route.instructionList.map((i: any) => i.text));
+    for (const s of steps) expect(s).toMatch(DEVANAGARI);
     // "१.२ कि.मि. · हिँडेर १५ मिनेट"
     const summary = await page.locator('.np-summary').innerText();
     const m = /^([०-९.]+) (मि\.|कि\.मि\.) · हिँडेर (?:([०-९]+) घण्टा )?([०-९]+) (मिनेट|सेकेन्ड)$/.exec(summary);
@@ -198,11 +204,11 @@ describe('in Nepali, on a laptop', () => {
     // and back to English: the same route asked again in English, the ends named in English
     const again = page.waitForResponse((r) => r.url().includes('/api/v1/directions'));
     await page.locator('.np-lang[data-lang="en"]').click();
-    await again;
+    expect(new URL((await again).url()).searchParams.get('lang')).toBe('en');
     await expect.poll(() => page.locator('.np-summary').innerText()).toMatch(/ on foot$/);
     const english = (r: { name: string; tags: string[] }) => r.tags.find((t) => t.startsWith('name:en|'))?.slice(8) || r.name;
-    const [from] = await api(`/api/v1/places?placeId=${ids[0]}`);
-    const [to] = await api(`/api/v1/places?placeId=${ids[1]}`);
+    const [from] = await api(`/api/v1/places?placeId=${ids[0]}&lang=en`);
+    const [to] = await api(`/api/v1/places?placeId=${ids[1]}&lang=en`);
     await expect.poll(() => page.locator('.np-from-label').innerText()).toBe(english(from));
     await expect.poll(() => page.locator('.np-to-label').innerText()).toBe(english(to));
     await page.locator('.np-lang[data-lang="ne"]').click();

@@ -341,13 +341,9 @@ export class Language {
     return this.current;
   }
 
-  /**
-   * The API's parameter for it, carried by every request that answers names, addresses or
-   * instructions: none while the API answers in the names as mapped (the lists name places by
-   * their `name:ne` / `name:en` tags meanwhile).
-   */
-  get param(): { lang?: Lang } {
-    return {};
+  /** The API's parameter for it, carried by every request that answers names, addresses or instructions. */
+  get param(): { lang: Lang } {
+    return { lang: this.current };
   }
 
   /** Its words. */
