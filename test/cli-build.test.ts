@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSnapshot, loadPbf, nearby, type NearbyPlace, type PlaceIndex } from '../src/index.js';
 import { formatBytes, formatCount } from '../src/cli/progress.js';
+import { sectionSizes } from '../src/snapshot/sections.js';
 import { CORE } from './support/raw.js';
 import { fetchReply } from './support/http-server.js';
 import { THAMEL } from './support/http-fixture.js';
@@ -118,11 +119,15 @@ describe('build --json: the summary as one JSON object on stdout', () => {
       stats: index.stats,
       size,
       pbfSize,
+      // each section's bytes by name, as the file's own section table lists them
+      sections: Object.fromEntries(sectionSizes(await readFile(json)).map((x) => [x.name, x.bytes])),
       ms: { load: expect.any(Number), snapshot: expect.any(Number), write: expect.any(Number), total: expect.any(Number) },
       // the routing profiles built with: the shipped ones
       profiles: index.router!.graph.profiles,
     });
     expect(got.ms.total).toBeGreaterThanOrEqual(got.ms.load + got.ms.snapshot + got.ms.write - 3);
+    expect(Object.keys(got.sections)).toEqual(expect.arrayContaining(['osmId', 'tagKV', 'strings.utf8', 'edgeCoords', 'ch2head']));
+    expect(Object.values(got.sections as Record<string, number>).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(size);
     expect(r.stderr).not.toContain('nepal-places build: wrote');
     // --quiet leaves the JSON and drops the progress
     const q = await cli('build', CORE, '-o', json, '--json', '--quiet');

@@ -18,6 +18,7 @@ import { SectionReader, SectionWriter } from '../src/snapshot/sections.js';
 import { matchKeys } from '../src/lang/glossary.js';
 import { modeGraph } from '../src/route/modes.js';
 import { CORE } from './support/raw.js';
+import { MODES } from '../src/osm/profile.js';
 
 let dir: string;
 let file: string;
@@ -78,14 +79,14 @@ function answers(index: PlaceIndex): unknown[] {
 }
 
 describe("the loading thread hands over the arrays it decoded and the router's graphs, each buffer transferred once", () => {
-  it('a snapshot file: every section decoded into an array of its own is handed over, and the three mode graphs', async () => {
+  it('a snapshot file: every section decoded into an array of its own is handed over, and every mode graph', async () => {
     const done = await snapshotOf({ file, strict: false, contract: false });
     expect(Buffer.from(done.bytes).equals(Buffer.from(bytes))).toBe(true);
     for (const name of ['name', 'coords', 'tagKV', 'hours', 'postingDoc', 'edgeCoords', 'ch2head'])
       expect(done.handover.arrays.has(name)).toBe(true);
     // raw sections are views of the bytes, a view again on the other side: not handed over
-    for (const name of ['osmId', 'lat', 'prominence']) expect(done.handover.arrays.has(name)).toBe(false);
-    expect(done.handover.modes?.map((m) => m.mode)).toEqual([0, 1, 2]);
+    for (const name of ['edgeMeters', 'edgeKmh']) expect(done.handover.arrays.has(name)).toBe(false);
+    expect(done.handover.modes?.map((m) => m.mode)).toEqual(MODES.map((_, m) => m));
     const list = buffers(done);
     expect(new Set(list).size).toBe(list.length);
     expect(list).toContain(done.bytes.buffer);
@@ -95,7 +96,7 @@ describe("the loading thread hands over the arrays it decoded and the router's g
     const done = await snapshotOf({ file: CORE, strict: false, contract: true });
     expect(Buffer.from(done.bytes).equals(Buffer.from(bytes))).toBe(true);
     expect(done.handover.arrays.has('name')).toBe(true);
-    expect(done.handover.modes).toHaveLength(3);
+    expect(done.handover.modes).toHaveLength(MODES.length);
   });
 });
 
@@ -172,21 +173,21 @@ describe('a strings section is decoded 64 KB at a time: characters cut between t
     // 'क' is 3 bytes: after 21,845 of them, byte 65,536 falls inside the next; the emoji then straddle other boundaries
     const list = ['क'.repeat(21_846), 'x', '😀'.repeat(20_000), 'ठमेल', '', 'a'.repeat(70_000), 'नेपाल'];
     const w = new SectionWriter();
-    w.strings('s', list);
+    w.strings('strings', list);
     const snap = w.finish({});
-    expect(new SectionReader(snap, 'ok').strings('s')).toEqual(list);
-    const { value, steps } = run(new SectionReader(snap, 'ok').stringSteps('s'));
+    expect(new SectionReader(snap, 'ok').strings('strings')).toEqual(list);
+    const { value, steps } = run(new SectionReader(snap, 'ok').stringSteps('strings'));
     expect(value).toEqual(list);
     expect(steps).toBeGreaterThanOrEqual(Math.floor(new TextEncoder().encode(list.join('')).length / 65_536));
 
     // the last string's last letter cut to 2 of its 3 bytes: no longer UTF-8
     const cut = new SectionWriter();
     const bytes = new TextEncoder().encode(list.join('')).subarray(0, -1);
-    cut.raw('s.utf8', bytes);
+    cut.raw('strings.utf8', bytes);
     cut.varint(
-      's.len',
+      'strings.len',
       Uint32Array.from(list, (s) => s.length),
     );
-    expect(() => new SectionReader(cut.finish({}), 'cut').strings('s')).toThrow(/section s is not UTF-8/);
+    expect(() => new SectionReader(cut.finish({}), 'cut').strings('strings')).toThrow(/section strings is not UTF-8/);
   });
 });

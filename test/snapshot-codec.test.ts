@@ -2,7 +2,13 @@ import { xxHash32 } from 'js-xxhash';
 import { describe, expect, it } from 'vitest';
 import { xxhash32 } from '../src/snapshot/xxhash.js';
 import { varintSize, writeVarints, readVarints, type Stride } from '../src/snapshot/varint.js';
-import { SectionWriter, SectionReader } from '../src/snapshot/sections.js';
+import { deflateSync } from 'fflate';
+import KDBush from 'kdbush';
+import Flatbush from 'flatbush';
+import { SectionWriter, SectionReader, type ArrayType, type Codec, type Encoding, type IntArray, type SectionName } from '../src/snapshot/sections.js';
+import { flatbushData, flatbushLeaves } from '../src/snapshot/flatbush.js';
+import { kdbushFrom } from '../src/snapshot/kdbush.js';
+import { SnapshotError } from '../src/errors.js';
 import { random } from './support/random.js';
 
 describe('xxhash32 agrees with the reference implementation (js-xxhash)', () => {
@@ -77,34 +83,240 @@ describe('varints read back what was written', () => {
   });
 });
 
-describe('sections keep each encoding exact', () => {
-  it('raw, fixed at each width, varint, delta, delta2 and strings', () => {
+/** Any section name: these tests store arrays of their own, under names the reader looks up as written. */
+const N = (name: string) => name as SectionName;
+
+/** A snapshot of one section, and the reader of it. */
+function one(a: Parameters<SectionWriter['put']>[1], codec: Codec | Encoding): SectionReader {
+  const w = new SectionWriter();
+  w.put(N('x'), a, codec);
+  return new SectionReader(w.finish({}), 'test');
+}
+
+/** What reading section x throws: the SnapshotError's problem, or 'read'. */
+function refused(b: Uint8Array, read: (r: SectionReader) => unknown): string {
+  try {
+    read(new SectionReader(b, 'crafted'));
+  } catch (err) {
+    if (!(err instanceof SnapshotError)) throw err;
+    return err.problem;
+  }
+  return 'read';
+}
+
+describe('every encoding reads back exactly what was written', () => {
+  const rnd = random(3);
+  const cases: [string, () => IntArray, Encoding, ArrayType][] = [
+    ['raw Float64, any values', () => Float64Array.from({ length: 9 }, () => rnd() * 1e6 - 5e5), 'raw', Float64Array],
+    ['fixed, 1 to 4 bytes', () => Uint32Array.of(0, 0xff, 0xffff, 0xffffff, 0xffffffff, 7), 'fixed', Uint32Array],
+    ...[0, 1, 2, 7, 8, 15, 16, 17, 31, 32].map(
+      (w): [string, () => IntArray, Encoding, ArrayType] => [
+        `bits, ${w} bits a value`,
+        () => Uint32Array.from({ length: 101 }, (_, i) => (i === 50 ? 2 ** w - 1 : Math.floor(rnd() * 2 ** w))),
+        'bits',
+        Uint32Array,
+      ],
+    ),
+    ['bits, from a negative base (Int32, -1 for none)', () => Int32Array.of(-1, 5, -1, 300, 0, -1), 'bits', Int32Array],
+    ['bits, the whole Int32 range', () => Int32Array.of(-(2 ** 31), 2 ** 31 - 1, 0, -1), 'bits', Int32Array],
+    ['bits, Uint8 values from 3 to 255', () => Uint8Array.of(3, 255, 17, 200), 'bits', Uint8Array],
+    ['bits, Uint16', () => Uint16Array.of(0, 65535, 1, 4096), 'bits', Uint16Array],
+    ['steps: offsets, each a count', () => Uint32Array.of(0, 0, 3, 3, 10, 2 ** 32 - 1), 'steps', Uint32Array],
+    [
+      'pairs: a dictionary of the distinct pairs',
+      () => Uint32Array.from({ length: 400 }, (_, i) => (i & 1 ? [9, 70000, 3][(i >> 1) % 3] : [1, 2][(i >> 1) % 2])),
+      'pairs',
+      Uint32Array,
+    ],
+    ['pairs, none', () => new Uint32Array(0), 'pairs', Uint32Array],
+    ['varint, every byte length', () => Uint32Array.of(0, 1, 127, 128, 16383, 16384, 2 ** 21, 2 ** 28, 2 ** 32 - 1), 'varint', Uint32Array],
+    ['delta, up and down', () => Int32Array.of(5, 3, 3, 1000, -1000, 2 ** 31 - 1, -(2 ** 31), 0), 'delta', Int32Array],
+    ['delta of Float64 ids up to 2^51, across kinds', () => Float64Array.of(1, 2, 2 ** 34 + 5, 3, 2 ** 51 - 1, 0, 2 ** 51 - 1), 'delta', Float64Array],
+    [
+      'delta2: lon and lat each from its own previous',
+      () => Int32Array.of(853000000, 277000000, 853000100, 276999900, -1800000000, 900000000),
+      'delta2',
+      Int32Array,
+    ],
+  ];
+  it.each(cases)('%s', (_, make, enc, type) => {
+    const a = make();
+    for (const codec of [enc, { enc, deflate: true }]) {
+      expect(Array.from(one(a, codec).array(N('x'), type)), JSON.stringify(codec)).toEqual(Array.from(a));
+    }
+  });
+
+  it('bits take the bits the range needs, whole 32-bit words', () => {
     const w = new SectionWriter();
-    const rnd = random(3);
-    const f64 = Float64Array.from({ length: 9 }, () => rnd() * 1e6);
-    const widths = [0xff, 0xffff, 0xffffff, 0xffffffff].map((max) =>
-      Uint32Array.from({ length: 50 }, (_, i) => (i === 7 ? max : Math.floor(rnd() * max))),
-    );
-    const coords = Int32Array.from({ length: 40 }, (_, i) => (i & 1 ? 277000000 : 853000000) + Math.floor(rnd() * 5000));
-    const strings = ['', 'Thamel', 'ठमेल', 'Ason Tole', '🍜 noodles', ''];
-    w.raw('f64', f64);
-    widths.forEach((a, i) => w.fixed(`w${i}`, a));
-    w.varint('v', Uint32Array.of(1, 200, 70000));
-    w.delta('d', Uint32Array.of(10, 20, 20, 5));
-    w.delta2('c', coords);
-    w.strings('s', strings);
-    const r = new SectionReader(w.finish({ hello: 'world' }), 'test');
-    expect(r.meta).toEqual({ hello: 'world' });
-    expect(Array.from(r.raw('f64', Float64Array))).toEqual(Array.from(f64));
-    widths.forEach((a, i) => expect(Array.from(r.ints(`w${i}`, Uint32Array)), `width ${i + 1}`).toEqual(Array.from(a)));
-    expect(Array.from(r.ints('v', Uint32Array))).toEqual([1, 200, 70000]);
-    expect(Array.from(r.ints('d', Uint32Array))).toEqual([10, 20, 20, 5]);
-    expect(Array.from(r.ints('c', Int32Array))).toEqual(Array.from(coords));
-    expect(r.strings('s')).toEqual(strings);
-    // a fixed section read with a bound below its largest value is corrupted
-    expect(() => r.ints('w1', Uint32Array, 0xffff)).toThrow(/not below 65535/);
-    // a section asked for as another type or encoding is corrupted
-    expect(() => r.raw('v', Uint32Array)).toThrow(/corrupted/);
-    expect(() => r.ints('nothing', Uint32Array)).toThrow(/no section nothing/);
+    w.put(N('kinds'), Uint8Array.from({ length: 1000 }, (_, i) => i % 3), 'bits');
+    w.put(N('hours'), Int32Array.from({ length: 1000 }, (_, i) => (i % 7) - 1), 'bits');
+    w.put(N('ids'), Uint32Array.from({ length: 1000 }, (_, i) => 90000 + i), 'bits');
+    expect(w.sizes().map((s) => s.bytes)).toEqual([Math.ceil((1000 * 2) / 32) * 4, Math.ceil((1000 * 3) / 32) * 4, Math.ceil((1000 * 10) / 32) * 4]);
+  });
+
+  it('strings, deflated, of any script', () => {
+    const strings = ['', 'Thamel', 'ठमेल', 'Ason Tole', '🍜 noodles', '', 'Thamel Marg'.repeat(50)];
+    const w = new SectionWriter();
+    w.strings('strings', strings);
+    const r = new SectionReader(w.finish({}), 'test');
+    expect(r.strings('strings')).toEqual(strings);
+    expect(w.sizes().find((s) => s.name === 'strings.utf8')!.bytes).toBeLessThan(new TextEncoder().encode(strings.join('')).length / 4);
+  });
+
+  it('a section asked for as another type, or one that is not there, is corrupted', () => {
+    const r = one(Uint32Array.of(1, 200, 70000), 'varint');
+    expect(() => r.array(N('x'), Int32Array)).toThrow(/corrupted.*Uint32Array/);
+    expect(() => r.array(N('nothing'), Uint32Array)).toThrow(/no section nothing/);
+    // and one whose values are not below what they index
+    expect(() => r.array(N('x'), Uint32Array, 70000)).toThrow(/corrupted/);
+  });
+
+  it('the writer refuses what an encoding cannot hold', () => {
+    const w = new SectionWriter();
+    expect(() => w.put(N('a'), Float64Array.of(0.5), 'bits')).toThrow(RangeError);
+    expect(() => w.put(N('b'), Uint32Array.of(3, 2), 'steps')).toThrow(RangeError);
+    expect(() => w.put(N('c'), Uint32Array.of(1, 2, 3), 'pairs')).toThrow(RangeError);
+    expect(() => w.put(N('d'), Int32Array.of(-1), 'fixed')).toThrow(RangeError);
+  });
+});
+
+describe('a crafted section of each encoding is refused as corrupted, never read wrong', () => {
+  /** The one section's entry and bytes, edited, the checksum made right. */
+  function craft(a: IntArray, codec: Codec | Encoding, edit: (e: Record<string, number>, b: Uint8Array) => void): Uint8Array {
+    const w = new SectionWriter();
+    w.put(N('x'), a, codec);
+    const b = w.finish({});
+    const view = new DataView(b.buffer);
+    const n = view.getUint32(24, true);
+    const dir = JSON.parse(new TextDecoder().decode(b.subarray(28, 28 + n)));
+    const start = (28 + n + 7) & ~7;
+    const e = dir.sections[0];
+    edit(e, b.subarray(start + e.offset, start + e.offset + e.bytes));
+    const text = new TextEncoder().encode(JSON.stringify(dir));
+    const at = (28 + text.length + 7) & ~7;
+    const out = new Uint8Array(at + b.length - start);
+    out.set(b.subarray(0, 24));
+    const v = new DataView(out.buffer);
+    v.setUint32(12, out.length - 24, true);
+    v.setUint32(24, text.length, true);
+    out.set(text, 28);
+    out.set(b.subarray(start), at);
+    v.setUint32(16, xxHash32(out.subarray(24), 0), true);
+    return out;
+  }
+  const u32 = (r: SectionReader) => r.array(N('x'), Uint32Array);
+
+  it('bits: a width past 32, bytes that do not fit the count, a base outside the type', () => {
+    const a = Uint32Array.of(1, 2, 3, 4000);
+    expect(refused(craft(a, 'bits', (e) => void (e.width = 33)), u32)).toBe('corrupted');
+    expect(refused(craft(a, 'bits', (e) => void (e.count = 1000)), u32)).toBe('corrupted');
+    expect(refused(craft(a, 'bits', (e) => void (e.base = -5)), u32)).toBe('corrupted');
+    expect(refused(craft(Uint8Array.of(1, 200), 'bits', (e) => void (e.base = 100)), (r) => r.array(N('x'), Uint8Array))).toBe('corrupted');
+    // a value past a string table of 4000 strings
+    expect(refused(craft(a, 'bits', () => {}), (r) => r.array(N('x'), Uint32Array, 4000))).toBe('corrupted');
+  });
+
+  it('steps: offsets that sum past 2^32', () => {
+    const a = Uint32Array.of(0, 2 ** 31, 2 ** 32 - 1);
+    expect(refused(craft(a, 'steps', (_, b) => b.fill(0xff)), u32)).toBe('corrupted');
+  });
+
+  it('pairs: an index past the dictionary, a dictionary that does not fit its bytes', () => {
+    const a = Uint32Array.of(1, 2, 3, 4, 5, 6, 1, 2);
+    expect(refused(craft(a, 'pairs', (e) => void (e.dict = 2)), u32)).toBe('corrupted');
+    // the first pair's index (after the dictionary's one word) made 3, past the dictionary of 3
+    expect(refused(craft(a, 'pairs', (_, b) => void (b[4] |= 3)), u32)).toBe('corrupted');
+    expect(refused(craft(a, 'pairs', () => {}), (r) => r.array(N('x'), Uint32Array, 6))).toBe('corrupted');
+  });
+
+  it('delta of Float64: a sum past the safe integers', () => {
+    // deltas 2^51, 2^52, -2^52 (zigzag 2^52, 2^53, 2^53 - 1: eight bytes each), the last made +2^52
+    const leb = (v: number) => Array.from({ length: 8 }, (_, k) => (Math.floor(v / 128 ** k) % 128) | (k < 7 ? 128 : 0));
+    const a = Float64Array.of(2 ** 51, 3 * 2 ** 51, 2 ** 51);
+    expect(one(a, 'delta').array(N('x'), Float64Array)).toEqual(a);
+    const b = craft(a, 'delta', (_, s) => s.set([...leb(2 ** 52), ...leb(2 ** 53), ...leb(2 ** 53)]));
+    expect(refused(b, (r) => r.array(N('x'), Float64Array))).toBe('corrupted');
+  });
+
+  it('deflated: damaged, cut, longer or shorter than declared, or a claim no deflate makes', () => {
+    const a = Uint32Array.from({ length: 5000 }, (_, i) => i % 17);
+    const z = { enc: 'bits', deflate: true } as const;
+    // raw deflate has no checksum of its own (the file's covers it): damaged bytes may still
+    // inflate to as many bytes, read as other values, or not; never as anything but a SnapshotError
+    const rnd = random(9);
+    const outcomes = new Set<string>();
+    for (let k = 0; k < 50; k++) {
+      const at = Math.floor(rnd() * 40);
+      outcomes.add(refused(craft(a, z, (_, b) => void (b[at % b.length] ^= 1 + Math.floor(rnd() * 255))), u32));
+    }
+    expect(outcomes).toContain('corrupted');
+    expect(refused(craft(a, z, (e) => void (e.bytes -= 3)), u32)).toBe('corrupted');
+    expect(refused(craft(a, z, (e) => void (e.inflated -= 4)), u32)).toBe('corrupted');
+    expect(refused(craft(a, z, (e) => void (e.inflated += 4)), u32)).toBe('corrupted');
+    expect(refused(craft(a, z, (e) => void (e.inflated = 2 ** 40)), u32)).toBe('corrupted');
+  });
+
+  it('deflated: a section that inflates past what it declares stops there (no bomb)', () => {
+    // 256 MB of zeros deflate to a quarter of a megabyte; the section declares 4 bytes inflated
+    const bomb = deflateSync(new Uint8Array(256 << 20), { level: 9 });
+    expect(bomb.length).toBeLessThan(1 << 18);
+    const b = craft(bomb, 'raw', (e) => {
+      e.inflated = 4;
+      e.count = 4;
+    });
+    const t0 = performance.now();
+    expect(refused(b, (r) => r.array(N('x'), Uint8Array))).toBe('corrupted');
+    // not a timing assertion of speed: a bound far above the few ms it takes, far below inflating it whole
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+});
+
+describe('trees stored by what cannot be computed again come back byte for byte', () => {
+  it.each([
+    [1, 16],
+    [16, 16],
+    [17, 16],
+    [5000, 16],
+    [70_000, 8],
+  ])('a Flatbush of %i boxes, node size %i, from its leaves', (n, nodeSize) => {
+    const rnd = random(n);
+    const tree = new Flatbush(n, nodeSize, Int32Array);
+    for (let i = 0; i < n; i++) {
+      const x = Math.round((80 + 8 * rnd()) * 1e7),
+        y = Math.round((26 + 4 * rnd()) * 1e7);
+      tree.add(x, y, x + Math.floor(rnd() * 1e5), y + Math.floor(rnd() * 1e5));
+    }
+    tree.finish();
+    const w = new SectionWriter();
+    w.flatbush('streets', tree);
+    const back = new SectionReader(w.finish({}), 'test').flatbush('streets');
+    expect(Buffer.from(flatbushData(back)).equals(Buffer.from(flatbushData(tree)))).toBe(true);
+    // and its leaves take fewer bytes than its data
+    expect(w.sizes().reduce((s, x) => s + x.bytes, 0)).toBeLessThan(flatbushData(tree).length);
+  });
+
+  it('a Flatbush whose leaf ids are not each item once is corrupted', () => {
+    const tree = new Flatbush(40, 16, Int32Array);
+    for (let i = 0; i < 40; i++) tree.add(i, i, i + 1, i + 1);
+    tree.finish();
+    const w = new SectionWriter();
+    const { ids, boxes } = flatbushLeaves(tree);
+    ids[3] = ids[4];
+    w.put('streets.ids', ids, 'bits');
+    w.note({ nodeSize: 16 });
+    w.put('streets.boxes', boxes, 'delta2');
+    expect(() => new SectionReader(w.finish({}), 'test').flatbush('streets')).toThrow(/corrupted.*item ids/);
+  });
+
+  it.each([100, 70_000])('a KDBush of %i points, from its ids and the points', (n) => {
+    const rnd = random(n + 1);
+    const x = Int32Array.from({ length: n }, () => Math.round((80 + 8 * rnd()) * 1e7));
+    const y = Int32Array.from({ length: n }, () => Math.round((26 + 4 * rnd()) * 1e7));
+    const rows = Uint32Array.from({ length: n }, (_, i) => i);
+    const tree = new KDBush(n, 16, Int32Array);
+    for (let i = 0; i < n; i++) tree.add(x[i], y[i]);
+    tree.finish();
+    const back = kdbushFrom(Uint32Array.from(tree.ids), tree.nodeSize, x, y, rows);
+    expect(Buffer.from(back.data).equals(Buffer.from(tree.data))).toBe(true);
   });
 });

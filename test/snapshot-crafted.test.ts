@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot, fromSnapshot, SnapshotError } from '../src/index.js';
 import { engine } from './support/fixture.js';
 import { TRANSIT } from './support/raw.js';
-import { directory, readFixed, reseal, section, withDirectory, writeFixed } from './support/crafted.js';
+import { directory, readInts, reseal, section, withDirectory, writeInts } from './support/crafted.js';
 
 let bytes: Uint8Array;
 
@@ -81,7 +81,7 @@ const CAR = 2;
 
 /** The car hierarchy's slots as stored (each value plus one, 0 for NONE): shortcuts are the slots whose second half is not 0. */
 function carSlots(b: Uint8Array): { ab: number[]; shortcuts: number[] } {
-  const ab = readFixed(b, `ch${CAR}ab`);
+  const ab = readInts(b, `ch${CAR}ab`);
   const shortcuts: number[] = [];
   for (let k = 0; 2 * k < ab.length; k++) if (ab[2 * k + 1] !== 0) shortcuts.push(k);
   return { ab, shortcuts };
@@ -97,7 +97,7 @@ describe('a hierarchy whose unpacking would not end is refused at load', () => {
     const b = bytes.slice();
     const { ab, shortcuts } = carSlots(b);
     for (const k of shortcuts) ab[2 * k] = k + 1;
-    writeFixed(b, `ch${CAR}ab`, ab);
+    writeInts(b, `ch${CAR}ab`, ab);
     const r = refusal(reseal(b));
     expect(r).toMatchObject({ problem: 'corrupted' });
     expect((r as { message: string }).message).toMatch(/hierarchy/);
@@ -111,7 +111,7 @@ describe('a hierarchy whose unpacking would not end is refused at load', () => {
       ab[2 * k1] = k2 + 1;
       ab[2 * k2] = k1 + 1;
     }
-    writeFixed(b, `ch${CAR}ab`, ab);
+    writeInts(b, `ch${CAR}ab`, ab);
     expect(refusal(reseal(b))).toMatchObject({ problem: 'corrupted' });
   });
 
@@ -120,7 +120,7 @@ describe('a hierarchy whose unpacking would not end is refused at load', () => {
     const { ab, shortcuts } = carSlots(b);
     const k = shortcuts[Math.floor(shortcuts.length / 2)];
     ab[2 * k + 1] = k + 1;
-    writeFixed(b, `ch${CAR}ab`, ab);
+    writeInts(b, `ch${CAR}ab`, ab);
     expect(refusal(reseal(b))).toMatchObject({ problem: 'corrupted' });
   });
 
@@ -129,7 +129,7 @@ describe('a hierarchy whose unpacking would not end is refused at load', () => {
     const { ab, shortcuts } = carSlots(b);
     const k = shortcuts[0];
     [ab[2 * k], ab[2 * k + 1]] = [ab[2 * k + 1], ab[2 * k]];
-    writeFixed(b, `ch${CAR}ab`, ab);
+    writeInts(b, `ch${CAR}ab`, ab);
     expect(refusal(reseal(b))).toMatchObject({ problem: 'corrupted' });
   });
 });
@@ -137,9 +137,10 @@ describe('a hierarchy whose unpacking would not end is refused at load', () => {
 describe('road data whose travel times are not whole ms below 2^32 is refused at load', () => {
   /** The index of the first edge with car access. */
   function carEdge(b: Uint8Array): number {
-    const s = section(b, 'edgeAccess');
-    for (let e = 0; e < s.count; e++) if (b[s.at + e] & (16 | 32)) return e;
-    throw new Error('no car edge');
+    const access = readInts(b, 'edgeAccess');
+    const e = access.findIndex((a) => a & (16 | 32));
+    if (e < 0) throw new Error('no car edge');
+    return e;
   }
 
   it.each([[Infinity], [NaN], [-1], [1e300]])('a car road %s m long: corrupted', (metres) => {
@@ -158,5 +159,17 @@ describe('road data whose travel times are not whole ms below 2^32 is refused at
     const r = refusal(reseal(b));
     expect(r).toMatchObject({ problem: 'corrupted' });
     expect((r as { message: string }).message).toMatch(/edge \d+/);
+  });
+});
+
+describe("a road whose geometry does not run between its nodes is refused at load", () => {
+  it("the edges' coordinates moved by a changed first delta (every later point with it): corrupted, naming an edge", () => {
+    const b = bytes.slice();
+    const s = section(b, 'edgeCoords');
+    expect(s.enc).toBe('delta2');
+    b[s.at] ^= 2; // the first longitude's zigzag delta, one unit (1e-7 degrees) off
+    const r = refusal(reseal(b));
+    expect(r).toMatchObject({ problem: 'corrupted' });
+    expect((r as { message: string }).message).toMatch(/edge \d+'s geometry/);
   });
 });

@@ -13,6 +13,7 @@ import { route, type RouteQuery } from '../src/query/route.js';
 import { engine, CENTER } from './support/fixture.js';
 import { CORE, TRANSIT } from './support/raw.js';
 import { random } from './support/random.js';
+import { readInts, writeInts } from './support/crafted.js';
 
 interface Section {
   name: string;
@@ -21,8 +22,10 @@ interface Section {
   offset: number;
   bytes: number;
   count: number;
-  /** Bytes per value of a `fixed` section. */
+  /** Bytes (`fixed`) or bits (`bits`, `steps`, `pairs`) per value. */
   width?: number;
+  /** Bytes before deflating, of a deflated section. */
+  inflated?: number;
 }
 
 const HEADER = 24;
@@ -52,35 +55,102 @@ function section(name: string): Section {
   return s;
 }
 
-/** The sections that hold spatial indexes. */
-const TREES = ['types', 'landmarks', 'landmarkBoxes', 'streets'];
+/** Zigzag varint deltas, as the format writes a `delta` section: `n` values read, or written. */
+function readDeltas(buf: Uint8Array, n: number): number[] {
+  const out: number[] = [];
+  let pos = 0,
+    a = 0;
+  for (let i = 0; i < n; i++) {
+    let v = 0,
+      scale = 1,
+      x: number;
+    do {
+      x = buf[pos++];
+      v += (x & 0x7f) * scale;
+      scale *= 128;
+    } while (x >= 0x80);
+    a += v % 2 ? -(v + 1) / 2 : v / 2;
+    out.push(a);
+  }
+  return out;
+}
+
+function writeDeltas(values: number[]): Uint8Array {
+  const out: number[] = [];
+  let a = 0;
+  for (const value of values) {
+    const d = value - a;
+    a = value;
+    let v = d < 0 ? -2 * d - 1 : 2 * d;
+    while (v >= 128) {
+      out.push((v % 128) | 128);
+      v = Math.floor(v / 128);
+    }
+    out.push(v);
+  }
+  return Uint8Array.from(out);
+}
+
+/** A copy of the snapshot with section `name`'s bytes replaced, the sections after it moved (checksum not sealed). */
+function replaceSection(b: Uint8Array, name: string, data: Uint8Array): Uint8Array {
+  const view = new DataView(b.buffer, b.byteOffset);
+  const n = view.getUint32(HEADER, true);
+  const dir = JSON.parse(new TextDecoder().decode(b.subarray(HEADER + 4, HEADER + 4 + n))) as { sections: Section[] };
+  const from = (HEADER + 4 + n + 7) & ~7;
+  const parts = dir.sections.map((x) => (x.name === name ? data : b.subarray(from + x.offset, from + x.offset + x.bytes)));
+  let at = 0;
+  dir.sections.forEach((x, i) => {
+    x.offset = at;
+    x.bytes = parts[i].length;
+    at = (at + x.bytes + 7) & ~7;
+  });
+  const text = new TextEncoder().encode(JSON.stringify(dir));
+  const to = (HEADER + 4 + text.length + 7) & ~7;
+  const out = new Uint8Array(to + at);
+  out.set(b.subarray(0, HEADER));
+  const v = new DataView(out.buffer);
+  v.setUint32(12, out.length - HEADER, true);
+  v.setUint32(HEADER, text.length, true);
+  out.set(text, HEADER + 4);
+  dir.sections.forEach((x, i) => out.set(parts[i], to + x.offset));
+  return out;
+}
+
+/** The sections that hold spatial indexes: KDBush ids, Flatbush leaves' ids and boxes. */
+const TREES = ['typeIds', 'landmarkIds', 'landmarkBoxes.ids', 'landmarkBoxes.boxes', 'streets.ids', 'streets.boxes'];
 
 /** Whether a section is the router's: the road graph, its snapping tree, each mode's hierarchy. */
 const routing = (name: string) => /^(ch\d|edge|road|restrictions)/.test(name);
 
+/** The encodings a snapshot's sections use (see docs/snapshot-format.md), and deflated sections. */
+const ENCODINGS = ['raw', 'bits', 'steps', 'pairs', 'varint', 'delta', 'delta2', 'deflated'];
+
 /** Ways to craft a snapshot, each from a seeded generator. */
-const CRAFTS: Record<string, (b: Uint8Array, rnd: () => number) => void> = {
+const CRAFTS: Record<string, (b: Uint8Array, rnd: () => number) => Uint8Array | void> = {
   // an osmId made fractional, NaN, infinite, huge or negative, in place of a real one
   osmId(b, rnd) {
+    // ids are zigzag varint deltas (docs/snapshot-format.md), which hold whole numbers only: one is
+    // made huge or negative, the stream written again, the sections after it moved
     const s = section('osmId');
-    const view = new DataView(b.buffer, b.byteOffset);
-    const at = start + s.offset + 8 * Math.floor(rnd() * s.count);
-    const old = view.getFloat64(at, true);
-    const values = [old + 0.5, old + 1e-6, NaN, Infinity, 2 ** 53, 2 ** 51, -old, old * 2 ** 30, old + 0.25];
-    view.setFloat64(at, values[Math.floor(rnd() * values.length)], true);
+    const ids = readDeltas(b.subarray(start + s.offset, start + s.offset + s.bytes), s.count);
+    const k = Math.floor(rnd() * s.count);
+    const old = ids[k];
+    const values = [2 ** 51, 2 ** 52, 2 ** 53 - 1, -old - 2 ** 51, old * 2 ** 30 + 2 ** 51, old + 2 ** 51];
+    ids[k] = values[Math.floor(rnd() * values.length)];
+    return replaceSection(b, 'osmId', writeDeltas(ids));
   },
-  // low bits of an osmId flipped: a fraction, mostly still in ascending order
+  // a byte of the ids' varints changed: other whole ids, mostly still in ascending order
   osmIdBits(b, rnd) {
     const s = section('osmId');
-    const at = start + s.offset + 8 * Math.floor(rnd() * s.count) + Math.floor(rnd() * 3);
+    const at = start + s.offset + Math.floor(rnd() * s.bytes);
     b[at] ^= 1 << Math.floor(rnd() * 8);
   },
-  // bytes of a spatial index changed: its item ids, its node pointers, its coordinates
+  // bytes of a spatial index changed: its item ids, its leaves' boxes
   trees(b, rnd) {
-    const names = sections.filter((x) => TREES.includes(x.name));
+    const names = sections.filter((x) => TREES.includes(x.name) && x.bytes > 0);
     const s = names[Math.floor(rnd() * names.length)];
     for (let k = 1 + Math.floor(rnd() * 3); k > 0; k--) {
-      const at = start + s.offset + 8 + Math.floor(rnd() * (s.bytes - 8));
+      const at = start + s.offset + Math.floor(rnd() * s.bytes);
       b[at] = rnd() < 0.5 ? b[at] ^ (1 << Math.floor(rnd() * 8)) : Math.floor(rnd() * 256);
     }
   },
@@ -103,27 +173,37 @@ const CRAFTS: Record<string, (b: Uint8Array, rnd: () => number) => void> = {
   shortcuts(b, rnd) {
     const names = sections.filter((x) => /^ch\dab$/.test(x.name));
     const s = names[Math.floor(rnd() * names.length)];
-    const w = s.width!,
-      slots = s.count / 2;
-    const get = (i: number) => {
-      let v = 0;
-      for (let k = w - 1; k >= 0; k--) v = v * 256 + b[start + s.offset + i * w + k];
-      return v;
-    };
+    const ab = readInts(b, s.name);
+    const slots = s.count / 2;
     let i = 0;
     for (let tries = 0; tries < 100; tries++) {
       const k = Math.floor(rnd() * slots);
       i = 2 * k + (rnd() < 0.5 ? 0 : 1);
-      if (get(2 * k + 1) !== 0) break; // a shortcut: its second half is not NONE (stored 0)
+      if (ab[2 * k + 1] !== 0) break; // a shortcut: its second half is not NONE (stored 0)
     }
     const k = i >> 1;
     const roll = rnd();
     const to =
       roll < 0.4 ? k : roll < 0.8 ? Math.max(0, Math.min(slots - 1, k + Math.floor((rnd() - 0.5) * 20))) : Math.floor(rnd() * slots);
-    const v = to + 1 === get(i) ? ((to + 1) % slots) + 1 : to + 1; // another value than it had
-    if (v >= 2 ** (8 * w)) return;
-    for (let q = 0; q < w; q++) b[start + s.offset + i * w + q] = Math.floor(v / 2 ** (8 * q)) & 0xff;
+    ab[i] = to + 1 === ab[i] ? ((to + 1) % slots) + 1 : to + 1; // another value than it had
+    try {
+      writeInts(b, s.name, ab);
+    } catch {
+      // a value past the section's width: no such craft
+    }
   },
+  // a byte of a section of each encoding, deflated ones apart: every decoder meets damage
+  ...Object.fromEntries(
+    ENCODINGS.map((enc) => [
+      `enc:${enc}`,
+      (b: Uint8Array, rnd: () => number) => {
+        const names = sections.filter((x) => x.bytes > 0 && (enc === 'deflated' ? x.inflated !== undefined : x.enc === enc && x.inflated === undefined));
+        const s = names[Math.floor(rnd() * names.length)];
+        const at = start + s.offset + Math.floor(rnd() * s.bytes);
+        b[at] ^= 1 << Math.floor(rnd() * 8);
+      },
+    ]),
+  ),
   // any byte of any section
   anywhere(b, rnd) {
     const s = sections[Math.floor(rnd() * sections.length)];
@@ -198,6 +278,10 @@ const RUNS: [string, string, number][] = [
   ['core', CORE, 180],
 ];
 
+/** The crafts that found something to change, and what came of the encodings' crafts, over both fixtures. */
+const covered = new Set<string>();
+const encOutcome: Record<string, { refused: number; loaded: number }> = {};
+
 describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum never yields a bad placeId', (_name, file, trials) => {
   let qs: RouteQuery[];
   beforeAll(async () => {
@@ -226,13 +310,18 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
 
   it(`${trials} crafted snapshots: a SnapshotError, or whole placeIds that resolve`, { timeout: 240_000 }, () => {
     const rnd = random(13);
-    const names = Object.keys(CRAFTS).filter((c) => c !== 'trees' || sections.some((x) => TREES.includes(x.name)));
+    // a craft of an encoding that no section of this fixture uses has nothing to change
+    const present = (c: string) =>
+      !c.startsWith('enc:') || sections.some((x) => x.bytes > 0 && (c === 'enc:deflated' ? x.inflated !== undefined : `enc:${x.enc}` === c && x.inflated === undefined));
+    const names = Object.keys(CRAFTS).filter((c) => (c !== 'trees' || sections.some((x) => TREES.includes(x.name))) && present(c));
+    // every encoding of the format is met by one fixture or the other (see the test below)
+    for (const name of names) covered.add(name);
     const outcome: Record<string, { refused: number; loaded: number }> = {};
     const failures: string[] = [];
     for (let trial = 0; trial < trials; trial++) {
       const craft = names[trial % names.length];
-      const b = bytes.slice();
-      CRAFTS[craft](b, rnd);
+      const copy = bytes.slice();
+      const b = CRAFTS[craft](copy, rnd) ?? copy;
       reseal(b);
       const o = (outcome[craft] ??= { refused: 0, loaded: 0 });
       let index: PlaceIndex;
@@ -250,10 +339,24 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
     }
     expect(failures).toEqual([]);
     // every way of crafting was refused at least sometimes, so each reached a check
-    for (const name of names) expect(outcome[name].refused, name).toBeGreaterThan(0);
+    for (const name of names) {
+      if (name.startsWith('enc:')) {
+        const o = (encOutcome[name] ??= { refused: 0, loaded: 0 });
+        o.refused += outcome[name].refused;
+        o.loaded += outcome[name].loaded;
+      } else expect(outcome[name].refused, name).toBeGreaterThan(0);
+    }
     // a changed osmId is always caught: fractional, NaN, out of range or out of order
     expect(outcome.osmId.loaded).toBe(0);
     // so is a shortcut's half changed to another slot (every one checked at load)
     expect(outcome.shortcuts.loaded).toBe(0);
+  });
+});
+
+describe('the crafts cover every encoding', () => {
+  it('each encoding was damaged in a fixture that uses it', () => {
+    expect([...covered].filter((c) => c.startsWith('enc:')).sort()).toEqual(ENCODINGS.map((e) => `enc:${e}`).sort());
+    // and each one's damage was caught at least sometimes (the rest loaded whole, their ids checked)
+    for (const e of ENCODINGS) expect(encOutcome[`enc:${e}`]?.refused, e).toBeGreaterThan(0);
   });
 });

@@ -19,6 +19,7 @@ import {
   type PlaceIndex,
 } from '../src/index.js';
 import { placeId as rowId } from '../src/query/record.js';
+import { flatbushData } from '../src/snapshot/flatbush.js';
 import { engine } from './support/fixture.js';
 import { CORE, TRANSIT } from './support/raw.js';
 import { random } from './support/random.js';
@@ -217,26 +218,21 @@ describe('the file format', () => {
     const dir = JSON.parse(new TextDecoder().decode(bytes.subarray(28, 28 + n)));
     const start = (28 + n + 7) & ~7;
     const names = dir.sections.map((s: { name: string }) => s.name);
-    expect(names).toEqual(expect.arrayContaining(['osmId', 'coords', 'strings.utf8', 'lookup', 'landmarks', 'streets', 'types']));
+    expect(names).toEqual(expect.arrayContaining(['osmId', 'coords', 'strings.utf8', 'lookup', 'landmarkIds', 'streets.ids', 'typeIds']));
     for (const s of dir.sections) {
       expect(s.offset % 8).toBe(0);
       expect(start + s.offset + s.bytes).toBeLessThanOrEqual(bytes.length);
     }
   });
 
-  it("stores spatial indexes as their own data: each type's KDBush byte for byte", async () => {
+  it("stores spatial indexes by what cannot be computed again, and restores each byte for byte", async () => {
     const index = await engine();
-    const view = new DataView(bytes.buffer, bytes.byteOffset);
-    const n = view.getUint32(24, true);
-    const dir = JSON.parse(new TextDecoder().decode(bytes.subarray(28, 28 + n)));
-    const start = (28 + n + 7) & ~7;
-    const types = [...index.types.values()];
-    const s = dir.sections.find((e: { name: string }) => e.name === 'types');
-    expect(dir.meta.types.length).toBe(types.length);
-    dir.meta.types.forEach((m: { at: number; bytes: number }, i: number) => {
-      const at = start + s.offset + m.at;
-      expect(Buffer.from(bytes.subarray(at, at + m.bytes)).equals(Buffer.from(types[i].tree.data))).toBe(true);
-    });
+    const back = fromSnapshot(bytes);
+    expect([...back.types.keys()]).toEqual([...index.types.keys()]);
+    for (const [name, tt] of index.types) expect(Buffer.from(back.types.get(name)!.tree.data).equals(Buffer.from(tt.tree.data)), name).toBe(true);
+    expect(Buffer.from(back.landmarks.tree.data).equals(Buffer.from(index.landmarks.tree.data))).toBe(true);
+    expect(Buffer.from(flatbushData(back.landmarks.boxes!)).equals(Buffer.from(flatbushData(index.landmarks.boxes!)))).toBe(true);
+    expect(Buffer.from(flatbushData(back.streets.tree!)).equals(Buffer.from(flatbushData(index.streets.tree!)))).toBe(true);
   });
 });
 
@@ -302,11 +298,14 @@ describe('bad bytes throw SnapshotError saying which problem', () => {
     expect(problemOf(read(longer))).toBe('corrupted');
   });
 
-  it('wrong-version: another format version, with a message saying to rebuild', () => {
+  it.each([
+    ['the previous format version', SNAPSHOT_VERSION - 1],
+    ['a later one', SNAPSHOT_VERSION + 1],
+  ])('wrong-version: %s, with a message saying to build it again', (_, version) => {
     const b = bytes.slice();
-    new DataView(b.buffer).setUint32(8, SNAPSHOT_VERSION + 1, true);
+    new DataView(b.buffer).setUint32(8, version, true);
     expect(problemOf(read(b))).toBe('wrong-version');
-    expect(() => read(b)()).toThrow(/version 2.*build the snapshot again/);
+    expect(() => read(b)()).toThrow(new RegExp(`version ${version}; this nepal-places reads version ${SNAPSHOT_VERSION}: build the snapshot again`));
   });
 
   it('foreign: a PBF (with a hint to load it as one), text, zeros, nothing', () => {

@@ -22,6 +22,7 @@ import type { PlaceIndex } from '../index/place-index.js';
 import { loadPbf } from '../ingest/load.js';
 import { buildTiles, temporaryPath, type TilesResult } from '../tiles/build.js';
 import { buildSnapshot } from '../snapshot/build.js';
+import { sectionSizes } from '../snapshot/sections.js';
 import { isSnapshot, MAGIC } from '../snapshot/format.js';
 import { formatBytes, formatCount, formatDuration, Progress } from './progress.js';
 import { EXIT, Failure, guard, parseCommand, UsageError, warn } from './args.js';
@@ -145,6 +146,7 @@ async function build(argv: string[]): Promise<number> {
   const figures: BuildFigures = {
     output: args.output,
     size: bytes.length,
+    sections: sectionSizes(bytes),
     pbfSize,
     load: t2 - t1,
     build: t3 - t2,
@@ -205,6 +207,8 @@ export interface BuildSummary {
   /** Bytes of the snapshot and of the PBF. */
   size: number;
   pbfSize: number;
+  /** Bytes of each section of the snapshot, by name, in file order (docs/snapshot-format.md). */
+  sections: Record<string, number>;
   /** Wall milliseconds of each step (`tiles` with `--tiles`). */
   ms: { load: number; snapshot: number; write: number; tiles?: number; total: number };
   /** With `--tiles`: the archive written, its tiles and bytes. */
@@ -225,6 +229,7 @@ export function summaryJson(index: PlaceIndex, input: string, f: BuildFigures): 
     stats: { ...index.stats },
     size: f.size,
     pbfSize: f.pbfSize,
+    sections: Object.fromEntries(f.sections.map((s) => [s.name, s.bytes])),
     ms: { load: ms(f.load), snapshot: ms(f.build), write: ms(f.write), ...(t && { tiles: ms(t.ms) }), total: ms(f.total) },
     ...(t && { tiles: { output: t.output, tiles: t.tiles, size: t.size } }),
     profiles: index.router?.graph.profiles ?? null,
@@ -235,6 +240,8 @@ export function summaryJson(index: PlaceIndex, input: string, f: BuildFigures): 
 export interface BuildFigures {
   output: string;
   size: number;
+  /** The snapshot's sections and their bytes. */
+  sections: { name: string; bytes: number }[];
   pbfSize: number;
   load: number;
   build: number;

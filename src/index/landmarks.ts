@@ -24,8 +24,11 @@ export class Landmarks {
   private readonly areaRows: Uint32Array;
   readonly areaM2: Float64Array;
 
-  /** The landmarks of a table; `built`, the indexes found before from the same table, are reused as they are. */
-  constructor(t: PlaceTable, built?: { tree: KDBush; boxes: Flatbush | undefined; areaM2: Float64Array }) {
+  /**
+   * The landmarks of a table; `built`, the indexes found before from the same table, are reused as
+   * they are (the tree may be made from the landmark rows, as a snapshot restores it from its ids).
+   */
+  constructor(t: PlaceTable, built?: { tree: KDBush | ((rows: Uint32Array) => KDBush); boxes: Flatbush | undefined; areaM2: Float64Array }) {
     this.t = t;
     // names are interned: the one blank name has one index
     const blank = t.strings.indexOf('');
@@ -41,10 +44,11 @@ export class Landmarks {
     this.rows = rows.slice(0, n);
     this.areaRows = areas.slice(0, m);
     if (built) {
-      if (built.tree.numItems !== n || built.areaM2.length !== m || (built.boxes?.numItems ?? 0) !== m) {
+      const tree = typeof built.tree === 'function' ? built.tree(this.rows) : built.tree;
+      if (tree.numItems !== n || built.areaM2.length !== m || (built.boxes?.numItems ?? 0) !== m) {
         throw new RangeError('landmark indexes do not fit the table');
       }
-      this.tree = built.tree;
+      this.tree = tree;
       this.boxes = built.boxes;
       this.areaM2 = built.areaM2;
       return;

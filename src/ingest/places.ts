@@ -2,7 +2,24 @@ import type { Block, TagRuns } from '../load/block.js';
 import type { Osm } from '../load/osm.js';
 import { List } from '../model/list.js';
 import { StringTable } from '../model/strings.js';
-import { POINT, LINE, POLYGON, MULTIPOLYGON, PLACE, LOCALITY, STREET, BUILDING, type PlaceTable, type Sizes } from '../model/table.js';
+import {
+  POINT,
+  LINE,
+  POLYGON,
+  MULTIPOLYGON,
+  PLACE,
+  LOCALITY,
+  STREET,
+  BUILDING,
+  COLUMNS,
+  COLUMN_NAMES,
+  type Column,
+  type ColumnArray,
+  type ColumnName,
+  type ColumnSize,
+  type PlaceTable,
+  type Sizes,
+} from '../model/table.js';
 import { isPlace, placeTypes } from '../osm/place.js';
 import { isArea } from '../place/area.js';
 import { placeName } from '../osm/name.js';
@@ -243,58 +260,23 @@ export function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipoly
 /** Accumulates place rows and interns their strings. */
 class Builder {
   private readonly table = new StringTable();
-  osmId: List<Float64Array>;
-  kind: List<Uint8Array>;
-  lat: List<Int32Array>;
-  lon: List<Int32Array>;
-  name: List<Uint32Array>;
-  address: List<Uint32Array>;
-  addressEn: List<Uint32Array>;
-  addressNe: List<Uint32Array>;
-  tagStart: List<Uint32Array>;
-  tagKV: List<Uint32Array>;
-  typeStart: List<Uint32Array>;
-  typeList: List<Uint32Array>;
-  geom: List<Uint8Array>;
-  what: List<Uint8Array>;
-  primary: List<Uint32Array>;
-  shapeStart: List<Uint32Array>;
-  shape: List<Uint32Array>;
-  coordStart: List<Uint32Array>;
-  coords: List<Int32Array>;
-  prom: List<Float64Array>;
-  hours: List<Int32Array>;
+  /** A growing list per column of the table (`COLUMNS`). */
+  private readonly c: { [K in ColumnName]: List<ColumnArray<K>> };
   schedules = new Schedules();
 
   // Sized from the kept objects' counts: growing arrays of millions costs copies and
   // page faults, and the counts are known before the first place is built.
   constructor(places: number, tagPairs: number, refs: number) {
     const n = places + 1;
-    this.osmId = new List(Float64Array, n);
-    this.kind = new List(Uint8Array, n);
-    this.lat = new List(Int32Array, n);
-    this.lon = new List(Int32Array, n);
-    this.name = new List(Uint32Array, n);
-    this.address = new List(Uint32Array, n);
-    this.addressEn = new List(Uint32Array, n);
-    this.addressNe = new List(Uint32Array, n);
-    this.tagStart = new List(Uint32Array, n);
-    this.tagKV = new List(Uint32Array, 2 * tagPairs + 1);
-    this.typeStart = new List(Uint32Array, n);
-    this.typeList = new List(Uint32Array, n + (n >> 2));
-    this.geom = new List(Uint8Array, n);
-    this.what = new List(Uint8Array, n);
-    this.primary = new List(Uint32Array, n);
-    this.shapeStart = new List(Uint32Array, n);
-    this.shape = new List(Uint32Array, n);
-    this.coordStart = new List(Uint32Array, n);
-    this.coords = new List(Int32Array, 2 * refs + 1024);
-    this.prom = new List(Float64Array, n);
-    this.hours = new List(Int32Array, n);
-    this.tagStart.push(0);
-    this.typeStart.push(0);
-    this.shapeStart.push(0);
-    this.coordStart.push(0);
+    const capacity: Record<ColumnSize, number> = { rows: n, starts: n, pairs: 2 * tagPairs + 1, types: n + (n >> 2), shape: n, coords: 2 * refs + 1024 };
+    const c: Partial<Record<ColumnName, List<ColumnArray<ColumnName>>>> = {};
+    for (const name of COLUMN_NAMES) {
+      const column: Column = COLUMNS[name];
+      c[name] = new List<ColumnArray<ColumnName>>(column.type as new (n: number) => ColumnArray<ColumnName>, capacity[column.size]);
+      // an offsets column starts at 0: row i's values end where row i + 1's begin
+      if (column.size === 'starts') c[name].push(0);
+    }
+    this.c = c as { [K in ColumnName]: List<ColumnArray<K>> };
   }
 
   intern(s: string): number {
@@ -314,57 +296,40 @@ class Builder {
     coords: number[],
     areaM2: number,
   ): void {
-    this.osmId.push(id);
-    this.kind.push(kind);
-    this.lon.push(centroid[0]);
-    this.lat.push(centroid[1]);
+    const c = this.c;
+    c.osmId.push(id);
+    c.kind.push(kind);
+    c.lon.push(centroid[0]);
+    c.lat.push(centroid[1]);
     const name = placeName(keys, vals);
-    this.name.push(this.intern(name));
-    this.address.push(0); // '' until the addresses are computed, once the whole table is known
-    this.addressEn.push(0);
-    this.addressNe.push(0);
-    for (const s of kv) this.tagKV.push(s);
-    this.tagStart.push(this.tagKV.length / 2);
+    c.name.push(this.intern(name));
+    c.address.push(0); // '' until the addresses are computed, once the whole table is known
+    c.addressEn.push(0);
+    c.addressNe.push(0);
+    for (const s of kv) c.tagKV.push(s);
+    c.tagStart.push(c.tagKV.length / 2);
     const types = placeTypes(keys, vals, kind);
-    for (const t of types) this.typeList.push(this.intern(t));
-    this.typeStart.push(this.typeList.length);
-    this.geom.push(geom);
-    this.what.push(what);
-    this.primary.push(this.intern(types[0] ?? primaryOf(what, keys, vals)));
-    for (const v of shape) this.shape.push(v);
-    this.shapeStart.push(this.shape.length);
-    for (const v of coords) this.coords.push(v);
-    this.coordStart.push(this.coords.length);
-    this.prom.push(prominence(keys, name !== '', areaM2));
+    for (const t of types) c.typeList.push(this.intern(t));
+    c.typeStart.push(c.typeList.length);
+    c.geom.push(geom);
+    c.what.push(what);
+    c.primary.push(this.intern(types[0] ?? primaryOf(what, keys, vals)));
+    for (const v of shape) c.shape.push(v);
+    c.shapeStart.push(c.shape.length);
+    for (const v of coords) c.coords.push(v);
+    c.coordStart.push(c.coords.length);
+    c.prominence.push(prominence(keys, name !== '', areaM2));
     // opening hours are a place's: other rows are never "open"
     const oh = what === PLACE ? keys.indexOf('opening_hours') : -1;
-    this.hours.push(oh < 0 ? -1 : this.schedules.add(vals[oh]));
+    c.hours.push(oh < 0 ? -1 : this.schedules.add(vals[oh]));
   }
 
   finish(): PlaceTable {
+    const columns: Partial<Record<ColumnName, ColumnArray<ColumnName>>> = {};
+    for (const name of COLUMN_NAMES) columns[name] = this.c[name].finish();
     return {
-      size: this.osmId.length,
-      osmId: this.osmId.finish(),
-      kind: this.kind.finish(),
-      lat: this.lat.finish(),
-      lon: this.lon.finish(),
-      name: this.name.finish(),
-      address: this.address.finish(),
-      addressEn: this.addressEn.finish(),
-      addressNe: this.addressNe.finish(),
-      tagStart: this.tagStart.finish(),
-      tagKV: this.tagKV.finish(),
-      typeStart: this.typeStart.finish(),
-      typeList: this.typeList.finish(),
-      geom: this.geom.finish(),
-      what: this.what.finish(),
-      primary: this.primary.finish(),
-      shapeStart: this.shapeStart.finish(),
-      shape: this.shape.finish(),
-      coordStart: this.coordStart.finish(),
-      coords: this.coords.finish(),
-      prominence: this.prom.finish(),
-      hours: this.hours.finish(),
+      ...(columns as { [K in ColumnName]: ColumnArray<K> }),
+      size: this.c.osmId.length,
       strings: this.table.list,
       schedules: this.schedules,
     };

@@ -1,4 +1,5 @@
 import type { Schedules } from '../hours/schedules.js';
+import type { Codec } from './encoding.js';
 
 /** Geometry kinds, as stored in `PlaceTable.geom`. */
 export const POINT = 0,
@@ -16,47 +17,84 @@ export const PLACE = 0,
   STREET = 2,
   BUILDING = 3;
 
+/** Where a column's capacity comes from when a table is built (see `Sizes`). */
+export type ColumnSize = 'rows' | 'starts' | 'pairs' | 'types' | 'shape' | 'coords';
+
+/** One column of the place table: its typed array, its snapshot encoding, and what sizes it. */
+export interface Column {
+  type: Float64ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor;
+  codec: Codec;
+  /** Rows (one value a row), starts (one a row and one more), tag pairs (two a pair), types, shapes, coordinates (two a node ref). */
+  size: ColumnSize;
+  /** The values are indexes into `strings`: a snapshot holding one past its end is corrupted. */
+  strings?: true;
+}
+
 /**
- * All places of a file as parallel typed arrays, one row per place. Geometry is a
- * flat `coords` array (lon, lat pairs in 1e-7 degrees) described by `shape`:
- * a line is `[n]`, a polygon `[rings, n1, n2…]`, a multipolygon
- * `[polygons, rings, n1…, rings, n1…]`; a point has neither (it is its centroid).
+ * The place table's columns, in one place: the place builder makes a list of each, the snapshot
+ * writer stores each with its codec, the reader reads each back as its array. Geometry is a
+ * flat `coords` array (lon, lat pairs in 1e-7 degrees) described by `shape`: a line is `[n]`,
+ * a polygon `[rings, n1, n2…]`, a multipolygon `[polygons, rings, n1…, rings, n1…]`; a point has
+ * neither (it is its centroid). `xStart[i]..xStart[i+1]` are row i's values in the column after it.
  */
-export interface PlaceTable {
-  size: number;
-  osmId: Float64Array;
+export const COLUMNS = {
+  // ascending within nodes, ways and relations: a byte or two a row as deltas
+  osmId: { type: Float64Array, codec: { enc: 'delta' }, size: 'rows' },
   /** 0 node, 1 way, 2 relation. */
-  kind: Uint8Array;
+  kind: { type: Uint8Array, codec: { enc: 'bits' }, size: 'rows' },
   /** Centroid, 1e-7 degrees. */
-  lat: Int32Array;
-  lon: Int32Array;
-  /** String-table indexes. */
-  name: Uint32Array;
+  lat: { type: Int32Array, codec: { enc: 'delta' }, size: 'rows' },
+  lon: { type: Int32Array, codec: { enc: 'delta' }, size: 'rows' },
+  name: { type: Uint32Array, codec: { enc: 'bits' }, size: 'rows', strings: true },
   /** The address of the names as mapped, and in English and in Nepali (`address/assign.ts`). */
-  address: Uint32Array;
-  addressEn: Uint32Array;
-  addressNe: Uint32Array;
-  /** `tagStart[i]..tagStart[i+1]` are place i's tag pairs in `tagKV` (pairs of string indexes). */
-  tagStart: Uint32Array;
-  tagKV: Uint32Array;
-  /** `typeStart[i]..typeStart[i+1]` are place i's types (string indexes) in `typeList`. */
-  typeStart: Uint32Array;
-  typeList: Uint32Array;
-  geom: Uint8Array;
+  address: { type: Uint32Array, codec: { enc: 'bits' }, size: 'rows', strings: true },
+  addressEn: { type: Uint32Array, codec: { enc: 'bits' }, size: 'rows', strings: true },
+  addressNe: { type: Uint32Array, codec: { enc: 'bits' }, size: 'rows', strings: true },
+  tagStart: { type: Uint32Array, codec: { enc: 'steps' }, size: 'starts' },
+  /** Pairs of string indexes (key, value). */
+  tagKV: { type: Uint32Array, codec: { enc: 'pairs' }, size: 'pairs', strings: true },
+  typeStart: { type: Uint32Array, codec: { enc: 'steps' }, size: 'starts' },
+  /** String indexes of the rows' types. */
+  typeList: { type: Uint32Array, codec: { enc: 'bits' }, size: 'types', strings: true },
+  geom: { type: Uint8Array, codec: { enc: 'bits' }, size: 'rows' },
   /** PLACE, LOCALITY, STREET or BUILDING. */
-  what: Uint8Array;
+  what: { type: Uint8Array, codec: { enc: 'bits' }, size: 'rows' },
   /** String index of the row's type outside `nearby`: its first type, else its `place`, `highway` or `building` value. */
-  primary: Uint32Array;
-  shapeStart: Uint32Array;
-  shape: Uint32Array;
-  coordStart: Uint32Array;
-  coords: Int32Array;
-  prominence: Float64Array;
+  primary: { type: Uint32Array, codec: { enc: 'bits' }, size: 'rows', strings: true },
+  shapeStart: { type: Uint32Array, codec: { enc: 'steps' }, size: 'starts' },
+  shape: { type: Uint32Array, codec: { enc: 'varint' }, size: 'shape' },
+  // a long way's thousands of points would widen every row's step: varint deltas instead
+  coordStart: { type: Uint32Array, codec: { enc: 'delta' }, size: 'starts' },
+  coords: { type: Int32Array, codec: { enc: 'delta2' }, size: 'coords' },
+  // a few values of base prominence plus, for areas, a logarithm: deflate finds the repeats
+  prominence: { type: Float64Array, codec: { enc: 'raw', deflate: true }, size: 'rows' },
   /** Schedule index of `opening_hours`, or -1. */
-  hours: Int32Array;
+  hours: { type: Int32Array, codec: { enc: 'bits' }, size: 'rows' },
+} as const satisfies Record<string, Column>;
+
+/** The name of a place table column. */
+export type ColumnName = keyof typeof COLUMNS;
+
+/** The names of the columns, in table order. */
+export const COLUMN_NAMES = Object.keys(COLUMNS) as ColumnName[];
+
+/** The array a column holds. */
+export type ColumnArray<K extends ColumnName> = ArrayOf<(typeof COLUMNS)[K]['type']>;
+
+type ArrayOf<C> = C extends Float64ArrayConstructor
+  ? Float64Array
+  : C extends Int32ArrayConstructor
+    ? Int32Array
+    : C extends Uint32ArrayConstructor
+      ? Uint32Array
+      : Uint8Array;
+
+/** All places of a file as parallel typed arrays, one row per place: the `COLUMNS`, its size and its strings. */
+export type PlaceTable = { -readonly [K in ColumnName]: ColumnArray<K> } & {
+  size: number;
   strings: string[];
   schedules: Schedules;
-}
+};
 
 /** Capacities for a place table: places, tag pairs and way node refs. */
 export interface Sizes {

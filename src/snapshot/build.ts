@@ -1,7 +1,7 @@
 import type { PlaceIndex } from '../index/place-index.js';
 import type { LoadStats } from '../types.js';
 import { SectionWriter } from './sections.js';
-import { flatbushData } from './flatbush.js';
+import { COLUMNS, COLUMN_NAMES } from '../model/table.js';
 import { writeRoads, type RoadMeta } from './roads.js';
 
 /** The small fields of a snapshot, in its directory. */
@@ -13,8 +13,8 @@ export interface Meta {
   /** The parsed `opening_hours` values, by schedule index, and how many did not parse. */
   schedules: string[];
   badSchedules: number;
-  /** The queryable types, in the index's order: their number of items, and where their KDBush lies in section `types`. */
-  types: { name: string; items: number; at: number; bytes: number }[];
+  /** The queryable types, in the index's order: their number of items (their ids lie one type after another in `typeIds`) and their KDBush's node size. */
+  types: { name: string; items: number; nodeSize: number }[];
   /** Mean name length of the text index. */
   avgLen: number;
   /** The road graph's hierarchies (none in snapshots written before routing). */
@@ -25,13 +25,13 @@ export interface Meta {
  * Writes an index as a snapshot: one buffer that `fromSnapshot` turns back into an
  * index answering every query exactly as this one does.
  *
- * Spatial indexes are stored as their `data` buffers; coordinates stay the 1e-7
- * degree integers of the table; strings are the table's own deduplicated list.
- * Integer columns take the bytes their values need: string indexes the fewest whole
- * bytes that hold the largest, offsets and coordinates varint deltas. That keeps a
- * snapshot smaller than the PBF it came from, and quick to read. The road graph is
- * stored with a contraction hierarchy per mode, computed here if the index has
- * none yet (seconds to tens of seconds at Nepal scale): a snapshot routes fast.
+ * Each column of the table is stored in the encoding `COLUMNS` declares for it, each other
+ * array in the one declared here (see docs/snapshot-format.md): integers take the bits their
+ * values need, sorted ones and coordinates varint deltas, text is deflated. Spatial indexes
+ * are stored by what cannot be computed again quickly: a KDBush of rows by its ids (its points
+ * are the rows' centroids), a Flatbush by its leaves (its parents follow in one pass). The road
+ * graph is stored with a contraction hierarchy per mode, computed here if the index has none
+ * yet (seconds to tens of seconds at Nepal scale): a snapshot routes fast.
  *
  * @example
  * writeFileSync('nepal.places', buildSnapshot(await loadPbf('nepal.osm.pbf')));
@@ -39,68 +39,44 @@ export interface Meta {
 export function buildSnapshot(index: PlaceIndex): Uint8Array {
   const t = index.table;
   const w = new SectionWriter();
-  w.raw('osmId', t.osmId);
-  w.raw('kind', t.kind);
-  w.raw('lat', t.lat);
-  w.raw('lon', t.lon);
-  w.fixed('name', t.name);
-  w.fixed('address', t.address);
-  w.fixed('addressEn', t.addressEn);
-  w.fixed('addressNe', t.addressNe);
-  w.delta('tagStart', t.tagStart);
-  w.fixed('tagKV', t.tagKV);
-  w.delta('typeStart', t.typeStart);
-  w.fixed('typeList', t.typeList);
-  w.raw('geom', t.geom);
-  w.raw('what', t.what);
-  w.fixed('primary', t.primary);
-  w.delta('shapeStart', t.shapeStart);
-  w.varint('shape', t.shape);
-  w.delta('coordStart', t.coordStart);
-  w.delta2('coords', t.coords);
-  w.raw('prominence', t.prominence);
-  w.fixed(
-    'hours',
-    Int32Array.from(t.hours, (h) => h + 1),
-  );
+  for (const name of COLUMN_NAMES) w.put(name, t[name], COLUMNS[name].codec);
   w.strings('strings', t.strings);
 
-  // the types' KDBush data, one after another at multiples of 8 (their coordinates are Int32)
+  // the types' KDBush trees by their ids alone: their points are their places' centroids
   const types: Meta['types'] = [];
-  const places: number[] = [],
+  const ids: number[] = [],
+    places: number[] = [],
     matched: number[] = [];
-  let end = 0;
   for (const [name, tt] of index.types) {
-    types.push({ name, items: tt.place.length, at: end, bytes: tt.tree.data.byteLength });
-    end += (tt.tree.data.byteLength + 7) & ~7;
+    types.push({ name, items: tt.place.length, nodeSize: tt.tree.nodeSize });
     for (let i = 0; i < tt.place.length; i++) {
+      ids.push(tt.tree.ids[i]);
       places.push(tt.place[i]);
       matched.push(tt.matched[i]);
     }
   }
-  const trees = new Uint8Array(end);
-  [...index.types.values()].forEach((tt, i) => trees.set(new Uint8Array(tt.tree.data), types[i].at));
-  w.raw('types', trees);
-  w.delta('typePlace', Uint32Array.from(places));
-  w.fixed('typeMatched', Uint32Array.from(matched));
+  w.put('typeIds', Uint32Array.from(ids), 'bits');
+  w.put('typePlace', Uint32Array.from(places), 'delta');
+  w.put('typeMatched', Uint32Array.from(matched), 'bits');
 
-  w.delta('lookup', index.lookup.rows);
+  w.put('lookup', index.lookup.rows, 'delta');
 
   const lm = index.landmarks;
-  w.buffer('landmarks', lm.tree.data);
-  if (lm.boxes) w.raw('landmarkBoxes', flatbushData(lm.boxes));
-  w.raw('landmarkAreas', lm.areaM2);
-  if (index.streets.tree) w.raw('streets', flatbushData(index.streets.tree));
+  w.put('landmarkIds', Uint32Array.from(lm.tree.ids), 'bits');
+  w.note({ nodeSize: lm.tree.nodeSize });
+  if (lm.boxes) w.flatbush('landmarkBoxes', lm.boxes);
+  w.put('landmarkAreas', lm.areaM2, { enc: 'raw', deflate: true });
+  if (index.streets.tree) w.flatbush('streets', index.streets.tree);
 
   const words = index.words.data;
   w.strings('words', words.sorted);
-  w.fixed('wordId', words.sortedId);
-  w.delta('docRow', words.docRow);
-  w.fixed('docLen', words.docLen);
-  w.raw('docOld', words.docOld);
-  w.delta('postingStart', words.start);
-  w.delta('postingDoc', words.doc);
-  w.raw('postingTf', words.tf);
+  w.put('wordId', words.sortedId, 'bits');
+  w.put('docRow', words.docRow, 'delta');
+  w.put('docLen', words.docLen, 'bits');
+  w.put('docOld', words.docOld, 'bits');
+  w.put('postingStart', words.start, 'delta');
+  w.put('postingDoc', words.doc, 'delta');
+  w.put('postingTf', words.tf, 'bits');
 
   // routing's preprocessing happens here, once, rather than in every load
   let roads: RoadMeta | undefined;

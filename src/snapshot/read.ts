@@ -1,5 +1,4 @@
-import KDBush from 'kdbush';
-import Flatbush from 'flatbush';
+import type KDBush from 'kdbush';
 import { PlaceIndex } from '../index/place-index.js';
 import { typeTree, type TypeTree } from '../index/type-trees.js';
 import { Streets } from '../index/streets.js';
@@ -7,9 +6,22 @@ import { PlaceLookup } from '../index/lookup.js';
 import { Landmarks } from '../index/landmarks.js';
 import { OLD, Words } from '../search/words.js';
 import { Schedules } from '../hours/schedules.js';
-import { MULTIPOLYGON, BUILDING, POINT, LINE, POLYGON, type PlaceTable } from '../model/table.js';
+import {
+  MULTIPOLYGON,
+  BUILDING,
+  POINT,
+  LINE,
+  POLYGON,
+  COLUMNS,
+  COLUMN_NAMES,
+  type Column,
+  type ColumnArray,
+  type ColumnName,
+  type PlaceTable,
+} from '../model/table.js';
 import { SnapshotError } from '../errors.js';
-import { SectionReader, type Handover } from './sections.js';
+import { SectionReader, isPermutation, type ArrayType, type Handover, type IntArray } from './sections.js';
+import { kdbushFrom } from './kdbush.js';
 import type { Meta } from './build.js';
 import { readRoads } from './roads.js';
 import type { LoadStats } from '../types.js';
@@ -85,60 +97,37 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
   ) {
     throw new RangeError('the directory lacks the index fields');
   }
-  // stored plus one, so that no schedule (-1) is 0
-  const hours = r.decoded('hours', Int32Array, () => {
-    const h = r.ints('hours', Int32Array);
-    for (let i = 0; i < h.length; i++) h[i]--;
-    return h;
-  });
   const strings = yield* r.stringSteps('strings');
-  const address = r.ints('address', Uint32Array, strings.length);
-  // a snapshot written before addresses per language answers every language with its one address
-  const addressIn = (name: string) => (r.has(name) ? r.ints(name, Uint32Array, strings.length) : address);
-  const t: PlaceTable = {
+  const columns: Partial<Record<ColumnName, ColumnArray<ColumnName>>> = {};
+  for (const name of COLUMN_NAMES) {
+    const c: Column = COLUMNS[name];
+    columns[name] = r.array<IntArray>(name, c.type as ArrayType, c.strings ? strings.length : undefined) as ColumnArray<ColumnName>;
+  }
+  const t = {
+    ...(columns as { [K in ColumnName]: ColumnArray<K> }),
     size: meta.rows,
-    osmId: r.raw('osmId', Float64Array),
-    kind: r.raw('kind', Uint8Array),
-    lat: r.raw('lat', Int32Array),
-    lon: r.raw('lon', Int32Array),
-    name: r.ints('name', Uint32Array, strings.length),
-    address,
-    addressEn: addressIn('addressEn'),
-    addressNe: addressIn('addressNe'),
-    tagStart: r.ints('tagStart', Uint32Array),
-    tagKV: r.ints('tagKV', Uint32Array, strings.length),
-    typeStart: r.ints('typeStart', Uint32Array),
-    typeList: r.ints('typeList', Uint32Array, strings.length),
-    geom: r.raw('geom', Uint8Array),
-    what: r.raw('what', Uint8Array),
-    primary: r.ints('primary', Uint32Array, strings.length),
-    shapeStart: r.ints('shapeStart', Uint32Array),
-    shape: r.ints('shape', Uint32Array),
-    coordStart: r.ints('coordStart', Uint32Array),
-    coords: r.ints('coords', Int32Array),
-    prominence: r.raw('prominence', Float64Array),
-    hours,
     strings,
     schedules: Schedules.of(meta.schedules.map(String), Number(meta.badSchedules) || 0),
-  };
+  } satisfies PlaceTable;
   yield 'table';
   if (!r.proven) {
     checkTable(t);
     yield 'table checked';
   }
 
-  const places = r.ints('typePlace', Uint32Array);
-  const matched = r.ints('typeMatched', Uint32Array, strings.length);
+  const ids = r.array('typeIds', Uint32Array);
+  const places = r.array('typePlace', Uint32Array, t.size);
+  const matched = r.array('typeMatched', Uint32Array, strings.length);
+  if (ids.length !== places.length || matched.length !== places.length) throw new RangeError('the types\' items do not fit together');
   const types = new Map<string, TypeTree>();
   let at = 0;
-  for (const [i, { name, items, at: treeAt, bytes }] of meta.types.entries()) {
+  for (const [i, { name, items, nodeSize }] of meta.types.entries()) {
     if (typeof name !== 'string' || !Number.isSafeInteger(items) || items < 0 || at + items > places.length) {
       throw new RangeError(`type ${i} does not fit its places`);
     }
-    const tree = checkKDBush(r, KDBush.from(r.buffer('types', treeAt, bytes)), `type ${name}`);
     const rows = places.subarray(at, at + items);
+    const tree = kdbush(r, ids.subarray(at, at + items), nodeSize, t, rows, `type ${name}`);
     types.set(name, typeTree(t, tree, rows, matched.subarray(at, at + items)));
-    if (!r.proven) checkPoints(t, tree, rows, `type ${name}`);
     at += items;
     // types are many and mostly small: a step every few hundred thousand items
     if (items > 50_000 || i % 16 === 15) yield `types to ${name}`;
@@ -146,34 +135,30 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
   if (at !== places.length) throw new RangeError(`${places.length - at} type items belong to no type`);
   yield 'types';
 
-  const flatbush = (name: string): Flatbush => {
-    const { buffer, byteOffset } = r.place(name);
-    return checkFlatbush(r, Flatbush.from(buffer, byteOffset), name);
-  };
+  const landmarkIds = r.array('landmarkIds', Uint32Array);
   const landmarks = new Landmarks(t, {
-    tree: checkKDBush(r, KDBush.from(r.buffer('landmarks')), 'landmarks'),
-    boxes: r.has('landmarkBoxes') ? flatbush('landmarkBoxes') : undefined,
-    areaM2: r.raw('landmarkAreas', Float64Array),
+    tree: (rows) => kdbush(r, landmarkIds, r.nodeSize('landmarkIds'), t, rows, 'landmarks'),
+    boxes: r.has('landmarkBoxes.ids') ? r.flatbush('landmarkBoxes') : undefined,
+    areaM2: r.array('landmarkAreas', Float64Array),
   });
-  if (!r.proven) checkPoints(t, landmarks.tree, landmarks.rows, 'landmarks');
   yield 'landmarks';
-  const streets = new Streets(t, r.has('streets') ? flatbush('streets') : undefined);
+  const streets = new Streets(t, r.has('streets.ids') ? r.flatbush('streets') : undefined);
   yield 'streets';
   const sorted = yield* r.stringSteps('words');
   const words = new Words({
     sorted,
-    sortedId: r.ints('wordId', Uint32Array),
-    docRow: r.ints('docRow', Uint32Array),
-    docLen: r.ints('docLen', Uint16Array),
-    docOld: r.raw('docOld', Uint8Array),
+    sortedId: r.array('wordId', Uint32Array),
+    docRow: r.array('docRow', Uint32Array),
+    docLen: r.array('docLen', Uint16Array),
+    docOld: r.array('docOld', Uint8Array),
     avgLen: Number(meta.avgLen),
-    start: r.ints('postingStart', Uint32Array),
-    doc: r.ints('postingDoc', Uint32Array),
-    tf: r.raw('postingTf', Uint8Array),
+    start: r.array('postingStart', Uint32Array),
+    doc: r.array('postingDoc', Uint32Array),
+    tf: r.array('postingTf', Uint8Array),
   });
   if (!r.proven) checkWords(words, t.size);
   yield 'text index';
-  const lookup = new PlaceLookup(t, r.ints('lookup', Uint32Array));
+  const lookup = new PlaceLookup(t, r.array('lookup', Uint32Array, t.size));
   const index = new PlaceIndex(t, types, streets, meta.license, checkStats(meta.stats), { lookup, words, landmarks });
   yield 'index';
   if (meta.roads) index.router = yield* readRoads(r, meta.roads, options);
@@ -218,8 +203,8 @@ function checkStats(stats: LoadStats): LoadStats {
 // would otherwise read out of range or loop over a bogus count. All linear and cheap.
 function checkTable(t: PlaceTable): void {
   const n = t.size;
-  const columns = [t.osmId, t.kind, t.lat, t.lon, t.name, t.address, t.addressEn, t.addressNe, t.geom, t.what, t.primary, t.prominence, t.hours];
-  if (columns.some((c) => c.length !== n)) throw new RangeError(`a table column is not ${n} rows long`);
+  for (const name of COLUMN_NAMES)
+    if (COLUMNS[name].size === 'rows' && t[name].length !== n) throw new RangeError(`table column ${name} is not ${n} rows long`);
   const starts: [Uint32Array, number][] = [
     [t.tagStart, t.tagKV.length / 2],
     [t.typeStart, t.typeList.length],
@@ -248,53 +233,13 @@ const MAX_OSM_ID = 2 ** 51;
 
 // A spatial index's item ids are what its searches return and the index maps to rows:
 // each must be an item (below numItems), and each item once (a permutation), or a
-// search would return a row twice or one that does not exist.
-function checkKDBush(r: SectionReader, tree: KDBush, what: string): KDBush {
-  if (r.proven) return tree;
-  if (tree.ids.length !== tree.numItems || !isPermutation(tree.ids, tree.numItems))
-    throw new RangeError(`the ${what} tree's item ids are not its items`);
-  return tree;
-}
-
-// A KDBush of rows' centroids holds each item at its row's own coordinates: one
-// elsewhere would be found (or missed) at the wrong place, silently.
-function checkPoints(t: PlaceTable, tree: KDBush, rows: Uint32Array, what: string): void {
-  const { ids, coords } = tree;
-  for (let k = 0; k < ids.length; k++) {
-    const r = rows[ids[k]];
-    if (coords[2 * k] !== t.lon[r] || coords[2 * k + 1] !== t.lat[r])
-      throw new RangeError(`the ${what} tree holds item ${ids[k]} away from its row`);
-  }
-}
-
-// Flatbush keeps, beside its leaves' item ids, each inner node's first child's position:
-// the same numbers whatever the data (see its finish()), and a wrong one would send a
-// search out of the tree or round in a loop.
-function checkFlatbush(r: SectionReader, tree: Flatbush, what: string): Flatbush {
-  if (r.proven) return tree;
-  const { numItems, nodeSize, _indices: ids, _levelBounds: bounds } = tree;
-  if (!isPermutation(ids.subarray(0, numItems), numItems)) throw new RangeError(`the ${what} tree's item ids are not its items`);
-  let node = numItems;
-  for (let level = 0, read = 0; level < bounds.length - 1; level++) {
-    const end = bounds[level];
-    for (; read < end; read += 4 * nodeSize) {
-      if (ids[node++] !== read) throw new RangeError(`the ${what} tree's node ${node - 1} points elsewhere than its children`);
-    }
-    read = end;
-  }
-  if (node !== ids.length) throw new RangeError(`the ${what} tree has ${ids.length} nodes, its levels ${node}`);
-  return tree;
-}
-
-function isPermutation(ids: ArrayLike<number>, n: number): boolean {
-  if (ids.length !== n) return false;
-  const seen = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const id = ids[i];
-    if (!(id < n) || seen[id]) return false;
-    seen[id] = 1;
-  }
-  return true;
+// search would return a row twice or one that does not exist. Its points are the rows'
+// own centroids, put in place here: none can lie elsewhere than its row.
+function kdbush(r: SectionReader, ids: Uint32Array, nodeSize: unknown, t: PlaceTable, rows: Uint32Array, what: string): KDBush {
+  if (!(Number.isSafeInteger(nodeSize) && (nodeSize as number) >= 2 && (nodeSize as number) <= 0xffff))
+    throw new RangeError(`the ${what} tree has a node size of ${String(nodeSize)}`);
+  if (ids.length !== rows.length || (!r.proven && !isPermutation(ids))) throw new RangeError(`the ${what} tree's item ids are not its items`);
+  return kdbushFrom(ids, nodeSize as number, t.lon, t.lat, rows);
 }
 
 // Whether row r's shape layout (see PlaceTable) accounts for exactly its coordinates.

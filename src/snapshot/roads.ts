@@ -1,13 +1,14 @@
-import Flatbush from 'flatbush';
 import type { RoadGraph } from '../model/roads.js';
 import { Router } from '../route/router.js';
 import { Hierarchy, type HierarchyData } from '../route/ch.js';
-import type { Handover, SectionWriter, SectionReader } from './sections.js';
-import { flatbushData } from './flatbush.js';
+import type { Encoding, Handover, SectionWriter, SectionReader } from './sections.js';
 import { headOf, tailOf, timeOf } from '../route/modes.js';
 import { restrictionsOf } from '../model/roads.js';
 import { MODES, forwardBit } from '../osm/profile.js';
 import type { ProfilesDoc } from '../osm/profiles.js';
+
+/** The encodings of the hierarchies' arrays that are not bit-packed: the ascending slot offsets. */
+const CH_CODEC: Record<string, Encoding> = { first: 'delta', mid: 'delta' };
 
 /** The largest arc weight (ms) the searches' Uint32 weights hold. */
 const MAX_WEIGHT = 0xffffffff;
@@ -22,30 +23,33 @@ export interface RoadMeta {
 
 /**
  * Writes a router's road graph, snapping index and contraction hierarchies. The
- * hierarchies' arrays are stored as they are, each number in the fewest whole
- * bytes that hold the largest (slot offsets as varint deltas): a snapshot's router
- * decodes them, and recomputes nothing.
+ * hierarchies' arrays are stored as they are, each number in the bits that hold the
+ * largest (slot offsets as varint deltas): a snapshot's router decodes them, and
+ * recomputes nothing.
  */
 export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
   const g = router.graph;
-  w.delta('roadNodeLon', g.nodeLon);
-  w.delta('roadNodeLat', g.nodeLat);
-  w.fixed('edgeFrom', g.edgeFrom);
-  w.fixed('edgeTo', g.edgeTo);
-  w.raw('edgeAccess', g.edgeAccess);
-  w.raw('edgeKmh', g.edgeKmh);
-  w.raw('edgeMeters', g.edgeMeters);
-  w.delta('edgeWay', g.edgeWay);
-  w.delta('edgeCoordStart', g.coordStart);
-  w.delta2('edgeCoords', g.coords);
-  w.raw('roadWayId', g.wayId);
-  w.fixed('roadWayName', g.wayName);
-  w.fixed('roadWayClass', g.wayClass);
-  w.raw('roadWayFlags', g.wayFlags);
+  // each array in the encoding that fits its values (docs/snapshot-format.md): node ids and
+  // string indexes bit-packed, ascending ids and offsets as deltas, coordinates as deltas
+  // along each chain
+  w.put('roadNodeLon', g.nodeLon, 'delta');
+  w.put('roadNodeLat', g.nodeLat, 'delta');
+  w.put('edgeFrom', g.edgeFrom, 'bits');
+  w.put('edgeTo', g.edgeTo, 'bits');
+  w.put('edgeAccess', g.edgeAccess, 'bits');
+  w.put('edgeKmh', g.edgeKmh, 'raw');
+  w.put('edgeMeters', g.edgeMeters, 'raw');
+  w.put('edgeWay', g.edgeWay, 'delta');
+  w.put('edgeCoordStart', g.coordStart, 'delta');
+  w.put('edgeCoords', g.coords, 'delta2');
+  w.put('roadWayId', g.wayId, 'delta');
+  w.put('roadWayName', g.wayName, 'bits');
+  w.put('roadWayClass', g.wayClass, 'bits');
+  w.put('roadWayFlags', g.wayFlags, 'bits');
   w.strings('roadStrings', g.strings);
-  w.raw('roadNodeDelay', g.nodeDelay);
-  w.fixed('restrictions', g.restrictions);
-  if (router.snapper.tree) w.raw('roadTree', flatbushData(router.snapper.tree));
+  w.put('roadNodeDelay', g.nodeDelay, 'bits');
+  w.put('restrictions', g.restrictions, 'bits');
+  if (router.snapper.tree) w.flatbush('roadTree', router.snapper.tree);
   const meta: RoadMeta = { hierarchies: [], profiles: g.profiles };
   router.hierarchies.forEach((h, m) => {
     if (!h) {
@@ -57,14 +61,17 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
       .filter((k) => k !== 'weight')
       .sort();
     // NONE (2^32 - 1) marks an original arc among shortcut slots: stored plus one, that
-    // is 0, so those arrays pack into few bytes too
+    // is 0, so those arrays pack into few bits too; slot offsets ascend: deltas of a byte
     for (const p of parts)
-      w.fixed(
+      w.put(
         `ch${m}${p}`,
         (d[p] as Uint32Array).map((v) => (v + 1) >>> 0),
+        CH_CODEC[p] ?? 'bits',
       );
-    if (d.weight instanceof Float64Array) w.raw(`ch${m}weight`, d.weight);
-    else w.fixed(`ch${m}weight`, d.weight as Uint32Array);
+    if (d.weight instanceof Float64Array) w.put(`ch${m}weight`, d.weight, 'raw');
+    // a shortcut's weight is the sum of its halves': slots in a block hold weights near each
+    // other, which deltas store in a quarter fewer bytes than bits wide enough for the largest
+    else w.put(`ch${m}weight`, d.weight as Uint32Array, 'delta');
     meta.hierarchies.push({ parts, weight: d.weight instanceof Float64Array ? 'f64' : 'u32' });
   });
   return meta;
@@ -106,12 +113,7 @@ export function* readRoads(
     checkGraph(g);
     yield 'road graph checked';
   }
-  const tree = r.has('roadTree')
-    ? (() => {
-        const { buffer, byteOffset } = r.place('roadTree');
-        return Flatbush.from(buffer, byteOffset);
-      })()
-    : undefined;
+  const tree = r.has('roadTree.ids') ? r.flatbush('roadTree') : undefined;
   if (!Array.isArray(meta?.hierarchies)) throw new RangeError('the directory lacks the roads');
   const hierarchies: HierarchyData[] = [];
   for (const [m, h] of meta.hierarchies.entries()) {
@@ -154,6 +156,13 @@ function checkGraph(g: RoadGraph): void {
     if (g.edgeFrom[e] >= nodes || g.edgeTo[e] >= nodes || g.edgeWay[e] >= ways)
       throw new RangeError(`edge ${e} refers past the nodes or ways`);
     if (s[e + 1] < s[e] + 2) throw new RangeError(`edge ${e} has fewer than two points`);
+    // a route's line joins its edges' geometries end to start: each must begin and end at its nodes
+    const a = 2 * s[e],
+      z = 2 * s[e + 1] - 2;
+    const from = g.edgeFrom[e],
+      to = g.edgeTo[e];
+    if (g.coords[a] !== g.nodeLon[from] || g.coords[a + 1] !== g.nodeLat[from] || g.coords[z] !== g.nodeLon[to] || g.coords[z + 1] !== g.nodeLat[to])
+      throw new RangeError(`edge ${e}'s geometry does not run from its node to its node`);
     // every mode's weight is a whole number of ms below 2^32, summed exactly by the searches:
     // an infinite or NaN length or speed, or a car speed of 0 on a car's road, would make
     // one that is not, and every route over it an error

@@ -1,19 +1,23 @@
+import { deflateSync, Inflate } from 'fflate';
 import { SnapshotError } from '../errors.js';
+import type { Codec, Encoding } from '../model/encoding.js';
 import { MAGIC, SNAPSHOT_VERSION, HEADER_SIZE, isSnapshot } from './format.js';
-import { varintSize, writeVarints, readVarints, type Stride } from './varint.js';
+import { varintSize, writeVarints, readVarints, readDeltas64, type Stride } from './varint.js';
+import { bitsFor, packedBytes, pack, unpack } from './bits.js';
 import { xxhash32 } from './xxhash.js';
+import { flatbushLeaves, flatbushFrom } from './flatbush.js';
+import type { SectionName, StringsName, TreeName } from './names.js';
 import type { ModeGraph } from '../route/modes.js';
+import type Flatbush from 'flatbush';
 
-/**
- * How a section's bytes hold its array: as they are in memory; as unsigned integers
- * of the fewest whole bytes that hold its largest (`width`); as varints; as zigzag
- * varint deltas; or as deltas within interleaved pairs (lon, lat).
- */
-type Encoding = 'raw' | 'fixed' | 'varint' | 'delta' | 'delta2';
+export type { Codec, Encoding } from '../model/encoding.js';
+export type { SectionName } from './names.js';
+
 const STRIDE: Record<'varint' | 'delta' | 'delta2', Stride> = { varint: 0, delta: 1, delta2: 2 };
 
 /** The typed arrays that sections hold. */
 export type IntArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+type UintArray = Uint8Array | Uint16Array | Uint32Array | Int32Array;
 
 /**
  * What a thread that read a snapshot whole hands over with its bytes, transferred: its decoded
@@ -26,7 +30,7 @@ export interface Handover {
 }
 
 /** A typed array constructor that sections store. */
-type ArrayType<T extends IntArray = IntArray> = {
+export type ArrayType<T extends IntArray = IntArray> = {
   new (length: number): T;
   new (buffer: ArrayBufferLike, byteOffset: number, length: number): T;
   readonly BYTES_PER_ELEMENT: number;
@@ -34,15 +38,26 @@ type ArrayType<T extends IntArray = IntArray> = {
 };
 
 /** One row of the section table. `offset` counts from the start of the sections, which is 8-byte aligned. */
-interface Entry {
-  name: string;
+export interface Entry {
+  name: SectionName;
   enc: Encoding;
+  /** The array's type, as its constructor's name. */
   type: string;
   offset: number;
   bytes: number;
+  /** Values in the array. */
   count: number;
-  /** Bytes per value of a `fixed` section. */
+  /** Bytes per value (`fixed`); bits per value (`bits`, `steps`) or per dictionary index (`pairs`). */
   width?: number;
+  /** `bits`: the smallest value, subtracted from each. */
+  base?: number;
+  /** `pairs`: distinct pairs in the dictionary, and bits per dictionary value. */
+  dict?: number;
+  vwidth?: number;
+  /** Deflated: the encoded bytes' length before deflating. */
+  inflated?: number;
+  /** The node size of a tree stored by its ids (`NAME.ids` of a Flatbush, a KDBush's ids). */
+  nodeSize?: number;
 }
 
 /** The directory: the section table and the index's small fields. */
@@ -57,72 +72,133 @@ const align8 = (n: number) => (n + 7) & ~7;
 const STRING_BYTES = 64 * 1024,
   STRING_COUNT = 32 * 1024;
 
+/**
+ * Where there is no zlib, deflated bytes are inflated this many at a time, and refused as soon as
+ * they give more than their section declares: a crafted section that would inflate to gigabytes
+ * stops within a chunk.
+ */
+const INFLATE_CHUNK = 1 << 20;
+
+/**
+ * Node's own zlib, where there is one (taken without an import, so that the browser's bundle has
+ * none): it inflates 3–5 times faster than fflate, and starts fast, where fflate's first megabytes
+ * run in the interpreter; a cold process opening a snapshot is the case that matters.
+ */
+const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('zlib') as
+  | { inflateRawSync(buf: Uint8Array, options: { maxOutputLength: number }): Uint8Array }
+  | undefined;
+
+/** `size` bytes inflated from `deflated` (raw deflate); throws when they are not exactly that many. */
+function inflate(deflated: Uint8Array, size: number): Uint8Array {
+  if (zlib) {
+    // maxOutputLength stops zlib at size + 1 bytes: a longer stream is refused without inflating it whole
+    const out = zlib.inflateRawSync(deflated, { maxOutputLength: size + 1 });
+    if (out.length !== size) throw new RangeError(`${out.length} bytes inflated`);
+    // zlib's Buffers may share a pool: the section gets a buffer of its own, 8-aligned
+    return out.byteOffset % 8 === 0 && out.byteLength === out.buffer.byteLength ? out : out.slice();
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  const inflater = new Inflate((chunk) => {
+    if (at + chunk.length > size) throw new RangeError('too long');
+    out.set(chunk, at);
+    at += chunk.length;
+  });
+  for (let i = 0; ; i += INFLATE_CHUNK) {
+    const last = i + INFLATE_CHUNK >= deflated.length;
+    inflater.push(deflated.subarray(i, i + INFLATE_CHUNK), last);
+    if (last) break;
+  }
+  if (at !== size) throw new RangeError(`${at} bytes inflated`);
+  return out;
+}
+
+/** What an encoder made of an array: its bytes, and what its entry says of them. */
+type Encoded = { out: Uint8Array } & Partial<Omit<Entry, 'bytes'>>;
+
 /** Collects an index's arrays as named sections, then writes them as one snapshot. */
 export class SectionWriter {
   private readonly entries: Entry[] = [];
-  private readonly parts: { at: number; write: (out: Uint8Array, pos: number) => void }[] = [];
+  private readonly parts: Uint8Array[] = [];
   private size = 0;
 
-  /** Stores an array's bytes as they are, for a zero-copy view on reading. */
-  raw(name: string, a: IntArray): void {
-    const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-    this.add(name, 'raw', a, bytes.length, (out, pos) => out.set(bytes, pos));
-  }
-
-  /** Stores a spatial index's `data` buffer as it is. */
-  buffer(name: string, data: ArrayBufferLike): void {
-    this.raw(name, new Uint8Array(data));
-  }
-
   /**
-   * Stores an array of non-negative integers in the fewest whole bytes that hold its
-   * largest: for indexes spread over a range (string indexes), where a varint's length
-   * varies from value to value and reading them is a branch mispredicted per value.
+   * Stores an array as `codec` says (an encoding, or one and `deflate`): the one call a new
+   * section needs. The reader decodes it whatever its encoding (`SectionReader.array`).
    */
-  fixed(name: string, a: Uint16Array | Uint32Array | Int32Array): void {
-    let max = 0;
-    for (let i = 0; i < a.length; i++) {
-      if (!(a[i] >= 0)) throw new RangeError(`cannot store ${a[i]} in section ${name}`);
-      if (a[i] > max) max = a[i];
+  put(name: SectionName, a: IntArray, codec: Codec | Encoding): void {
+    const { enc, deflate } = typeof codec === 'string' ? { enc: codec, deflate: false } : codec;
+    const encoded = encode(name, enc, a);
+    if (deflate) {
+      encoded.inflated = encoded.out.length;
+      encoded.out = deflateSync(encoded.out, { level: 9 });
     }
-    const width = max < 0x100 ? 1 : max < 0x10000 ? 2 : max < 0x1000000 ? 3 : 4;
-    this.add(
-      name,
-      'fixed',
-      a,
-      a.length * width,
-      (out, pos) => {
-        for (let i = 0; i < a.length; i++) {
-          const v = a[i];
-          for (let k = 0; k < width; k++) out[pos++] = (v >>> (8 * k)) & 0xff;
-        }
-      },
-      width,
-    );
+    this.add(name, enc, a, encoded);
   }
 
-  /** Stores an array of non-negative integers as varints. */
-  varint(name: string, a: Uint8Array | Uint16Array | Uint32Array | Int32Array): void {
-    this.ints(name, 'varint', a);
+  /** Stores an array's bytes as they are, for a zero-copy view on reading. */
+  raw(name: SectionName, a: IntArray): void {
+    this.put(name, a, 'raw');
   }
 
-  /** Stores an array of integers as varint deltas: for ascending or clustered values. */
-  delta(name: string, a: Uint32Array | Int32Array): void {
-    this.ints(name, 'delta', a);
+  /** Stores non-negative integers in the fewest whole bytes that hold the largest. */
+  fixed(name: SectionName, a: Uint16Array | Uint32Array | Int32Array): void {
+    this.put(name, a, 'fixed');
+  }
+
+  /** Stores integers bit-packed, less their smallest. */
+  bits(name: SectionName, a: UintArray): void {
+    this.put(name, a, 'bits');
+  }
+
+  /** Stores non-negative integers as varints. */
+  varint(name: SectionName, a: UintArray): void {
+    this.put(name, a, 'varint');
+  }
+
+  /** Stores integers as varint deltas: for ascending or clustered values. */
+  delta(name: SectionName, a: Uint32Array | Int32Array | Float64Array): void {
+    this.put(name, a, 'delta');
   }
 
   /** Stores interleaved pairs (lon, lat) as varint deltas from the previous pair. */
-  delta2(name: string, a: Int32Array): void {
-    this.ints(name, 'delta2', a);
+  delta2(name: SectionName, a: Int32Array): void {
+    this.put(name, a, 'delta2');
   }
 
-  /** Stores strings as one UTF-8 run and their lengths (UTF-16 units), so reading is one decode. */
-  strings(name: string, list: readonly string[]): void {
-    this.raw(`${name}.utf8`, new TextEncoder().encode(list.join('')));
-    this.varint(
+  /**
+   * Stores strings as one UTF-8 run, deflated (text deflates to a third or less), and their
+   * lengths (UTF-16 units), so that reading is one inflate and one decode.
+   */
+  strings(name: StringsName, list: readonly string[]): void {
+    this.put(`${name}.utf8`, new TextEncoder().encode(list.join('')), { enc: 'raw', deflate: true });
+    this.put(
       `${name}.len`,
       Uint32Array.from(list, (s) => s.length),
+      'varint',
     );
+  }
+
+  /**
+   * Stores a Flatbush of Int32 boxes by its leaves: their item ids bit-packed, their boxes as
+   * deltas (a box's corners are near each other, and leaves in Hilbert order near the previous).
+   * The parents are computed again on reading, in one pass (`SectionReader.flatbush`).
+   */
+  flatbush(name: TreeName, tree: Flatbush): void {
+    const { ids, boxes } = flatbushLeaves(tree);
+    this.put(`${name}.ids`, ids, 'bits');
+    this.entries[this.entries.length - 1].nodeSize = tree.nodeSize;
+    this.put(`${name}.boxes`, boxes, 'delta2');
+  }
+
+  /** The sections written so far: name, encoding and bytes of each, in order. */
+  sizes(): { name: SectionName; enc: Encoding; bytes: number }[] {
+    return this.entries.map(({ name, enc, bytes }) => ({ name, enc, bytes }));
+  }
+
+  /** Sets a field of the last section's entry (the node size of a tree stored by its ids). */
+  note(fields: Pick<Entry, 'nodeSize'>): void {
+    Object.assign(this.entries[this.entries.length - 1], fields);
   }
 
   /** The snapshot: header, directory (section table and `meta`), sections. */
@@ -137,30 +213,124 @@ export class SectionWriter {
     view.setUint32(20, 0, true);
     view.setUint32(HEADER_SIZE, dir.length, true);
     out.set(dir, HEADER_SIZE + 4);
-    for (const p of this.parts) p.write(out, start + p.at);
+    this.entries.forEach((e, i) => out.set(this.parts[i], start + e.offset));
     view.setUint32(16, xxhash32(out.subarray(HEADER_SIZE)), true);
     return out;
   }
 
-  private ints(name: string, enc: 'varint' | 'delta' | 'delta2', a: IntArray): void {
-    const stride = STRIDE[enc];
-    this.add(name, enc, a, varintSize(a, stride), (out, pos) => writeVarints(a, stride, out, pos));
-  }
-
-  private add(
-    name: string,
-    enc: Encoding,
-    a: IntArray,
-    bytes: number,
-    write: (out: Uint8Array, pos: number) => void,
-    width?: number,
-  ): void {
+  private add(name: SectionName, enc: Encoding, a: IntArray, { out: bytes, ...fields }: Encoded): void {
     if (this.entries.some((e) => e.name === name)) throw new Error(`section ${name} written twice`);
     const offset = this.size;
-    this.entries.push({ name, enc, type: a.constructor.name, offset, bytes, count: a.length, ...(width ? { width } : {}) });
-    this.parts.push({ at: offset, write });
-    this.size = align8(offset + bytes);
+    this.entries.push({ name, enc, type: a.constructor.name, offset, bytes: bytes.length, count: a.length, ...fields });
+    this.parts.push(bytes);
+    this.size = align8(offset + bytes.length);
   }
+}
+
+/**
+ * The section table of a snapshot as written (`SectionWriter.finish`): each section's name,
+ * encoding and bytes, in file order. For reporting sizes: it checks nothing beyond the directory.
+ */
+export function sectionSizes(snapshot: Uint8Array): { name: SectionName; enc: Encoding; bytes: number }[] {
+  const view = new DataView(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength);
+  const n = view.getUint32(HEADER_SIZE, true);
+  const dir = JSON.parse(new TextDecoder().decode(snapshot.subarray(HEADER_SIZE + 4, HEADER_SIZE + 4 + n))) as Directory;
+  return dir.sections.map(({ name, enc, bytes }) => ({ name, enc, bytes }));
+}
+
+/** An array's bytes in an encoding; throws RangeError for values the encoding cannot hold. */
+function encode(name: string, enc: Encoding, a: IntArray): Encoded {
+  const ints = () => {
+    if (a instanceof Float32Array || a instanceof Float64Array)
+      if (!(enc === 'delta' && a instanceof Float64Array)) throw new RangeError(`section ${name}: ${enc} stores integers, not floats`);
+  };
+  switch (enc) {
+    case 'raw':
+      // a copy: the array may be a view of a larger buffer, or change before finish()
+      return { out: new Uint8Array(a.buffer, a.byteOffset, a.byteLength).slice() };
+    case 'fixed': {
+      ints();
+      const max = range(name, a, 0).max;
+      const width = max < 0x100 ? 1 : max < 0x10000 ? 2 : max < 0x1000000 ? 3 : 4;
+      const out = new Uint8Array(a.length * width);
+      for (let i = 0, pos = 0; i < a.length; i++) {
+        const v = a[i];
+        for (let k = 0; k < width; k++) out[pos++] = (v >>> (8 * k)) & 0xff;
+      }
+      return { out: out, width };
+    }
+    case 'bits': {
+      ints();
+      const { min, max } = range(name, a);
+      const width = bitsFor(max - min);
+      const out = new Uint8Array(packedBytes(a.length, width));
+      pack(a, min, width, out);
+      return { out: out, width, base: min };
+    }
+    case 'steps': {
+      ints();
+      const d = new Float64Array(a.length);
+      for (let i = 0; i < a.length; i++) d[i] = a[i] - (i ? a[i - 1] : 0);
+      const { max } = range(name, d, 0);
+      const width = bitsFor(max);
+      const out = new Uint8Array(packedBytes(d.length, width));
+      pack(d, 0, width, out);
+      return { out: out, width };
+    }
+    case 'pairs': {
+      ints();
+      if (a.length % 2) throw new RangeError(`section ${name}: ${a.length} values are not pairs`);
+      range(name, a, 0);
+      const ids = new Map<number, Map<number, number>>();
+      const vals: number[] = [];
+      const index = new Uint32Array(a.length / 2);
+      for (let i = 0; i < index.length; i++) {
+        const k = a[2 * i],
+          v = a[2 * i + 1];
+        let byValue = ids.get(k);
+        if (!byValue) ids.set(k, (byValue = new Map()));
+        let id = byValue.get(v);
+        if (id === undefined) {
+          id = vals.length / 2;
+          byValue.set(v, id);
+          vals.push(k, v);
+        }
+        index[i] = id;
+      }
+      const dict = vals.length / 2;
+      const vwidth = bitsFor(range(name, vals, 0).max),
+        width = bitsFor(dict - 1);
+      const head = packedBytes(vals.length, vwidth);
+      const out = new Uint8Array(head + packedBytes(index.length, width));
+      pack(vals, 0, vwidth, out.subarray(0, head));
+      pack(index, 0, width, out.subarray(head));
+      return { out: out, width, dict, vwidth };
+    }
+    case 'varint':
+    case 'delta':
+    case 'delta2': {
+      ints();
+      const stride = STRIDE[enc];
+      const out = new Uint8Array(varintSize(a, stride));
+      writeVarints(a, stride, out, 0);
+      return { out: out };
+    }
+  }
+}
+
+/** The smallest and largest of integer values, each at least `floor` and below 2^32 above the smallest. */
+function range(name: string, a: ArrayLike<number>, floor = -Infinity): { min: number; max: number } {
+  let min = Infinity,
+    max = -Infinity;
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i];
+    if (!Number.isSafeInteger(v) || v < floor) throw new RangeError(`cannot store ${v} in section ${name}`);
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (a.length === 0) return { min: 0, max: 0 };
+  if (max - min >= 2 ** 32) throw new RangeError(`section ${name} spans more than 32 bits`);
+  return { min, max };
 }
 
 /**
@@ -193,7 +363,7 @@ export class SectionReader {
   readonly proven: boolean;
   private readonly bytes: Uint8Array;
   private readonly start: number;
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<SectionName, Entry>();
   private readonly keep?: Decoded;
   private readonly given?: Decoded;
 
@@ -222,7 +392,7 @@ export class SectionReader {
     if (version !== SNAPSHOT_VERSION) {
       throw this.fail(
         'wrong-version',
-        `format version ${version}; this nepal-places reads version ${SNAPSHOT_VERSION}: build the snapshot again`,
+        `format version ${version}; this nepal-places reads version ${SNAPSHOT_VERSION}: build the snapshot again from its PBF (nepal-places build)`,
       );
     }
     const length = view.getUint32(12, true);
@@ -261,24 +431,46 @@ export class SectionReader {
   }
 
   /** Whether the snapshot has a section (some are left out when empty). */
-  has(name: string): boolean {
+  has(name: SectionName): boolean {
     return this.entries.has(name);
   }
 
-  /** The array of a `raw` section: a view of the bytes, not a copy. */
-  raw<T extends IntArray>(name: string, type: ArrayType<T>): T {
-    const e = this.entry(name, 'raw', type);
-    if (e.bytes !== e.count * type.BYTES_PER_ELEMENT)
-      throw this.fail('corrupted', `section ${name} has ${e.bytes} bytes for ${e.count} items`);
-    return new type(this.bytes.buffer, this.bytes.byteOffset + this.start + e.offset, e.count);
+  /** The section table: name, encoding and bytes of each section, in file order. */
+  sizes(): { name: SectionName; enc: Encoding; bytes: number }[] {
+    return [...this.entries.values()].map(({ name, enc, bytes }) => ({ name, enc, bytes }));
+  }
+
+  /**
+   * The array of a section, whatever its encoding: a view of the bytes where it is stored as
+   * it is in memory, else decoded (and kept for a handover). Integers must be below `below`
+   * (an index into something of that length), or the file is corrupted.
+   */
+  array<T extends IntArray>(name: SectionName, type: ArrayType<T>, below = 2 ** 32): T {
+    return this.decoded(name, type, () => this.decode(this.entry(name, type), type, below));
+  }
+
+  /** `array()`, for a section stored `raw` (kept for the readers that ask for one by that name). */
+  raw<T extends IntArray>(name: SectionName, type: ArrayType<T>): T {
+    return this.array(name, type);
+  }
+
+  /** `array()`, for an integer section. */
+  ints<T extends UintArray>(name: SectionName, type: ArrayType<T>, below = 2 ** 32): T {
+    return this.array(name, type, below);
+  }
+
+  /** The node size its writer noted for a section that holds a tree's ids. */
+  nodeSize(name: SectionName): number | undefined {
+    return this.entries.get(name)?.nodeSize;
   }
 
   /**
    * A copy of `bytes` bytes at `at` of a raw section, in a buffer of its own: KDBush.from
    * wants a spatial index's data at the start of a buffer.
    */
-  buffer(name: string, at = 0, bytes?: number): ArrayBuffer {
-    const e = this.entry(name, 'raw', Uint8Array);
+  buffer(name: SectionName, at = 0, bytes?: number): ArrayBuffer {
+    const e = this.entry(name, Uint8Array);
+    if (e.enc !== 'raw' || e.inflated !== undefined) throw this.fail('corrupted', `section ${name} is not raw bytes`);
     const n = bytes ?? e.bytes - at;
     if (!(Number.isSafeInteger(at) && Number.isSafeInteger(n) && at >= 0 && n >= 0 && at + n <= e.bytes)) {
       throw this.fail('corrupted', `${n} bytes at ${at} lie outside section ${name}`);
@@ -287,26 +479,27 @@ export class SectionReader {
     return this.bytes.buffer.slice(from, from + n) as ArrayBuffer;
   }
 
-  /** A spatial index's `data` where it lies, for Flatbush.from(buffer, byteOffset): no copy. */
-  place(name: string): { buffer: ArrayBuffer; byteOffset: number } {
-    const e = this.entry(name, 'raw', Uint8Array);
-    return { buffer: this.bytes.buffer as ArrayBuffer, byteOffset: this.bytes.byteOffset + this.start + e.offset };
-  }
-
   /**
-   * The array of an integer section, decoded; for `fixed` and plain varints, every
-   * value must be below `below` (an index into something of that length), or the file
-   * is corrupted.
+   * The Flatbush that `SectionWriter.flatbush` stored by its leaves: their ids must be each item
+   * once, and the parents are computed again from their boxes, so that every node is sound.
    */
-  ints<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(name: string, type: ArrayType<T>, below = 2 ** 32): T {
-    return this.decoded(name, type, () => this.decode(name, type, below));
+  flatbush(name: TreeName): Flatbush {
+    const e = this.entry(`${name}.ids`, Uint32Array);
+    const ids = this.array(`${name}.ids`, Uint32Array, e.count);
+    const boxes = this.array(`${name}.boxes`, Int32Array);
+    const nodeSize = e.nodeSize;
+    if (!(Number.isSafeInteger(nodeSize) && nodeSize! >= 2 && nodeSize! <= 0xffff))
+      throw this.fail('corrupted', `the ${name} tree has a node size of ${nodeSize}`);
+    if (ids.length === 0 || boxes.length !== 4 * ids.length) throw this.fail('corrupted', `the ${name} tree's boxes are not 4 a leaf`);
+    if (!this.proven && !isPermutation(ids)) throw this.fail('corrupted', `the ${name} tree's item ids are not its items`);
+    return flatbushFrom(ids, boxes, nodeSize!);
   }
 
   /**
    * The array `make` decodes (and perhaps adjusts in place) from section `name`, or the one a
    * proven reader handed over for it; kept for a handover when asked to.
    */
-  decoded<T extends IntArray>(name: string, type: ArrayType<T>, make: () => T): T {
+  decoded<T extends IntArray>(name: SectionName, type: ArrayType<T>, make: () => T): T {
     const given = this.given?.get(name);
     if (given) {
       if (!(given instanceof type))
@@ -319,26 +512,8 @@ export class SectionReader {
     return out;
   }
 
-  private decode<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(name: string, type: ArrayType<T>, below: number): T {
-    const found = this.entries.get(name);
-    if (found?.enc === 'fixed') return this.fixed(found, type, below);
-    const enc = found?.enc === 'delta' || found?.enc === 'delta2' ? found.enc : 'varint';
-    const { count: n, offset, bytes } = this.entry(name, enc, type);
-    const wide = type.BYTES_PER_ELEMENT === 4;
-    const out = new Int32Array(n);
-    const at = this.start + offset;
-    const limit = wide ? below : Math.min(below, 2 ** (8 * type.BYTES_PER_ELEMENT));
-    if (!readVarints(this.bytes, at, at + bytes, out, STRIDE[enc], limit)) {
-      throw this.fail('corrupted', `section ${name} does not decode to ${n} numbers${enc === 'varint' ? ` below ${limit}` : ''}`);
-    }
-    if (wide) return new type(out.buffer, 0, n);
-    const narrow = new type(n);
-    narrow.set(out);
-    return narrow;
-  }
-
   /** The strings of a `strings` section. */
-  strings(name: string): string[] {
+  strings(name: StringsName): string[] {
     const steps = this.stringSteps(name);
     for (;;) {
       const step = steps.next();
@@ -351,9 +526,10 @@ export class SectionReader {
    * decoded STRING_BYTES at a time (some ms; a country's names are megabytes) and cut into strings
    * STRING_COUNT at a time.
    */
-  *stringSteps(name: string): Generator<string, string[]> {
-    const utf8 = this.raw(`${name}.utf8`, Uint8Array);
-    const len = this.ints(`${name}.len`, Uint32Array);
+  *stringSteps(name: StringsName): Generator<string, string[]> {
+    const utf8 = this.array(`${name}.utf8`, Uint8Array);
+    yield name;
+    const len = this.array(`${name}.len`, Uint32Array);
     const decoder = new TextDecoder('utf-8', { fatal: true });
     const parts: string[] = [];
     for (let at = 0; at < utf8.length; at += STRING_BYTES) {
@@ -386,14 +562,139 @@ export class SectionReader {
     return new SnapshotError(problem, message, this.file);
   }
 
-  private fixed<T extends Uint8Array | Uint16Array | Uint32Array | Int32Array>(e: Entry, type: ArrayType<T>, below: number): T {
-    this.entry(e.name, 'fixed', type);
+  private entry(name: SectionName, type: ArrayType): Entry {
+    const e = this.entries.get(name);
+    if (!e) throw this.fail('corrupted', `no section ${name}`);
+    if (e.type !== type.name) throw this.fail('corrupted', `section ${name} is ${e.type}, not ${type.name}`);
+    return e;
+  }
+
+  /** A section's encoded bytes, inflated if they are deflated; 8-aligned in their buffer either way. */
+  private source(e: Entry): Uint8Array {
+    const stored = this.bytes.subarray(this.start + e.offset, this.start + e.offset + e.bytes);
+    if (e.inflated === undefined) return stored;
+    const n = e.inflated;
+    // deflate gives at most 1032 bytes a byte: a larger claim is no deflate's
+    if (!(Number.isSafeInteger(n) && n >= 0 && n <= 1032 * e.bytes + 1024 && n < 2 ** 31))
+      throw this.fail('corrupted', `section ${e.name} claims ${n} bytes inflated from ${e.bytes}`);
+    let out: Uint8Array;
+    try {
+      out = inflate(stored, n);
+    } catch {
+      throw this.fail('corrupted', `section ${e.name} does not inflate to ${n} bytes`);
+    }
+    const at = out.length;
+    if (at !== n) throw this.fail('corrupted', `section ${e.name} inflates to ${at} bytes, not ${n}`);
+    return out;
+  }
+
+  private decode<T extends IntArray>(e: Entry, type: ArrayType<T>, below: number): T {
+    const n = e.count;
+    const src = this.source(e);
+    const bad = (what: string) => this.fail('corrupted', `section ${e.name} ${what}`);
+    // compared as a plain value: TypeScript finds no overlap between the generic and each constructor
+    const ctor: unknown = type;
+    const float = ctor === Float64Array || ctor === Float32Array;
+    if (float && e.enc !== 'raw' && !(e.enc === 'delta' && ctor === Float64Array)) throw bad(`is ${e.enc}, which holds no floats`);
+    // the range a value must lie in: its type's, and below `below`
+    const [lo, hi] = float ? [-Infinity, Infinity] : RANGE[type.name as keyof typeof RANGE];
+    const limit = Math.min(hi, below);
+    switch (e.enc) {
+      case 'raw': {
+        if (src.length !== n * type.BYTES_PER_ELEMENT) throw bad(`has ${src.length} bytes for ${n} values`);
+        const out = new type(src.buffer, src.byteOffset, n);
+        if (!float && limit < hi && !this.proven) checkBelow(out, limit, bad);
+        return out;
+      }
+      case 'fixed':
+        return this.fixed(e, src, type as ArrayType<UintArray>, below) as T;
+      case 'bits': {
+        const w = e.width ?? -1,
+          base = e.base ?? NaN;
+        if (!(Number.isInteger(w) && w >= 0 && w <= 32 && Number.isSafeInteger(base) && src.length === packedBytes(n, w)))
+          throw bad(`has ${src.length} bytes for ${n} values of ${w} bits`);
+        const out = new type(n) as UintArray;
+        const words = new Uint32Array(src.buffer, src.byteOffset, src.length >> 2);
+        // values that may lie outside the range are checked as they are unpacked, before a typed array wraps them
+        const checked = !this.proven && (base < lo || base + 2 ** w > limit);
+        if (!unpack(words, w, base, out, checked ? lo : -Infinity, checked ? limit : Infinity)) throw bad(`holds a value below ${lo} or not below ${limit}`);
+        return out as T;
+      }
+      case 'steps': {
+        const w = e.width ?? -1;
+        if (!(Number.isInteger(w) && w >= 0 && w <= 32 && src.length === packedBytes(n, w)))
+          throw bad(`has ${src.length} bytes for ${n} steps of ${w} bits`);
+        const d = new Uint32Array(n);
+        unpack(new Uint32Array(src.buffer, src.byteOffset, src.length >> 2), w, 0, d);
+        const out = new type(n) as UintArray;
+        let sum = 0;
+        for (let i = 0; i < n; i++) {
+          sum += d[i];
+          out[i] = sum;
+        }
+        if (sum >= limit) throw bad(`sums to ${sum}, not below ${limit}`);
+        return out as T;
+      }
+      case 'pairs': {
+        const w = e.width ?? -1,
+          vw = e.vwidth ?? -1,
+          dict = e.dict ?? -1;
+        const head = packedBytes(2 * dict, vw);
+        if (
+          !(ctor === Uint32Array || ctor === Int32Array) ||
+          !(Number.isInteger(w) && w >= 0 && w <= 32 && Number.isInteger(vw) && vw >= 0 && vw <= 32) ||
+          !(Number.isSafeInteger(dict) && dict >= 0 && n % 2 === 0 && src.length === head + packedBytes(n / 2, w))
+        )
+          throw bad(`has ${src.length} bytes for ${n / 2} pairs of a dictionary of ${dict}`);
+        const vals = new Uint32Array(2 * dict);
+        if (!unpack(new Uint32Array(src.buffer, src.byteOffset, head >> 2), vw, 0, vals, lo, this.proven ? Infinity : limit))
+          throw bad(`holds a value below ${lo} or not below ${limit}`);
+        const index = new Uint32Array(n / 2);
+        unpack(new Uint32Array(src.buffer, src.byteOffset + head, (src.length - head) >> 2), w, 0, index);
+        const out = new type(n) as Uint32Array;
+        for (let i = 0; i < index.length; i++) {
+          const k = index[i];
+          if (k >= dict) throw bad(`refers to pair ${k} of ${dict}`);
+          out[2 * i] = vals[2 * k];
+          out[2 * i + 1] = vals[2 * k + 1];
+        }
+        return out as unknown as T;
+      }
+      case 'varint':
+      case 'delta':
+      case 'delta2': {
+        if (ctor === Float64Array) {
+          const out = new Float64Array(n);
+          if (!readDeltas64(src, 0, src.length, out)) throw bad(`does not decode to ${n} numbers`);
+          return out as T;
+        }
+        const out = new Int32Array(n);
+        const plain = e.enc === 'varint';
+        if (!readVarints(src, 0, src.length, out, STRIDE[e.enc], plain ? Math.min(limit, 2 ** 32) : 2 ** 32))
+          throw bad(`does not decode to ${n} numbers${plain ? ` below ${limit}` : ''}`);
+        if (ctor === Int32Array) {
+          if (!plain && limit < hi && !this.proven) checkBelow(out, limit, bad);
+          return out as T;
+        }
+        const wide = new Uint32Array(out.buffer, 0, n);
+        if (!plain && !this.proven) checkBelow(wide, limit, bad);
+        if (ctor === Uint32Array) return wide as unknown as T;
+        const narrow = new type(n);
+        narrow.set(wide);
+        return narrow;
+      }
+      default:
+        throw bad(`has an unknown encoding ${String(e.enc)}`);
+    }
+  }
+
+  private fixed<T extends UintArray>(e: Entry, src: Uint8Array, type: ArrayType<T>, below: number): T {
     const n = e.count,
       w = e.width ?? 0;
-    if (!(w >= 1 && w <= type.BYTES_PER_ELEMENT && e.bytes === n * w))
-      throw this.fail('corrupted', `section ${e.name} has ${e.bytes} bytes for ${n} values of ${w}`);
-    const at = this.bytes.byteOffset + this.start + e.offset;
-    const buf = this.bytes.buffer;
+    if (!(w >= 1 && w <= type.BYTES_PER_ELEMENT && src.length === n * w))
+      throw this.fail('corrupted', `section ${e.name} has ${src.length} bytes for ${n} values of ${w}`);
+    const at = src.byteOffset;
+    const buf = src.buffer;
     let out: T;
     if (w === type.BYTES_PER_ELEMENT) {
       out = new type(buf, at, n);
@@ -414,12 +715,28 @@ export class SectionReader {
     }
     return out;
   }
+}
 
-  private entry(name: string, enc: Encoding, type: ArrayType): Entry {
-    const e = this.entries.get(name);
-    if (!e) throw this.fail('corrupted', `no section ${name}`);
-    if (e.enc !== enc || e.type !== type.name)
-      throw this.fail('corrupted', `section ${name} is ${e.enc} ${e.type}, not ${enc} ${type.name}`);
-    return e;
+/** The values each integer type holds: from, and below. */
+const RANGE = {
+  Uint8Array: [0, 2 ** 8],
+  Uint16Array: [0, 2 ** 16],
+  Uint32Array: [0, 2 ** 32],
+  Int32Array: [-(2 ** 31), 2 ** 31],
+} as const;
+
+function checkBelow(a: ArrayLike<number>, limit: number, bad: (what: string) => SnapshotError): void {
+  for (let i = 0; i < a.length; i++) if (!(a[i] < limit)) throw bad(`holds ${a[i]}, not below ${limit}`);
+}
+
+/** Whether `ids` holds each of 0 .. length - 1 once. */
+export function isPermutation(ids: ArrayLike<number>): boolean {
+  const n = ids.length;
+  const seen = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    if (!(id < n) || seen[id]) return false;
+    seen[id] = 1;
   }
+  return true;
 }

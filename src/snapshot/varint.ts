@@ -108,6 +108,23 @@ function pairs(buf: Uint8Array, pos: number, out: Int32Array): number {
   return pos;
 }
 
+/**
+ * Reads `out.length` zigzag varint deltas into doubles (ids up to 2^53, which an Int32Array
+ * cannot hold); false when they do not end exactly at `end`, or a sum leaves the safe integers.
+ */
+export function readDeltas64(buf: Uint8Array, pos: number, end: number, out: Float64Array): boolean {
+  let a = 0;
+  for (let i = 0; i < out.length; i++) {
+    const v = varint(buf, pos);
+    if (v < 0) return false;
+    pos = next;
+    a += v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : unzigzag(v);
+    if (!(Math.abs(a) <= Number.MAX_SAFE_INTEGER)) return false;
+    out[i] = a;
+  }
+  return pos === end;
+}
+
 const unzigzag = (v: number) => (v % 2 ? -(v + 1) / 2 : v / 2);
 
 // where the last `varint` ended: a second result without allocating a pair

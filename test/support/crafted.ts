@@ -15,7 +15,12 @@ export interface Section {
   offset: number;
   bytes: number;
   count: number;
+  /** Bytes (`fixed`) or bits (`bits`, `steps`, `pairs`) per value. */
   width?: number;
+  /** `bits`: the smallest value, subtracted from each. */
+  base?: number;
+  /** Bytes before deflating, of a deflated section. */
+  inflated?: number;
 }
 
 /** A snapshot's directory: the section table and the index's small fields. */
@@ -64,27 +69,52 @@ export function section(b: Uint8Array, name: string): Section & { at: number } {
   return { ...s, at: start + s.offset };
 }
 
-/** The unsigned integers of a `fixed` section (each in `width` little-endian bytes). */
-export function readFixed(b: Uint8Array, name: string): number[] {
+/**
+ * The integers of a `fixed` section (each in `width` little-endian bytes) or a `bits` one
+ * (`width` bits each, least significant first, plus `base`), as the format describes them.
+ */
+export function readInts(b: Uint8Array, name: string): number[] {
   const s = section(b, name);
-  if (s.enc !== 'fixed') throw new Error(`section ${name} is ${s.enc}, not fixed`);
   const w = s.width!;
   const out: number[] = [];
+  if (s.enc === 'fixed') {
+    for (let i = 0; i < s.count; i++) {
+      let v = 0;
+      for (let k = w - 1; k >= 0; k--) v = v * 256 + b[s.at + i * w + k];
+      out.push(v);
+    }
+    return out;
+  }
+  if (s.enc !== 'bits' || s.inflated !== undefined) throw new Error(`section ${name} is ${s.enc}, not fixed or bits`);
   for (let i = 0; i < s.count; i++) {
     let v = 0;
-    for (let k = w - 1; k >= 0; k--) v = v * 256 + b[s.at + i * w + k];
-    out.push(v);
+    for (let k = w - 1; k >= 0; k--) {
+      const bit = i * w + k;
+      v = v * 2 + ((b[s.at + (bit >> 3)] >> (bit & 7)) & 1);
+    }
+    out.push(v + s.base!);
   }
   return out;
 }
 
-/** Writes `values` into a `fixed` section in place; each must fit its width. */
-export function writeFixed(b: Uint8Array, name: string, values: number[]): void {
+/** Writes `values` into a `fixed` or `bits` section in place; each must fit its width. */
+export function writeInts(b: Uint8Array, name: string, values: number[]): void {
   const s = section(b, name);
   const w = s.width!;
   if (values.length !== s.count) throw new Error(`section ${name} holds ${s.count} values, not ${values.length}`);
-  values.forEach((v, i) => {
-    if (!(v >= 0 && v < 2 ** (8 * w))) throw new Error(`${v} does not fit ${w} bytes`);
-    for (let k = 0; k < w; k++) b[s.at + i * w + k] = Math.floor(v / 2 ** (8 * k)) & 0xff;
+  const base = s.enc === 'bits' ? s.base! : 0;
+  values.forEach((value, i) => {
+    const v = value - base;
+    if (!(v >= 0 && v < 2 ** (s.enc === 'bits' ? w : 8 * w))) throw new Error(`${value} does not fit section ${name}`);
+    if (s.enc === 'fixed') {
+      for (let k = 0; k < w; k++) b[s.at + i * w + k] = Math.floor(v / 2 ** (8 * k)) & 0xff;
+      return;
+    }
+    for (let k = 0; k < w; k++) {
+      const bit = i * w + k,
+        at = s.at + (bit >> 3);
+      if (Math.floor(v / 2 ** k) % 2) b[at] |= 1 << (bit & 7);
+      else b[at] &= ~(1 << (bit & 7));
+    }
   });
 }
