@@ -195,6 +195,7 @@ export const Instruction = z
       .tuple([z.number().int().min(0), z.number().int().min(0)])
       .meta({ description: 'First and last polyline point of the step.', minItems: 2, maxItems: 2 }),
     exitNumber: z.number().int().min(1).optional().describe('Roundabouts: the exit to take.'),
+    pushed: z.literal(true).optional().describe('Bike routes: `true` on a step the bike is walked (pushed) along, where it may not be ridden.'),
   })
   .strict()
   .meta({ id: 'Instruction' });

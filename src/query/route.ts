@@ -6,6 +6,7 @@ import type { Router } from '../route/router.js';
 import { SearchLimitError } from '../route/dijkstra.js';
 import { legPaths as searchLegs, walkLeg, type Leg } from '../route/legs.js';
 import { Track } from '../route/track.js';
+import { pushed } from '../route/modes.js';
 import { encodePolyline } from '../route/polyline.js';
 import { instructions, type Instruction } from '../route/instructions.js';
 import { kmTo, lineMetres } from '../geom/haversine.js';
@@ -215,6 +216,6 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean, words
     distanceInMeters: distance,
     timeInMs: ms,
     routeWeight: cost / 1000,
-    instructionList: withSteps ? say(instructions(g, router.degree, (v) => router.isExit(m, v), track, metres, vias, { street: words?.street })) : null,
+    instructionList: withSteps ? say(instructions(g, router.degree, (v) => router.isExit(m, v), track, metres, vias, { street: words?.street, pushed: MODES[m] === 'bike' ? (e, back) => pushed(g, e, back) : undefined })) : null,
   };
 }

@@ -17,6 +17,8 @@ export interface Instruction {
   interval: [number, number];
   /** Roundabouts only: which exit to take (1 = the first). */
   exitNumber?: number;
+  /** Bike routes only: `true` on a step the bike is walked (pushed) along, where it may not be ridden; absent elsewhere. */
+  pushed?: true;
 }
 
 /** GraphHopper's instruction signs. */
@@ -50,6 +52,8 @@ const SAME_STREET_TURN = 60;
 export interface InstructionOptions {
   /** Road way `way`'s name (default: `RoadGraph.wayName`, the names as mapped). */
   street?: (way: number) => string;
+  /** Whether the route walks (pushes) a bike along edge `edge` (`back`: against it); a bike route's step starts where this changes. */
+  pushed?: (edge: number, back: boolean) => boolean;
 }
 
 /**
@@ -75,6 +79,7 @@ export function instructions(
   // where a step starts is decided by the names as mapped, so that every language has the same steps
   const key = (i: number) => g.wayName[g.edgeWay[track.edge[i]]];
   const name = (i: number) => (streetOf ? streetOf(g.edgeWay[track.edge[i]]) : g.strings[g.wayName[g.edgeWay[track.edge[i]]]]);
+  const push = (i: number) => (options.pushed ? options.pushed(track.edge[i], track.back[i]) : false);
   const round = (i: number) => (g.wayFlags[g.edgeWay[track.edge[i]]] & ROUNDABOUT) !== 0;
   const cumMs: number[] = [0];
   for (let i = 0; i < segs; i++) cumMs.push(cumMs[i] + track.ms[i]);
@@ -105,7 +110,9 @@ export function instructions(
       first ||= opening;
       open = undefined;
     } else close(at);
-    open = { sign, text: text ?? say(sign, street), name: street, distance: 0, time: 0, interval: [from, from] };
+    const walked = from < segs && push(from);
+    open = { sign, text: text ?? (walked ? sayPushed(sign, street) : say(sign, street)), name: street, distance: 0, time: 0, interval: [from, from] };
+    if (walked) open.pushed = true;
     openAt = from;
     opening = first;
   };
@@ -155,7 +162,7 @@ export function instructions(
     // a U-turn is said only where the route turns back along the road it came by
     const back = reverses(track, p);
     const sign = back ? U_TURN : signOf(angle) === U_TURN ? SHARP_RIGHT * Math.sign(angle || 1) : signOf(angle);
-    if (back || key(p) !== key(p - 1)) begin(p, sign, street);
+    if (back || key(p) !== key(p - 1) || push(p) !== push(p - 1)) begin(p, sign, street);
     else if (track.node[p] >= 0 && degree[track.node[p]] > 2 && Math.abs(angle) >= SAME_STREET_TURN) begin(p, sign, street);
   }
   const prev = out[out.length - 1];
@@ -180,6 +187,12 @@ function reverses(t: Track, p: number): boolean {
 function say(sign: number, street: string): string {
   const verb = VERBS[sign] ?? 'Continue';
   return street ? `${verb} onto ${street}` : verb;
+}
+
+// A step the bike is walked along: "Push your bike along Asan Tole", "Turn left and push your bike along …".
+function sayPushed(sign: number, street: string): string {
+  const along = street ? `push your bike along ${street}` : 'push your bike';
+  return sign === CONTINUE || !(sign in VERBS) ? along[0].toUpperCase() + along.slice(1) : `${VERBS[sign]} and ${along}`;
 }
 
 /** GraphHopper's sign of a turn of `deg` degrees (positive: right). */

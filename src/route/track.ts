@@ -14,6 +14,8 @@ export class Track {
   readonly node: number[] = [];
   readonly edge: number[] = [];
   readonly ms: number[] = [];
+  /** Per segment, whether it runs against its edge's direction (what a bike pushed one way only needs). */
+  readonly back: boolean[] = [];
   /** Whether segments keep their edge and time (for instructions); a bare track keeps only its points. */
   private readonly detail: boolean;
 
@@ -71,7 +73,7 @@ export class Track {
       for (let k = from; k >= to; k--) this.point(c, k, k === first ? g.edgeFrom[e] : k === last ? g.edgeTo[e] : -1);
       if (typeof pb !== 'number') this.snapPoint(pb);
     }
-    this.share(before, e, ms);
+    this.share(before, e, ms, !forward);
   }
 
   // A whole edge, forward or backward: the hot case (every edge between the ends), without
@@ -83,7 +85,7 @@ export class Track {
     const before = this.lon.length;
     if (forward) for (let k = first + 1; k <= last; k++) this.point(c, k, k === last ? g.edgeTo[e] : -1);
     else for (let k = last - 1; k >= first; k--) this.point(c, k, k === first ? g.edgeFrom[e] : -1);
-    this.share(before, e, ms);
+    this.share(before, e, ms, !forward);
   }
 
   // Point k of the coordinates, unless it is the last point already.
@@ -104,8 +106,8 @@ export class Track {
     this.push(s.lon, s.lat, -1);
   }
 
-  // Gives the segments added since point `before` edge e and their share of `ms`.
-  private share(before: number, e: number, ms: number): void {
+  // Gives the segments added since point `before` edge e (run `back` or not) and their share of `ms`.
+  private share(before: number, e: number, ms: number, back: boolean): void {
     if (!this.detail) return;
     const from = before - 1,
       to = this.lon.length - 1;
@@ -127,6 +129,7 @@ export class Track {
       const dx = (lon[i + 1] - lon[i]) * k,
         dy = lat[i + 1] - lat[i];
       this.edge.push(e);
+      this.back.push(back);
       this.ms.push(total > 0 ? (ms * Math.sqrt(dx * dx + dy * dy)) / total : ms / (to - from));
     }
   }
