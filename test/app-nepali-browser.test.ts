@@ -119,15 +119,15 @@ describe('in Nepali, on a laptop', () => {
     await page.locator('.np-lang[data-lang="ne"]').click();
     const url = new URL((await styled).url());
     expect(url.searchParams.get('lang')).toBe('ne');
-    await idle(page);
-    // the map's layers are the Nepali style's, as the server answers it, with the app's after
+    // the map's layers become the Nepali style's, as the server answers it, with the app's after
+    // (waited for: the map is idle with the old style until the new one has come)
     const expected = (await (await fetch(`${server.origin}/api/v1/styles/breeze?lang=ne&key=${server.devKey}`)).json()) as any;
-    const layers = await page.evaluate(() => (globalThis as any).nepalPlaces.map.getStyle().layers as { id: string; layout?: any }[]);
-    const base = layers.filter((l) => !l.id.startsWith('np-'));
-    expect(base.map((l) => l.id)).toEqual(expected.layers.map((l: any) => l.id));
-    expect(base.map((l) => JSON.stringify(l.layout?.['text-field'] ?? null))).toEqual(
-      expected.layers.map((l: any) => JSON.stringify(l.layout?.['text-field'] ?? null)),
-    );
+    const fields = (ls: { id: string; layout?: any }[]) =>
+      ls.filter((l) => !l.id.startsWith('np-')).map((l) => `${l.id} ${JSON.stringify(l.layout?.['text-field'] ?? null)}`);
+    const mapLayers = () => page.evaluate(() => (globalThis as any).nepalPlaces.map.getStyle().layers as { id: string; layout?: any }[]);
+    await expect.poll(async () => fields(await mapLayers()), { timeout: 20_000 }).toEqual(fields(expected.layers));
+    await idle(page);
+    const layers = await mapLayers();
     expect(layers.map((l) => l.id)).toEqual(expect.arrayContaining(['np-radius-fill', 'np-route-line', 'np-reach-fill-0']));
     // the words: Devanagari, with no Latin letter but the API's name and its key's units
     const words = await ownWords(page);
