@@ -13,6 +13,8 @@ import { startServer, type TestServer } from './support/http-server.js';
 import { ResponseValidator } from './support/http-schema.js';
 
 const key = token('m');
+const SHOP = 'https://shop.example';
+const shop = token('s', { allowedOrigins: [SHOP] });
 let server: TestServer;
 let index: PlaceIndex;
 let doc: unknown;
@@ -23,7 +25,7 @@ const A = '27.7154,85.3123',
 
 beforeAll(async () => {
   index = await coreIndex();
-  server = await startServer({ index, tokens: [key] });
+  server = await startServer({ index, tokens: [key, shop] });
   doc = (await server.request('/api/v1/openapi.json')).body;
 }, 60_000);
 afterAll(() => server?.close());
@@ -71,6 +73,136 @@ describe('GET /matrix: bad input is a 400 or 404 envelope naming the parameter',
 
   it('no key: 401', async () => {
     expect((await server.request(`/api/v1/matrix?${pts('sources', [A])}&${pts('destinations', [B])}`)).status).toBe(401);
+  });
+});
+
+describe('POST /matrix: the same arguments as a JSON body, the same answers', () => {
+  const post = (body: unknown, init: { type?: string; raw?: string; key?: string; query?: string; origin?: string } = {}) =>
+    server.request(`/api/v1/matrix?key=${init.key ?? key.key}${init.query ?? ''}`, {
+      method: 'POST',
+      headers: { 'Content-Type': init.type ?? 'application/json', ...(init.origin ? { Origin: init.origin } : {}) },
+      body: init.raw ?? JSON.stringify(body),
+    });
+
+  it('points as [lat, lon] pairs or "lat,lon" strings: the body of GET with the same points, validating against the document', async () => {
+    const g = await get(`${pts('sources', [A, B])}&${pts('destinations', [B, C, A])}&mode=car`);
+    const pairs = (l: string[]) => l.map((p) => p.split(',').map(Number));
+    for (const body of [
+      { sources: [A, B], destinations: [B, C, A], mode: 'car' },
+      { sources: pairs([A, B]), destinations: pairs([B, C, A]), mode: 'car' },
+      { sources: [A, pairs([B])[0]], destinations: [B, C, A], mode: ' Car ' },
+    ]) {
+      const r = await post(body);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.data).toEqual(g.body.data);
+      expect(new ResponseValidator(doc as never).errors('/matrix', 'post', 200, r.body)).toEqual([]);
+    }
+    // mode defaults to foot, as GET's does
+    const foot = await post({ sources: [A], destinations: [B] });
+    expect(foot.body.data).toEqual([matrix(index, { sources: [A], destinations: [B], mode: 'foot' })]);
+  });
+
+  it(`${MATRIX_HTTP_MAX} points each: answered; one more: 400 saying the limit, as GET's`, async () => {
+    const at = (i: number) => `${(27.7 + (i % 10) * 0.001).toFixed(4)},${(85.31 + Math.floor(i / 10) * 0.001).toFixed(4)}`;
+    const full = Array.from({ length: MATRIX_HTTP_MAX }, (_, i) => at(i));
+    const r = await post({ sources: full, destinations: full, mode: 'car' });
+    expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
+    expect(r.body.data[0].durations).toHaveLength(MATRIX_HTTP_MAX);
+    const over = await post({ sources: [...full, A], destinations: [B], mode: 'car' });
+    expect(over.status).toBe(400);
+    expect(over.body.message).toMatch(/sources/);
+    expect(over.body.message).toContain(String(MATRIX_HTTP_MAX));
+  });
+
+  it('a body not JSON, not an object, a missing or unknown field, a bad point, an unknown mode, a wrong Content-Type: 400 envelopes naming it', async () => {
+    const cases: [Parameters<typeof post>, RegExp][] = [
+      [[null, { raw: '{"sources": [' }], /^body: not valid JSON/],
+      [[null, { raw: '' }], /^body: not valid JSON/],
+      [[[A, B]], /^body: must be a JSON object/],
+      [[{ sources: [A] }], /^destinations: missing/],
+      [[{ sources: [A], destinations: [B], modes: 'car' }], /^modes: unknown field/],
+      [[{ sources: [A], destinations: [[27.7, 'x']] }], /destinations/],
+      [[{ sources: 'A', destinations: [B] }], /sources/],
+      [[{ sources: [A], destinations: [B], mode: 'plane' }], /mode/],
+      [[{ sources: [A], destinations: [B], mode: 3 }], /^mode: /],
+      [[{ sources: [A], destinations: [B] }, { type: 'text/plain' }], /^Content-Type: must be application\/json/],
+      [[{ sources: [A], destinations: [B] }, { type: 'application/x-www-form-urlencoded' }], /^Content-Type/],
+      [[{ sources: [A], destinations: [B] }, { query: '&mode=car' }], /^mode: unknown parameter/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await post(...args);
+      expect(r.status, String(re)).toBe(400);
+      expect(r.body.status).toBe(400);
+      expect(r.body.data).toEqual([]);
+      expect(r.body.message, String(re)).toMatch(re);
+    }
+  });
+
+  it('a point farther than 1 km from any road: 404 naming it', async () => {
+    const r = await post({ sources: [A], destinations: [B, [27.74, 85.36]], mode: 'car' });
+    expect(r.status).toBe(404);
+    expect(r.body.message).toContain('destinations[1]');
+  });
+
+  it('a body over 256 KiB: 413 envelope, with or without Content-Length', async () => {
+    const big = JSON.stringify({ sources: [A], destinations: [B], mode: 'car', pad: 'x'.repeat(300 * 1024) });
+    const r = await post(null, { raw: big });
+    expect(r.status).toBe(413);
+    expect(r.body.status).toBe(413);
+    expect(r.body.message).toMatch(/256 KiB/);
+    // streamed (chunked, no Content-Length): counted as it arrives
+    const bytes = new TextEncoder().encode(big);
+    const stream = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < bytes.length; i += 16384) c.enqueue(bytes.subarray(i, i + 16384));
+        c.close();
+      },
+    });
+    const s = await server.request(`/api/v1/matrix?key=${key.key}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(s.status).toBe(413);
+  });
+
+  it('keyed and counted as GET: no key 401, an origin the key refuses 403, each POST counted', async () => {
+    expect((await server.request(`/api/v1/matrix`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(401);
+    const r = await post({ sources: [A], destinations: [B] }, { key: shop.key, origin: 'https://evil.example' });
+    expect(r.status).toBe(403);
+    const first = await post({ sources: [A], destinations: [B] }, { key: shop.key, origin: SHOP });
+    const second = await post({ sources: [A], destinations: [B] }, { key: shop.key, origin: SHOP });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('access-control-allow-origin')).toBe(SHOP);
+    expect(Number(first.headers.get('ratelimit-remaining')) - Number(second.headers.get('ratelimit-remaining'))).toBe(1);
+  });
+
+  it('the preflight of a POST with Content-Type application/json passes for an allowed origin, not for another', async () => {
+    const preflight = (origin: string, method = 'POST') =>
+      server.request(`/api/v1/matrix?key=${shop.key}`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type' },
+      });
+    const ok = await preflight(SHOP);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(SHOP);
+    expect(ok.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(ok.headers.get('access-control-allow-headers')).toBe('content-type');
+    expect((await preflight('https://evil.example')).status).toBe(403);
+    expect((await preflight(SHOP, 'PUT')).status).toBe(405);
+    // routes without a body still refuse a POST preflight
+    const nearbyPost = await server.request(`/api/v1/search/nearby?key=${shop.key}`, {
+      method: 'OPTIONS',
+      headers: { Origin: SHOP, 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(nearbyPost.status).toBe(405);
+  });
+
+  it('other methods: 405 whose Allow names POST', async () => {
+    const r = await server.request(`/api/v1/matrix?key=${key.key}`, { method: 'PUT', body: '{}' });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
   });
 });
 

@@ -35,13 +35,20 @@ export type AppEnv = {
 /**
  * The records of a keyed route's 200 envelope, from the request's parsed query and the index the
  * request was given when it arrived (a reload meanwhile does not change it); or a `NearbyAnswer`,
- * which writes its envelope's JSON itself.
+ * which writes its envelope's JSON itself; or a whole `Response` (a GeoJSON answer of its own
+ * shape, e.g. `/directions?format=geojson`'s lines), sent as it is.
  */
 export type Answer = (
   search: Search,
   c: Context<AppEnv>,
   index: PlaceIndex,
-) => unknown[] | NearbyAnswer | Promise<unknown[] | NearbyAnswer>;
+) => unknown[] | NearbyAnswer | Response | Promise<unknown[] | NearbyAnswer | Response>;
+
+/**
+ * The records of a keyed route's 200 envelope from a POST's JSON body (parsed, not yet checked:
+ * the answer checks it, refusing with a 400 naming the field) and the request's index.
+ */
+export type BodyAnswer = (body: unknown, c: Context<AppEnv>, index: PlaceIndex) => unknown[];
 
 /**
  * What a route module registers its routes with (one module per route group, see `routes/`).
@@ -58,9 +65,10 @@ export interface Api {
    * The GET route of a declared endpoint (`endpoints.ts`) behind the key (401), origin (403) and
    * quota (429) checks, answering `answer`'s records in a 200 envelope (or, when the declaration
    * has a GeoJSON answer, as GeoJSON with `format=geojson`); with its CORS preflight and a 405 for
-   * other methods.
+   * other methods. With `post`, also its POST taking a JSON body (`application/json`, at most
+   * `MAX_BODY_BYTES`, else 413), behind the same checks, its preflight allowing POST.
    */
-  keyed(endpoint: KeyedEndpoint, answer: Answer): void;
+  keyed(endpoint: KeyedEndpoint, answer: Answer, post?: BodyAnswer): void;
   /**
    * A GET route behind the same checks, answering with `handle`'s own response (a map style, a
    * tile, a font) instead of an envelope; its refusals are envelopes. With its preflight and a 405.

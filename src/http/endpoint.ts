@@ -30,6 +30,8 @@ export interface KeyedEndpoint<Q extends z.ZodObject = z.ZodObject> {
   notFound?: string;
   /** An extension of this service, not part of API v1 (`x-extension` on its operation). */
   extension?: boolean;
+  /** Its POST, taking the same arguments as a JSON body: what the body holds, and its schema. */
+  body?: { description: string; schema: z.ZodType };
 }
 
 /** Declares a keyed endpoint (a typed identity: the declaration is data). */
@@ -109,6 +111,27 @@ export function keyedOperations(e: KeyedEndpoint): RouteConfig[] {
       ),
     },
   });
+  const post = e.body
+    ? createRoute({
+        ...get,
+        method: 'post',
+        operationId: `${e.operationId}Post`,
+        description:
+          `${e.description} As GET, with the arguments in a JSON body (\`Content-Type: application/json\`, at most 256 KiB) ` +
+          'instead of the query; the key in the query or a header. Checks run in this order: key (401), origin (403), quota ' +
+          `(429 or 503), body size (413), body (400)${e.notFound ? ', then 404' : ''}.`,
+        request: { query: e.query.pick({ key: true }), body: { required: true, content: { 'application/json': { schema: e.body.schema } } } },
+        responses: {
+          ...get.responses,
+          400: errorResponse(
+            400,
+            'The body is not JSON, not `application/json`, or a field is missing, malformed, out of range or unknown; the message names it.',
+            RATE_HEADERS,
+          ),
+          413: errorResponse(413, 'The body is larger than 256 KiB.', RATE_HEADERS),
+        },
+      })
+    : undefined;
   const preflight = createRoute({
     method: 'options',
     path: e.path,
@@ -116,7 +139,7 @@ export function keyedOperations(e: KeyedEndpoint): RouteConfig[] {
     tags: ['search'],
     summary: 'CORS preflight',
     description:
-      'With `Origin` and `Access-Control-Request-Method`: answers 200 with ' +
+      `With \`Origin\` and \`Access-Control-Request-Method\` (GET or HEAD${e.body ? ', or POST' : ''}): answers 200 with ` +
       '`Access-Control-Allow-Origin` echoing the origin when the key allows it.',
     request: { query: e.query.pick({ key: true }) },
     responses: {
@@ -126,7 +149,7 @@ export function keyedOperations(e: KeyedEndpoint): RouteConfig[] {
       405: ref('responses', 'MethodNotAllowed'),
     },
   });
-  return [get, preflight];
+  return post ? [get, post, preflight] : [get, preflight];
 }
 
 /** The document's operation of a public endpoint. */

@@ -13,6 +13,7 @@ import { envelopeOf, featuresOf, HealthRecord, Isochrone, Matrix, NearbyPlace, P
 import {
   directionsSchema,
   isochroneSchema,
+  matrixBody,
   matrixSchema,
   nearbySchema,
   placeSchema,
@@ -112,6 +113,7 @@ export const directionsEndpoint = () =>
       'may use within 1 km; the route starts and ends at the snapped points.',
     query: directionsSchema(),
     ok: { description: 'The routes, best first.', schema: envelopeOf(Route, { min: 1, max: 3 }) },
+    geojson: RouteFeatures,
     notFound: 'A point lies farther than 1 km from every road the mode may use, or no road of the mode joins two points.',
   });
 
@@ -124,10 +126,12 @@ export const matrixEndpoint = () =>
     description:
       '**Extension, not part of API v1.** For `mode`, the travel time (ms) and distance (metres) from each of `sources[]` to ' +
       'each of `destinations[]`, as `/directions` would route them (each point snapped to the nearest road the mode may use ' +
-      'within 1 km), null where no road joins them; one record in `data`. At most 100 sources and 100 destinations.',
+      'within 1 km), null where no road joins them; one record in `data`. At most 100 sources and 100 destinations (a 400 says so). ' +
+      'For lists too long for a URL, `POST` the same arguments as a JSON body.',
     query: matrixSchema(),
     ok: { description: 'The matrix.', schema: envelopeOf(Matrix, { min: 1, max: 1 }) },
     extension: true,
+    body: { description: 'The sources, destinations and mode.', schema: matrixBody() },
     notFound: 'A point lies farther than 1 km from every road the mode may use (the message names it, e.g. `sources[3]`).',
   });
 

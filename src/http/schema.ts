@@ -182,6 +182,26 @@ export function matrixSchema() {
   });
 }
 
+/** The JSON body of `POST /matrix`: GET's arguments, the points as `[lat, lon]` pairs or `"lat,lon"` strings. */
+export function matrixBody() {
+  const point = z.union([
+    z
+      .tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)])
+      .meta({ description: '`[lat, lon]` in degrees (note: not GeoJSON order).', minItems: 2, maxItems: 2 }),
+    z.string().regex(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/).meta({ description: '`"lat,lon"`.' }),
+  ]);
+  const points = (name: string) =>
+    z.array(point).min(1).max(MATRIX_HTTP_MAX).meta({ description: `The ${name}: 1 to ${MATRIX_HTTP_MAX} of them.` });
+  return z
+    .object({
+      sources: points('sources'),
+      destinations: points('destinations'),
+      mode: z.enum(MODES).default('foot').meta({ description: '`foot` (default), `bike`, `car`, … as for `/directions`.' }),
+    })
+    .strict()
+    .meta({ id: 'MatrixBody' });
+}
+
 /** The largest `minutes` of each mode, in words: `120 on foot, 60 by bike, …`. */
 export function capsText(): string {
   const by = (m: string) => (m === 'foot' ? 'on foot' : `by ${m}`);
@@ -289,6 +309,10 @@ export function directionsSchema() {
     }),
     alternatives: param(z.boolean().default(false), {
       description: '`true`: up to two alternatives after the best route (exactly two points only).',
+    }),
+    format: param(z.enum(['json', 'geojson']).default('json'), {
+      description:
+        '`json` (default): the envelope of routes; `geojson`: a GeoJSON FeatureCollection (`application/geo+json`), one LineString Feature per route, best first.',
     }),
     lang,
   });

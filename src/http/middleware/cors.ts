@@ -6,7 +6,7 @@ import type { Keyring } from '../keys.js';
 import { searchOf } from '../api.js';
 import { envelope } from '../envelope.js';
 import { envelopeAnswer, requestHeader, say } from '../respond.js';
-import { ALLOW } from './errors.js';
+import { ALLOW, ALLOW_POST } from './errors.js';
 import { admit } from './keys.js';
 
 /** The response headers a page may read from a keyed answer. */
@@ -50,6 +50,8 @@ export function openCors(): MiddlewareHandler<AppEnv> {
 export interface PreflightOptions {
   /** The clock in milliseconds, for the envelope. */
   now: () => number;
+  /** Whether the route takes POST too (a JSON body): its preflight allows it. */
+  post?: boolean;
 }
 
 /**
@@ -59,16 +61,16 @@ export interface PreflightOptions {
  * allows. A plain OPTIONS (not a preflight) says which methods the path has.
  */
 export function keyedPreflight(keyring: Keyring, options: PreflightOptions): Handler<AppEnv> {
-  const { now } = options;
+  const { now, post = false } = options;
   return async (c) => {
-    if (!isPreflight(c)) return plainOptions(c, now());
+    if (!isPreflight(c)) return plainOptions(c, now(), post);
     const origin = c.req.header('Origin')!;
     if (searchOf(c).has('key') || !asksForKeyHeader(c)) await admit(c, keyring);
     else if (!(await keyring.allowsOrigin(origin))) throw new HttpError(403, `Origin: ${quote(origin)} is not allowed for any key`);
     c.header('Vary', 'Origin');
     c.header('Access-Control-Allow-Origin', origin);
     c.header('Access-Control-Expose-Headers', EXPOSE.join(', '));
-    return preflight(c, now());
+    return preflight(c, now(), post);
   };
 }
 
@@ -92,21 +94,25 @@ function asksForKeyHeader(c: Context<AppEnv>): boolean {
 }
 
 // A plain OPTIONS (not a CORS preflight): says which methods the path has.
-function plainOptions(c: Context<AppEnv>, now: number): Response {
-  c.header('Allow', ALLOW);
+function plainOptions(c: Context<AppEnv>, now: number, post = false): Response {
+  c.header('Allow', post ? ALLOW_POST : ALLOW);
   return envelopeAnswer(c, envelope(200, undefined, [], now));
 }
 
-// A CORS preflight the origin passed: the route only answers GET (and HEAD), without credentials.
-function preflight(c: Context<AppEnv>, now: number): Response {
+// A CORS preflight the origin passed: the route answers GET and HEAD (and POST where it takes a
+// body), without credentials.
+function preflight(c: Context<AppEnv>, now: number, post = false): Response {
   const method = c.req.header('Access-Control-Request-Method')!;
-  if (method !== 'GET' && method !== 'HEAD') {
-    throw new HttpError(405, `Access-Control-Request-Method: ${quote(method)} is not allowed; allowed: GET, HEAD`, { Allow: ALLOW });
+  const methods = post ? 'GET, HEAD, POST' : 'GET, HEAD';
+  if (method !== 'GET' && method !== 'HEAD' && !(post && method === 'POST')) {
+    throw new HttpError(405, `Access-Control-Request-Method: ${quote(method)} is not allowed; allowed: ${methods}`, {
+      Allow: post ? ALLOW_POST : ALLOW,
+    });
   }
-  c.header('Access-Control-Allow-Methods', 'GET, HEAD');
+  c.header('Access-Control-Allow-Methods', methods);
   const headers = c.req.header('Access-Control-Request-Headers');
   if (headers) c.header('Access-Control-Allow-Headers', headers);
   c.header('Access-Control-Max-Age', '600');
-  c.header('Allow', ALLOW);
+  c.header('Allow', post ? ALLOW_POST : ALLOW);
   return envelopeAnswer(c, envelope(200, undefined, [], now));
 }

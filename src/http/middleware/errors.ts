@@ -9,6 +9,8 @@ import { envelopeAnswer } from '../respond.js';
 const MESSAGE_500 = 'Internal server error';
 /** The methods every route of the API answers. */
 export const ALLOW = 'GET, HEAD, OPTIONS';
+/** The methods of a route that also takes a JSON body (`POST /matrix`). */
+export const ALLOW_POST = 'GET, HEAD, POST, OPTIONS';
 
 /** Options of `errors()`. */
 export interface ErrorsOptions {

@@ -1,7 +1,10 @@
 import { Hono, type Context, type Handler } from 'hono';
 import type { PlaceIndex } from '../../index/place-index.js';
 import type { GeoRecord } from '../../query/geojson.js';
-import { searchOf, type Answer, type Api, type AppEnv, type NearbyFn } from '../api.js';
+import { bodyLimit } from 'hono/body-limit';
+import { core, searchOf, type Answer, type Api, type AppEnv, type BodyAnswer, type NearbyFn } from '../api.js';
+import { HttpError } from '../http-error.js';
+import { ALLOW_POST } from '../middleware/errors.js';
 import type { KeyedEndpoint, OpenEndpoint } from '../endpoint.js';
 import type { Keyring } from '../keys.js';
 import { keyedCors, keyedPreflight, openCors, openPreflight } from '../middleware/cors.js';
@@ -16,6 +19,9 @@ import type { QuotaStore } from '../quota.js';
 import type { ClientOf } from '../page-key.js';
 import type { Reloadable } from '../reloadable.js';
 import { bytesAnswer, envelopeAnswer, flushSaid, geoJsonAnswer } from '../respond.js';
+
+/** The largest JSON body a POST may send (a 100 × 100 matrix as strings is about 4 KiB). */
+export const MAX_BODY_BYTES = 256 * 1024;
 
 /** What the route groups share: the app's settings and its middleware. */
 export interface KitOptions {
@@ -61,6 +67,7 @@ export function routeKit(options: KitOptions): () => Api {
       const search = searchOf(c);
       const out = geojson ? parseFormat(search) : undefined;
       const answered = await answer(search, c, lease.value);
+      if (answered instanceof Response) return answered;
       if (out?.format !== 'geojson')
         return answered instanceof NearbyAnswer ? bytesAnswer(c, answered.envelope(now())) : reply(c, 200, undefined, answered);
       const records = answered instanceof NearbyAnswer ? answered.records() : answered;
@@ -68,6 +75,43 @@ export function routeKit(options: KitOptions): () => Api {
     } finally {
       lease.release();
     }
+  };
+
+  // A POST's JSON body, read once the key and quota passed: bounded (413), JSON (400), then the answer's.
+  const postOptions = keyedPreflight(keyring, { now, post: true });
+  const limited = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      // the rest of the body is not read: the connection cannot carry another request
+      throw new HttpError(413, `Payload too large: the body may hold at most ${MAX_BODY_BYTES / 1024} KiB`, { Connection: 'close' });
+    },
+  });
+  const bodyWith = (answer: BodyAnswer) => async (c: Context<AppEnv>) => {
+    const search = searchOf(c);
+    for (const name of search.keys()) {
+      if (name !== 'key') throw new HttpError(400, `${name}: unknown parameter; a POST takes its arguments in its JSON body (key alone in the query)`);
+    }
+    const type = c.req.header('Content-Type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      throw new HttpError(400, `Content-Type: must be application/json, got ${type ? JSON.stringify(type.slice(0, 60)) : 'none'}`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch (err) {
+      throw new HttpError(400, `body: not valid JSON (${err instanceof Error ? err.message.slice(0, 80) : 'unreadable'})`);
+    }
+    const lease = data.acquire();
+    try {
+      return reply(c, 200, undefined, core(() => answer(body, c, lease.value)));
+    } finally {
+      lease.release();
+    }
+  };
+  const postNotAllowed = (c: Context<AppEnv>) => {
+    throw new HttpError(405, `Method not allowed: ${JSON.stringify(c.req.method)} on ${c.req.path}; allowed: ${ALLOW_POST}`, {
+      Allow: ALLOW_POST,
+    });
   };
 
   return () => {
@@ -80,11 +124,12 @@ export function routeKit(options: KitOptions): () => Api {
       reply,
       current: () => options.data.current,
       about,
-      keyed({ path, geojson }: KeyedEndpoint, answer: Answer) {
+      keyed({ path, geojson }: KeyedEndpoint, answer: Answer, post?: BodyAnswer) {
         app.use(path, cors);
         app.get(path, keyCheck, counted, answerWith(answer, geojson !== undefined));
-        app.options(path, keyedOptions);
-        app.all(path, methodNotAllowed);
+        if (post) app.post(path, keyCheck, counted, limited, bodyWith(post));
+        app.options(path, post ? postOptions : keyedOptions);
+        app.all(path, post ? postNotAllowed : methodNotAllowed);
       },
       keyedResource(path: string, handle: (c: Context<AppEnv>, search: Search) => Response | Promise<Response>) {
         app.use(path, cors);
