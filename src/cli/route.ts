@@ -1,10 +1,10 @@
 /** `nepal-places route`: the JSON of `route()` between points, or its lines as GeoJSON. */
-import polyline from '@mapbox/polyline';
 import { route, type Route, type RouteQuery } from '../query/route.js';
 import { RouteError } from '../errors.js';
 import type { Mode } from '../osm/profile.js';
 import { Failure, lang, LANG_HELP, LANG_OPTION, need, text } from './args.js';
 import { queryCommand } from './query.js';
+import { routesToGeoJSON } from '../query/route-geojson.js';
 
 const usage =
   'usage: nepal-places route --from LAT,LON --to LAT,LON [--via LAT,LON …] [--mode foot|bike|car|motorbike] [--instructions] [--alternatives] [--geojson] [--lang en|ne] [--data FILE] [--strict]';
@@ -23,7 +23,7 @@ the best route first, with --alternatives up to two more.
   --instructions  turn-by-turn steps in instructionList
   --alternatives  up to two alternatives (no --via)
   --geojson       a GeoJSON FeatureCollection of the route lines instead, one LineString
-                  Feature per route with its distance and time, for map tools
+                  Feature per route with its distance, time and weight, for map tools
 
 ${LANG_HELP}
 
@@ -58,18 +58,6 @@ exit 1 with one line saying which.`,
       if (err instanceof RouteError) throw new Failure(err.message);
       throw err;
     }
-    return geojson ? featureCollection(routes, q.mode ?? 'foot') : routes;
+    return geojson ? routesToGeoJSON(routes, { mode: q.mode ?? 'foot' }) : routes;
   },
 });
-
-// The routes as GeoJSON lines ([lon, lat] per RFC 7946), best first.
-function featureCollection(routes: Route[], mode: string) {
-  return {
-    type: 'FeatureCollection',
-    features: routes.map((r, rank) => ({
-      type: 'Feature',
-      properties: { rank, mode, distanceInMeters: r.distanceInMeters, timeInMs: r.timeInMs, instructionList: r.instructionList },
-      geometry: { type: 'LineString', coordinates: polyline.decode(r.encodedPolyline, 5).map(([lat, lon]) => [lon, lat]) },
-    })),
-  };
-}

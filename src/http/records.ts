@@ -219,6 +219,42 @@ export const Route = z
   .strict()
   .meta({ id: 'Route' });
 
+/** `/directions?format=geojson`: the routes as a GeoJSON FeatureCollection (`routesToGeoJSON`). */
+export const RouteFeatures = z
+  .object({
+    type: z.literal('FeatureCollection'),
+    timestamp: Timestamp,
+    status: z.literal(200),
+    message: z.literal('Success'),
+    features: z
+      .array(
+        z
+          .object({
+            type: z.literal('Feature'),
+            properties: z
+              .object({
+                rank: z.number().int().min(0).describe('0 for the best route, then the alternatives in order.'),
+                mode: z.string().describe('The mode (`motorcycle` given: `motorbike`).'),
+                distanceInMeters: Route.shape.distanceInMeters,
+                timeInMs: Route.shape.timeInMs,
+                routeWeight: Route.shape.routeWeight,
+                instructionList: z.array(Instruction).min(2).optional().describe('With `instructions=true` only.'),
+              })
+              .strict(),
+            geometry: z
+              .object({ type: z.literal('LineString'), coordinates: z.array(Position).min(2) })
+              .strict()
+              .describe("The vertices of the route's `encodedPolyline`, `[lon, lat]`."),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(3),
+  })
+  .strict()
+  .describe('GeoJSON (RFC 7946), `format=geojson`: one LineString Feature per route, best first; `timestamp`, `status` and `message` as in the envelope.')
+  .meta({ id: 'RouteFeatures' });
+
 /** A record of `/types`. */
 export const TypeCount = z
   .object({

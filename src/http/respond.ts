@@ -82,11 +82,16 @@ export function envelopeAnswer(c: Context<AppEnv>, body: Envelope): Response {
 
 /** A 200 GeoJSON answer of `records`. */
 export function geoJsonAnswer(c: Context<AppEnv>, now: number, records: GeoRecord[], geometry: FeatureGeometry): Response {
+  return geoJsonText(c, geoJsonBody(records, geometry, now));
+}
+
+/** A 200 GeoJSON answer already written (`text`), with the headers of every answer. */
+export function geoJsonText(c: Context<AppEnv>, text: string): Response {
   flushSaid(c);
   c.header('Content-Type', GEOJSON);
   for (const name in ANSWER_HEADERS) c.header(name, ANSWER_HEADERS[name as keyof typeof ANSWER_HEADERS]);
   compressible(c);
-  return c.body(geoJsonBody(records, geometry, now), 200);
+  return c.body(text, 200);
 }
 
 /**
