@@ -121,6 +121,9 @@ export function contourReached(reached: Reached, limits: readonly number[], opti
       const dx = bx - ax,
         dy = by - ay;
       const len2 = dx * dx + dy * dy;
+      // no vertex gets less than the segment's earliest time: one already as early keeps its value
+      // (stretches come in the search's order, so most vertices of later ones are taken already)
+      const tmin = at < bt ? at : bt;
       // the vertices within R of the segment, and at each the least time: the nearest point's plus the walk
       const i0 = Math.max(0, Math.ceil((Math.min(ax, bx) - R - x0) / cell)),
         i1 = Math.min(nx - 1, Math.floor((Math.max(ax, bx) + R - x0) / cell));
@@ -128,7 +131,9 @@ export function contourReached(reached: Reached, limits: readonly number[], opti
         j1 = Math.min(ny - 1, Math.floor((Math.max(ay, by) + R - y0) / cell));
       for (let j = j0; j <= j1; j++) {
         const y = y0 + j * cell;
+        const row = j * nx;
         for (let i = i0; i <= i1; i++) {
+          if (grid[row + i] <= tmin) continue;
           const x = x0 + i * cell;
           let f = len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0;
           f = f < 0 ? 0 : f > 1 ? 1 : f;
@@ -137,8 +142,7 @@ export function contourReached(reached: Reached, limits: readonly number[], opti
           const e2 = ex * ex + ey * ey;
           if (e2 > R2) continue;
           const t = at + f * (bt - at) + Math.sqrt(e2) * msPerM;
-          const k = j * nx + i;
-          if (t < grid[k]) grid[k] = t;
+          if (t < grid[row + i]) grid[row + i] = t;
         }
       }
     }
