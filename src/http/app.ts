@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { PlaceIndex } from '../index/place-index.js';
 import { MAX_LIMIT, MAX_RADIUS } from '../query/limits.js';
 import { prepareSearch } from '../query/search.js';
+import { prepareTravel } from '../query/isochrone.js';
 import { Words } from '../search/words.js';
 import { accessLine } from './access-log.js';
 import type { Api, AppEnv, NearbyFn } from './api.js';
@@ -99,6 +100,8 @@ export function createApp(options: AppOptions): ApiApp {
   // what the first searches would build on their way, built before any request waits for it
   // (a stand-in index, or one with a stand-in text index, as tests pass, has nothing to build)
   if (data.current instanceof PlaceIndex && data.current.words instanceof Words) prepareSearch(data.current);
+  // and each mode's travel-time search (seconds per mode at national scale, else its first request's)
+  if (data.current instanceof PlaceIndex) prepareTravel(data.current);
   for (const [name, n] of [
     ['maxLimit', maxLimit],
     ['maxRadius', maxRadius],

@@ -23,6 +23,17 @@ export function maxMinutes(mode: string): number {
   return Object.hasOwn(MAX_MINUTES, mode) ? MAX_MINUTES[mode] : MAX_MINUTES.DEFAULT;
 }
 
+/**
+ * Makes what the travel-time queries (isochrones, nearby by travel time, matrices without
+ * hierarchies) build on their first use of each mode: every arc's time and length, seconds at
+ * national scale. A server calls it before it answers, so that no request waits for that.
+ */
+export function prepareTravel(index: PlaceIndex): void {
+  const router = index.router;
+  if (!router || !router.graph.edgeFrom.length) return;
+  for (let m = 0; m < router.modes.length; m++) if (router.modes[m]) reachFor(router, m);
+}
+
 /** The arguments of `isochrone()`. */
 export interface IsochroneQuery {
   lat: number;

@@ -184,3 +184,8 @@ export function reachFor(router: Router, m: number): Reach {
   }
   return list[m];
 }
+
+/** Whether mode `m`'s one-to-all search of a router is made already (`reachFor`). */
+export function reachMade(router: Router, m: number): boolean {
+  return reaches.get(router)?.[m] !== undefined;
+}
