@@ -74,7 +74,7 @@ describe('Accept-Language is the fallback; lang wins over it; without either, th
     expect(en.body.data).toEqual(json(answer('en')));
     const wins = await get(`${path}?${query}&lang=en`, { 'Accept-Language': 'ne' });
     expect(wins.body.data).toEqual(json(answer('en')));
-    for (const headers of [{}, { 'Accept-Language': 'fr, de;q=0.5, *;q=0.1' }]) {
+    for (const headers of [{}, { 'Accept-Language': 'fr, de;q=0.5, *;q=0.1' }] as Record<string, string>[]) {
       const plain = await get(`${path}?${query}`, headers);
       expect(plain.body.data).toEqual(json(answer()));
     }

@@ -4,14 +4,13 @@
  * form; the most specific key with a value we know decides. The keys and values are the
  * profile's (src/osm/profiles.ts).
  */
-import type { ModeRules } from './profiles.js';
+import type { Access, ModeRules } from './profiles.js';
 import type { Get } from './tags.js';
 
 /** Direction along a way's node order (`forward`) or against it (`backward`). */
 export type Direction = 'forward' | 'backward';
 
-/** What access tags say of a mode: open, destination only, or closed. */
-export type Access = 'open' | 'destination' | 'closed';
+export type { Access } from './profiles.js';
 
 /** What decided a mode's access: the value's meaning, the key that said it, and the value. */
 export interface AccessTag {

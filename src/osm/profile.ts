@@ -10,14 +10,7 @@ import { onewayOf } from './oneway.js';
 import type { ModeRules, Profiles } from './profiles.js';
 import type { Get } from './tags.js';
 
-/** Travel modes, in the order of their bits in `ACCESS`. */
-export const MODES = ['foot', 'bike', 'car', 'motorbike'] as const;
-
-/** A travel mode. */
-export type Mode = (typeof MODES)[number];
-
-/** Other names a mode is asked by (`motorcycle`, OSM's key, for `motorbike`). */
-export const MODE_SYNONYMS: Readonly<Record<string, Mode>> = { motorcycle: 'motorbike' };
+export { MODES, MODE_SYNONYMS, type Mode } from './modes.js';
 
 /** Access bits of an edge: forward (along the way's node order) and backward, per mode. */
 export const FOOT_FWD = 1,

@@ -7,8 +7,10 @@
 import { z } from 'zod';
 import { ProfileError } from '../errors.js';
 import { DEFAULT_PROFILES } from './default-profiles.js';
-import { MODES, type Mode } from './profile.js';
-import type { Access } from './access.js';
+import { MODES, type Mode } from './modes.js';
+
+/** What access tags say of a mode: open, destination only, or closed. */
+export type Access = 'open' | 'destination' | 'closed';
 
 const kmh = z.number().finite().min(0).max(300);
 // whole ms (route weights are whole ms), at most ten minutes a turn
@@ -39,7 +41,12 @@ export interface TurnCosts {
 export function isTurnCosts(c: unknown): c is TurnCosts {
   // by hand, not by the schema: routing asks this per query, and a zod parse costs more than the route's lookups
   const ok = (v: unknown) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 600_000;
-  const okSide = (v: unknown) => typeof v === 'object' && v !== null && ok((v as TurnCosts['left']).slight) && ok((v as TurnCosts['left']).normal) && ok((v as TurnCosts['left']).sharp);
+  const okSide = (v: unknown) =>
+    typeof v === 'object' &&
+    v !== null &&
+    ok((v as TurnCosts['left']).slight) &&
+    ok((v as TurnCosts['left']).normal) &&
+    ok((v as TurnCosts['left']).sharp);
   if (typeof c !== 'object' || c === null) return false;
   const t = c as TurnCosts;
   return okSide(t.left) && okSide(t.right) && ok(t.uTurn) && ok(t.signals) && ok(t.stop) && ok(t.giveWay) && ok(t.crossing);
