@@ -1,9 +1,10 @@
 import { InvalidQueryError, RouteError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { MODES, type Mode } from '../osm/profile.js';
+import { timeOf } from '../route/modes.js';
 import type { Router } from '../route/router.js';
 import type { Snap } from '../route/snap.js';
-import { arcEdge, junctionAt, msPerMetre, nodeKey, snapFor, sourceSeeds } from '../route/seeds.js';
+import { junctionAt, msPerMetre, nodeKey, snapFor, sourceSeeds } from '../route/seeds.js';
 import { reachFor, type ReachContext } from '../route/reach.js';
 import { contourReached, Reached, type MultiPolygon } from '../route/isochrone.js';
 import { SNAP_KM } from './route.js';
@@ -121,15 +122,22 @@ function fromNodes(
   reached: Reached,
   top: number,
 ): void {
+  const g = router.graph,
+    mg = router.modes[m];
   for (let i = 0; i < ctx.settledCount; i++) {
     const v = ctx.settled[i];
     const tv = ctx.t[v];
     for (let k = start[v]; k < start[v + 1]; k++) {
-      const { key, lead } = arcEdge(router, m, arc[k]);
-      const t0 = tv + lead;
+      // the edge the arc turns onto, as arcEdge() gives it; its turn cost is what the arc's time
+      // (arcMeasures: turn cost plus the edge's time) holds beyond the edge's own time, read
+      // from it rather than worked out again for every arc of every request
+      const key = mg.key[mg.arcs.to[arc[k]]];
+      const e = key >> 1;
+      const metres = g.edgeMeters[e];
+      const own = timeOf(g, m, e, metres, (key & 1) === 1);
+      const t0 = tv + time[k] - own;
       if (t0 > top) continue;
-      const metres = router.graph.edgeMeters[key >> 1];
-      stretch(router, reached, key, t0, top, metres > 0 ? (time[k] - lead) / metres : 0);
+      stretch(router, reached, key, t0, top, metres > 0 ? own / metres : 0);
     }
   }
 }
