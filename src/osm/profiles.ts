@@ -40,17 +40,22 @@ export interface TurnCosts {
 /** Whether `c` (a recorded document's `turnCosts`, perhaps from an older or crafted snapshot) is a valid `TurnCosts`. */
 export function isTurnCosts(c: unknown): c is TurnCosts {
   // by hand, not by the schema: routing asks this per query, and a zod parse costs more than the route's lookups
-  const ok = (v: unknown) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 600_000;
-  const okSide = (v: unknown) =>
-    typeof v === 'object' &&
-    v !== null &&
-    ok((v as TurnCosts['left']).slight) &&
-    ok((v as TurnCosts['left']).normal) &&
-    ok((v as TurnCosts['left']).sharp);
   if (typeof c !== 'object' || c === null) return false;
   const t = c as TurnCosts;
-  return okSide(t.left) && okSide(t.right) && ok(t.uTurn) && ok(t.signals) && ok(t.stop) && ok(t.giveWay) && ok(t.crossing);
+  return okSide(t.left) && okSide(t.right) && okMs(t.uTurn) && okMs(t.signals) && okMs(t.stop) && okMs(t.giveWay) && okMs(t.crossing);
 }
+
+// module functions, not closures made per call: `isTurnCosts` runs once per arc a search seeds
+function okMs(v: unknown): boolean {
+  return Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 600_000;
+}
+
+function okSide(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as TurnCosts['left'];
+  return okMs(s.slight) && okMs(s.normal) && okMs(s.sharp);
+}
+
 const keyList = z.array(z.string().min(1)).min(1);
 
 const profileSchema = z
