@@ -86,7 +86,19 @@ export class PlaceBuilder {
       const what = rowKind(this.keys, 0);
       if (what < 0) continue;
       const n = runs.owner[i];
-      this.b.add(blk.nodeId[n], 0, what, this.keys, this.vals, this.kv, POINT, [blk.nodeLon[n], blk.nodeLat[n]], [], [], 0);
+      this.b.add({
+        id: blk.nodeId[n],
+        kind: 0,
+        what,
+        keys: this.keys,
+        vals: this.vals,
+        kv: this.kv,
+        geom: POINT,
+        centroid: [blk.nodeLon[n], blk.nodeLat[n]],
+        shape: [],
+        coords: [],
+        areaM2: 0,
+      });
     }
   }
 
@@ -120,12 +132,24 @@ export class PlaceBuilder {
         orient(coords, true);
         const c = new Centroid();
         c.ring(coords);
-        b.add(id, 1, what, keys, vals, kv, POLYGON, c.result(), [1, coords.length / 2], coords, ringAreaM2(coords));
+        b.add({
+          id,
+          kind: 1,
+          what,
+          keys,
+          vals,
+          kv,
+          geom: POLYGON,
+          centroid: c.result(),
+          shape: [1, coords.length / 2],
+          coords,
+          areaM2: ringAreaM2(coords),
+        });
         continue;
       }
       const c = new Centroid();
       c.line(coords);
-      b.add(id, 1, what, keys, vals, kv, LINE, c.result(), [coords.length / 2], coords, 0);
+      b.add({ id, kind: 1, what, keys, vals, kv, geom: LINE, centroid: c.result(), shape: [coords.length / 2], coords, areaM2: 0 });
     }
   }
 
@@ -159,7 +183,19 @@ export class PlaceBuilder {
           area += k === 0 ? ringAreaM2(ring) : -ringAreaM2(ring);
         });
       }
-      this.b.add(blk.relId[r], 2, what, keys, vals, this.kv, MULTIPOLYGON, c.result(), shape, flat, Math.max(0, area));
+      this.b.add({
+        id: blk.relId[r],
+        kind: 2,
+        what,
+        keys,
+        vals,
+        kv: this.kv,
+        geom: MULTIPOLYGON,
+        centroid: c.result(),
+        shape,
+        coords: flat,
+        areaM2: Math.max(0, area),
+      });
     }
   }
 
@@ -257,6 +293,26 @@ export function assembleMultipolygon(osm: Osm, blk: Block, r: number): Multipoly
   return { polygons, partial };
 }
 
+/** One row of the place table, as the place builders hand it to `Builder.add`. */
+export interface Row {
+  /** The OSM id and kind (0 node, 1 way, 2 relation). */
+  id: number;
+  kind: number;
+  /** PLACE, LOCALITY, STREET or BUILDING. */
+  what: number;
+  /** Its tags, and their pairs as string indexes (key, value). */
+  keys: string[];
+  vals: string[];
+  kv: number[];
+  /** POINT, LINE, POLYGON or MULTIPOLYGON; the centroid (lon, lat, 1e-7 degrees); the shape and coordinates as `COLUMNS` lays them out. */
+  geom: number;
+  centroid: [number, number];
+  shape: number[];
+  coords: number[];
+  /** Its area in m² (0 for points and lines): part of its prominence. */
+  areaM2: number;
+}
+
 /** Accumulates place rows and interns their strings. */
 class Builder {
   private readonly table = new StringTable();
@@ -268,7 +324,14 @@ class Builder {
   // page faults, and the counts are known before the first place is built.
   constructor(places: number, tagPairs: number, refs: number) {
     const n = places + 1;
-    const capacity: Record<ColumnSize, number> = { rows: n, starts: n, pairs: 2 * tagPairs + 1, types: n + (n >> 2), shape: n, coords: 2 * refs + 1024 };
+    const capacity: Record<ColumnSize, number> = {
+      rows: n,
+      starts: n,
+      pairs: 2 * tagPairs + 1,
+      types: n + (n >> 2),
+      shape: n,
+      coords: 2 * refs + 1024,
+    };
     const c: Partial<Record<ColumnName, List<ColumnArray<ColumnName>>>> = {};
     for (const name of COLUMN_NAMES) {
       const column: Column = COLUMNS[name];
@@ -283,19 +346,9 @@ class Builder {
     return this.table.intern(s);
   }
 
-  add(
-    id: number,
-    kind: number,
-    what: number,
-    keys: string[],
-    vals: string[],
-    kv: number[],
-    geom: number,
-    centroid: [number, number],
-    shape: number[],
-    coords: number[],
-    areaM2: number,
-  ): void {
+  /** Adds one row: an OSM object, its tags (and their pairs as string indexes) and its geometry. */
+  add(row: Row): void {
+    const { id, kind, what, keys, vals, kv, geom, centroid, shape, coords, areaM2 } = row;
     const c = this.c;
     c.osmId.push(id);
     c.kind.push(kind);
