@@ -42,7 +42,15 @@ async function main(): Promise<void> {
     const t2 = performance.now();
     writeFileSync(out, bytes);
     const sections = sectionSizes(bytes).map(({ name, bytes }) => ({ name, bytes }));
-    result = { loadMs: t1 - t0, ms: t2 - t1, writeMs: performance.now() - t2, bytes: bytes.length, places: index.size, maxRss: 0, sections };
+    result = {
+      loadMs: t1 - t0,
+      ms: t2 - t1,
+      writeMs: performance.now() - t2,
+      bytes: bytes.length,
+      places: index.size,
+      maxRss: 0,
+      sections,
+    };
   } else if (mode === 'load' && file) {
     const t0 = performance.now();
     const index = await e.loadSnapshot(file);

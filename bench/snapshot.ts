@@ -187,8 +187,21 @@ if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) 
       printTable(
         '7. Snapshot (alone)',
         ['file', 'PBF MB', 'snapshot MB', 'size', 'PBF load s', 'runs', 'snapshot load ms', 'fromSnapshot ms', 'peak RSS MB', 'speed-up'],
-        [[row.file, mb(row.pbfBytes), mb(row.snapshotBytes), ratio(row.size), row.pbfMs / 1000, row.runs, row.loadMs, row.decodeMs, mb(row.maxRss), ratio(row.speedup)]],
-        ['PBF load: the build child\'s, in the same run. Snapshot load: loadSnapshot(file) in fresh processes, median.'],
+        [
+          [
+            row.file,
+            mb(row.pbfBytes),
+            mb(row.snapshotBytes),
+            ratio(row.size),
+            row.pbfMs / 1000,
+            row.runs,
+            row.loadMs,
+            row.decodeMs,
+            mb(row.maxRss),
+            ratio(row.speedup),
+          ],
+        ],
+        ["PBF load: the build child's, in the same run. Snapshot load: loadSnapshot(file) in fresh processes, median."],
       );
       printTable(
         '7. Snapshot sections',

@@ -11,7 +11,15 @@ export { reverse, REVERSE_RADIUS } from './query/reverse.js';
 export { route, MAX_POINTS, SNAP_KM, ALTERNATIVES, type RouteQuery, type Route } from './query/route.js';
 export type { Instruction } from './route/instructions.js';
 export { matrix, MATRIX_MAX, type MatrixQuery, type Matrix, type MatrixPoint } from './query/matrix.js';
-export { isochrone, prepareTravel, MAX_MINUTES, MAX_CONTOURS, type IsochroneQuery, type Isochrone, type IsochroneFeature } from './query/isochrone.js';
+export {
+  isochrone,
+  prepareTravel,
+  MAX_MINUTES,
+  MAX_CONTOURS,
+  type IsochroneQuery,
+  type Isochrone,
+  type IsochroneFeature,
+} from './query/isochrone.js';
 export type { Mode } from './osm/profile.js';
 export { LANGS, type Lang } from './osm/name.js';
 export {

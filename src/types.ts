@@ -167,7 +167,10 @@ export interface LoadTimings {
  * returns it) and without `radialDistanceInKm` (there is no query point). No score
  * is computed: `score` is the string `"NaN"`.
  */
-export interface Place extends Omit<NearbyPlace, 'osmId' | 'radialDistanceInKm' | 'score' | 'type' | 'travelTimeInMs' | 'travelDistanceInMeters'> {
+export interface Place extends Omit<
+  NearbyPlace,
+  'osmId' | 'radialDistanceInKm' | 'score' | 'type' | 'travelTimeInMs' | 'travelDistanceInMeters'
+> {
   /** The row's own type: its first feature type, else its `place`, `highway` or `building` value. */
   type: string;
   /** No score is computed: always the string `"NaN"`. */

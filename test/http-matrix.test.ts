@@ -168,7 +168,9 @@ describe('POST /matrix: the same arguments as a JSON body, the same answers', ()
   });
 
   it('keyed and counted as GET: no key 401, an origin the key refuses 403, each POST counted', async () => {
-    expect((await server.request(`/api/v1/matrix`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(401);
+    expect(
+      (await server.request(`/api/v1/matrix`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status,
+    ).toBe(401);
     const r = await post({ sources: [A], destinations: [B] }, { key: shop.key, origin: 'https://evil.example' });
     expect(r.status).toBe(403);
     const first = await post({ sources: [A], destinations: [B] }, { key: shop.key, origin: SHOP });

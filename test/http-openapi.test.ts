@@ -167,10 +167,15 @@ describe('the isochrone in the document: an extension answering GeoJSON', () => 
     expect(op().description).toMatch(/^\*\*Extension, not part of API v1\.\*\*/);
   });
 
-  it('documents lat, lon, mode and minutes (lat, lon and minutes required), with each mode\'s cap on minutes', () => {
+  it("documents lat, lon, mode and minutes (lat, lon and minutes required), with each mode's cap on minutes", () => {
     const params = op().parameters as { name: string; required?: boolean; description: string; schema: { enum?: string[] } }[];
     expect(params.map((p) => p.name).sort()).toEqual(['key', 'lat', 'lon', 'minutes', 'mode']);
-    expect(params.filter((p) => p.required).map((p) => p.name).sort()).toEqual(['lat', 'lon', 'minutes']);
+    expect(
+      params
+        .filter((p) => p.required)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['lat', 'lon', 'minutes']);
     const minutes = params.find((p) => p.name === 'minutes')!;
     for (const m of MODES) expect(minutes.description).toContain(`${maxMinutes(m)} ${m === 'foot' ? 'on foot' : `by ${m}`}`);
     expect(params.find((p) => p.name === 'mode')!.schema.enum).toEqual([...MODES]);

@@ -15,11 +15,46 @@ let index: PlaceIndex;
 beforeAll(async () => {
   index = await loadPbf(
     await writeNet([
-      { id: 1, pts: [[0, 0], [2, 0]], tags: 'highway=residential name=West_Road' },
-      { id: 2, pts: [[2, 0], [4, 0]], tags: 'highway=footway name=Temple_Footway' },
-      { id: 3, pts: [[4, 0], [6, 0]], tags: 'highway=residential name=East_Road' },
-      { id: 4, pts: [[0, 10], [3, 10]], tags: 'highway=residential oneway=yes name=One_Way_Lane' },
-      { id: 5, pts: [[3, 10], [3, 13]], tags: 'highway=residential name=North_Road' },
+      {
+        id: 1,
+        pts: [
+          [0, 0],
+          [2, 0],
+        ],
+        tags: 'highway=residential name=West_Road',
+      },
+      {
+        id: 2,
+        pts: [
+          [2, 0],
+          [4, 0],
+        ],
+        tags: 'highway=footway name=Temple_Footway',
+      },
+      {
+        id: 3,
+        pts: [
+          [4, 0],
+          [6, 0],
+        ],
+        tags: 'highway=residential name=East_Road',
+      },
+      {
+        id: 4,
+        pts: [
+          [0, 10],
+          [3, 10],
+        ],
+        tags: 'highway=residential oneway=yes name=One_Way_Lane',
+      },
+      {
+        id: 5,
+        pts: [
+          [3, 10],
+          [3, 13],
+        ],
+        tags: 'highway=residential name=North_Road',
+      },
     ]),
   );
 });
@@ -50,7 +85,7 @@ describe('a pushed stretch is a step of its own that says so', () => {
   it('a walker is never "pushing": the same footway is a plain step', () => {
     expect(steps('foot', [0, 0], [6, 0]).some((i) => i.pushed || /push/i.test(i.text))).toBe(false);
   });
-  it("in Nepali the pushed step reads as walking the bike (the pushed-bike template), with the street", () => {
+  it('in Nepali the pushed step reads as walking the bike (the pushed-bike template), with the street', () => {
     const s = steps('bike', [0, 0], [6, 0], 'ne');
     expect(s[1].pushed).toBe(true);
     expect(s[1].text).toContain('साइकल');

@@ -6,7 +6,16 @@
  */
 import polyline from '@mapbox/polyline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot, checkProfiles, DEFAULT_PROFILES, fromSnapshot, loadPbf, ProfileError, route, type PlaceIndex } from '../src/index.js';
+import {
+  buildSnapshot,
+  checkProfiles,
+  DEFAULT_PROFILES,
+  fromSnapshot,
+  loadPbf,
+  ProfileError,
+  route,
+  type PlaceIndex,
+} from '../src/index.js';
 import { gridMetres, gridOf, latLon, type P } from './support/roads.js';
 import { TURN_CASES, writeTurnNet } from './support/turn-net.js';
 
@@ -42,7 +51,11 @@ describe('the document holds the turn costs, checked with errors naming the fiel
     });
     expect(doc.motorbike.turnCosts.right).toEqual({ slight: 1000, normal: 3500, sharp: 6000 });
     expect(doc.bike.turnCosts.uTurn).toBe(5000);
-    expect(Object.values(doc.foot.turnCosts).flatMap((v) => (typeof v === 'number' ? [v] : Object.values(v))).every((v) => v === 0)).toBe(true);
+    expect(
+      Object.values(doc.foot.turnCosts)
+        .flatMap((v) => (typeof v === 'number' ? [v] : Object.values(v)))
+        .every((v) => v === 0),
+    ).toBe(true);
   });
   it.each([
     [carCosts((c) => (c.right.sharp = -1)), 'car.turnCosts.right.sharp'],
@@ -64,7 +77,7 @@ describe('the document holds the turn costs, checked with errors naming the fiel
   });
 });
 
-describe("routes pay the turn costs of the document the graph was built with", () => {
+describe('routes pay the turn costs of the document the graph was built with', () => {
   const n = TURN_CASES.signalsNorth;
   // from halfway A–N to B: on through N (traffic signals), the only way on without turning back
   let half: [number, number], file: string;

@@ -5,7 +5,15 @@ import { varintSize, writeVarints, readVarints, type Stride } from '../src/snaps
 import { deflateSync } from 'fflate';
 import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
-import { SectionWriter, SectionReader, type ArrayType, type Codec, type Encoding, type IntArray, type SectionName } from '../src/snapshot/sections.js';
+import {
+  SectionWriter,
+  SectionReader,
+  type ArrayType,
+  type Codec,
+  type Encoding,
+  type IntArray,
+  type SectionName,
+} from '../src/snapshot/sections.js';
 import { flatbushData, flatbushLeaves } from '../src/snapshot/flatbush.js';
 import { kdbushFrom } from '../src/snapshot/kdbush.js';
 import { SnapshotError } from '../src/errors.js';
@@ -109,14 +117,12 @@ describe('every encoding reads back exactly what was written', () => {
   const cases: [string, () => IntArray, Encoding, ArrayType][] = [
     ['raw Float64, any values', () => Float64Array.from({ length: 9 }, () => rnd() * 1e6 - 5e5), 'raw', Float64Array],
     ['fixed, 1 to 4 bytes', () => Uint32Array.of(0, 0xff, 0xffff, 0xffffff, 0xffffffff, 7), 'fixed', Uint32Array],
-    ...[0, 1, 2, 7, 8, 15, 16, 17, 31, 32].map(
-      (w): [string, () => IntArray, Encoding, ArrayType] => [
-        `bits, ${w} bits a value`,
-        () => Uint32Array.from({ length: 101 }, (_, i) => (i === 50 ? 2 ** w - 1 : Math.floor(rnd() * 2 ** w))),
-        'bits',
-        Uint32Array,
-      ],
-    ),
+    ...[0, 1, 2, 7, 8, 15, 16, 17, 31, 32].map((w): [string, () => IntArray, Encoding, ArrayType] => [
+      `bits, ${w} bits a value`,
+      () => Uint32Array.from({ length: 101 }, (_, i) => (i === 50 ? 2 ** w - 1 : Math.floor(rnd() * 2 ** w))),
+      'bits',
+      Uint32Array,
+    ]),
     ['bits, from a negative base (Int32, -1 for none)', () => Int32Array.of(-1, 5, -1, 300, 0, -1), 'bits', Int32Array],
     ['bits, the whole Int32 range', () => Int32Array.of(-(2 ** 31), 2 ** 31 - 1, 0, -1), 'bits', Int32Array],
     ['bits, Uint8 values from 3 to 255', () => Uint8Array.of(3, 255, 17, 200), 'bits', Uint8Array],
@@ -131,7 +137,12 @@ describe('every encoding reads back exactly what was written', () => {
     ['pairs, none', () => new Uint32Array(0), 'pairs', Uint32Array],
     ['varint, every byte length', () => Uint32Array.of(0, 1, 127, 128, 16383, 16384, 2 ** 21, 2 ** 28, 2 ** 32 - 1), 'varint', Uint32Array],
     ['delta, up and down', () => Int32Array.of(5, 3, 3, 1000, -1000, 2 ** 31 - 1, -(2 ** 31), 0), 'delta', Int32Array],
-    ['delta of Float64 ids up to 2^51, across kinds', () => Float64Array.of(1, 2, 2 ** 34 + 5, 3, 2 ** 51 - 1, 0, 2 ** 51 - 1), 'delta', Float64Array],
+    [
+      'delta of Float64 ids up to 2^51, across kinds',
+      () => Float64Array.of(1, 2, 2 ** 34 + 5, 3, 2 ** 51 - 1, 0, 2 ** 51 - 1),
+      'delta',
+      Float64Array,
+    ],
     [
       'delta2: lon and lat each from its own previous',
       () => Int32Array.of(853000000, 277000000, 853000100, 276999900, -1800000000, 900000000),
@@ -148,10 +159,26 @@ describe('every encoding reads back exactly what was written', () => {
 
   it('bits take the bits the range needs, whole 32-bit words', () => {
     const w = new SectionWriter();
-    w.put(N('kinds'), Uint8Array.from({ length: 1000 }, (_, i) => i % 3), 'bits');
-    w.put(N('hours'), Int32Array.from({ length: 1000 }, (_, i) => (i % 7) - 1), 'bits');
-    w.put(N('ids'), Uint32Array.from({ length: 1000 }, (_, i) => 90000 + i), 'bits');
-    expect(w.sizes().map((s) => s.bytes)).toEqual([Math.ceil((1000 * 2) / 32) * 4, Math.ceil((1000 * 3) / 32) * 4, Math.ceil((1000 * 10) / 32) * 4]);
+    w.put(
+      N('kinds'),
+      Uint8Array.from({ length: 1000 }, (_, i) => i % 3),
+      'bits',
+    );
+    w.put(
+      N('hours'),
+      Int32Array.from({ length: 1000 }, (_, i) => (i % 7) - 1),
+      'bits',
+    );
+    w.put(
+      N('ids'),
+      Uint32Array.from({ length: 1000 }, (_, i) => 90000 + i),
+      'bits',
+    );
+    expect(w.sizes().map((s) => s.bytes)).toEqual([
+      Math.ceil((1000 * 2) / 32) * 4,
+      Math.ceil((1000 * 3) / 32) * 4,
+      Math.ceil((1000 * 10) / 32) * 4,
+    ]);
   });
 
   it('strings, deflated, of any script', () => {
@@ -208,25 +235,70 @@ describe('a crafted section of each encoding is refused as corrupted, never read
 
   it('bits: a width past 32, bytes that do not fit the count, a base outside the type', () => {
     const a = Uint32Array.of(1, 2, 3, 4000);
-    expect(refused(craft(a, 'bits', (e) => void (e.width = 33)), u32)).toBe('corrupted');
-    expect(refused(craft(a, 'bits', (e) => void (e.count = 1000)), u32)).toBe('corrupted');
-    expect(refused(craft(a, 'bits', (e) => void (e.base = -5)), u32)).toBe('corrupted');
-    expect(refused(craft(Uint8Array.of(1, 200), 'bits', (e) => void (e.base = 100)), (r) => r.array(N('x'), Uint8Array))).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, 'bits', (e) => void (e.width = 33)),
+        u32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, 'bits', (e) => void (e.count = 1000)),
+        u32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, 'bits', (e) => void (e.base = -5)),
+        u32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(Uint8Array.of(1, 200), 'bits', (e) => void (e.base = 100)),
+        (r) => r.array(N('x'), Uint8Array),
+      ),
+    ).toBe('corrupted');
     // a value past a string table of 4000 strings
-    expect(refused(craft(a, 'bits', () => {}), (r) => r.array(N('x'), Uint32Array, 4000))).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, 'bits', () => {}),
+        (r) => r.array(N('x'), Uint32Array, 4000),
+      ),
+    ).toBe('corrupted');
   });
 
   it('steps: offsets that sum past 2^32', () => {
     const a = Uint32Array.of(0, 2 ** 31, 2 ** 32 - 1);
-    expect(refused(craft(a, 'steps', (_, b) => b.fill(0xff)), u32)).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, 'steps', (_, b) => b.fill(0xff)),
+        u32,
+      ),
+    ).toBe('corrupted');
   });
 
   it('pairs: an index past the dictionary, a dictionary that does not fit its bytes', () => {
     const a = Uint32Array.of(1, 2, 3, 4, 5, 6, 1, 2);
-    expect(refused(craft(a, 'pairs', (e) => void (e.dict = 2)), u32)).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, 'pairs', (e) => void (e.dict = 2)),
+        u32,
+      ),
+    ).toBe('corrupted');
     // the first pair's index (after the dictionary's one word) made 3, past the dictionary of 3
-    expect(refused(craft(a, 'pairs', (_, b) => void (b[4] |= 3)), u32)).toBe('corrupted');
-    expect(refused(craft(a, 'pairs', () => {}), (r) => r.array(N('x'), Uint32Array, 6))).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, 'pairs', (_, b) => void (b[4] |= 3)),
+        u32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, 'pairs', () => {}),
+        (r) => r.array(N('x'), Uint32Array, 6),
+      ),
+    ).toBe('corrupted');
   });
 
   it('delta of Float64: a sum past the safe integers', () => {
@@ -247,13 +319,38 @@ describe('a crafted section of each encoding is refused as corrupted, never read
     const outcomes = new Set<string>();
     for (let k = 0; k < 50; k++) {
       const at = Math.floor(rnd() * 40);
-      outcomes.add(refused(craft(a, z, (_, b) => void (b[at % b.length] ^= 1 + Math.floor(rnd() * 255))), u32));
+      outcomes.add(
+        refused(
+          craft(a, z, (_, b) => void (b[at % b.length] ^= 1 + Math.floor(rnd() * 255))),
+          u32,
+        ),
+      );
     }
     expect(outcomes).toContain('corrupted');
-    expect(refused(craft(a, z, (e) => void (e.bytes -= 3)), u32)).toBe('corrupted');
-    expect(refused(craft(a, z, (e) => void (e.inflated -= 4)), u32)).toBe('corrupted');
-    expect(refused(craft(a, z, (e) => void (e.inflated += 4)), u32)).toBe('corrupted');
-    expect(refused(craft(a, z, (e) => void (e.inflated = 2 ** 40)), u32)).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, z, (e) => void (e.bytes -= 3)),
+        u32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, z, (e) => void (e.inflated -= 4)),
+        u32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, z, (e) => void (e.inflated += 4)),
+        u32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, z, (e) => void (e.inflated = 2 ** 40)),
+        u32,
+      ),
+    ).toBe('corrupted');
   });
 
   it('deflated: a section that inflates past what it declares stops there (no bomb)', () => {

@@ -162,7 +162,7 @@ describe('road data whose travel times are not whole ms below 2^32 is refused at
   });
 });
 
-describe("a road whose geometry does not run between its nodes is refused at load", () => {
+describe('a road whose geometry does not run between its nodes is refused at load', () => {
   it("the edges' coordinates moved by a changed first delta (every later point with it): corrupted, naming an edge", () => {
     const b = bytes.slice();
     const s = section(b, 'edgeCoords');

@@ -197,7 +197,9 @@ const CRAFTS: Record<string, (b: Uint8Array, rnd: () => number) => Uint8Array | 
     ENCODINGS.map((enc) => [
       `enc:${enc}`,
       (b: Uint8Array, rnd: () => number) => {
-        const names = sections.filter((x) => x.bytes > 0 && (enc === 'deflated' ? x.inflated !== undefined : x.enc === enc && x.inflated === undefined));
+        const names = sections.filter(
+          (x) => x.bytes > 0 && (enc === 'deflated' ? x.inflated !== undefined : x.enc === enc && x.inflated === undefined),
+        );
         const s = names[Math.floor(rnd() * names.length)];
         const at = start + s.offset + Math.floor(rnd() * s.bytes);
         b[at] ^= 1 << Math.floor(rnd() * 8);
@@ -312,7 +314,10 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
     const rnd = random(13);
     // a craft of an encoding that no section of this fixture uses has nothing to change
     const present = (c: string) =>
-      !c.startsWith('enc:') || sections.some((x) => x.bytes > 0 && (c === 'enc:deflated' ? x.inflated !== undefined : `enc:${x.enc}` === c && x.inflated === undefined));
+      !c.startsWith('enc:') ||
+      sections.some(
+        (x) => x.bytes > 0 && (c === 'enc:deflated' ? x.inflated !== undefined : `enc:${x.enc}` === c && x.inflated === undefined),
+      );
     const names = Object.keys(CRAFTS).filter((c) => (c !== 'trees' || sections.some((x) => TREES.includes(x.name))) && present(c));
     // every encoding of the format is met by one fixture or the other (see the test below)
     for (const name of names) covered.add(name);

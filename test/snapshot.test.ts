@@ -225,11 +225,12 @@ describe('the file format', () => {
     }
   });
 
-  it("stores spatial indexes by what cannot be computed again, and restores each byte for byte", async () => {
+  it('stores spatial indexes by what cannot be computed again, and restores each byte for byte', async () => {
     const index = await engine();
     const back = fromSnapshot(bytes);
     expect([...back.types.keys()]).toEqual([...index.types.keys()]);
-    for (const [name, tt] of index.types) expect(Buffer.from(back.types.get(name)!.tree.data).equals(Buffer.from(tt.tree.data)), name).toBe(true);
+    for (const [name, tt] of index.types)
+      expect(Buffer.from(back.types.get(name)!.tree.data).equals(Buffer.from(tt.tree.data)), name).toBe(true);
     expect(Buffer.from(back.landmarks.tree.data).equals(Buffer.from(index.landmarks.tree.data))).toBe(true);
     expect(Buffer.from(flatbushData(back.landmarks.boxes!)).equals(Buffer.from(flatbushData(index.landmarks.boxes!)))).toBe(true);
     expect(Buffer.from(flatbushData(back.streets.tree!)).equals(Buffer.from(flatbushData(index.streets.tree!)))).toBe(true);
@@ -305,7 +306,9 @@ describe('bad bytes throw SnapshotError saying which problem', () => {
     const b = bytes.slice();
     new DataView(b.buffer).setUint32(8, version, true);
     expect(problemOf(read(b))).toBe('wrong-version');
-    expect(() => read(b)()).toThrow(new RegExp(`version ${version}; this nepal-places reads version ${SNAPSHOT_VERSION}: build the snapshot again`));
+    expect(() => read(b)()).toThrow(
+      new RegExp(`version ${version}; this nepal-places reads version ${SNAPSHOT_VERSION}: build the snapshot again`),
+    );
   });
 
   it('foreign: a PBF (with a hint to load it as one), text, zeros, nothing', () => {

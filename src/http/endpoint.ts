@@ -120,7 +120,10 @@ export function keyedOperations(e: KeyedEndpoint): RouteConfig[] {
           `${e.description} As GET, with the arguments in a JSON body (\`Content-Type: application/json\`, at most 256 KiB) ` +
           'instead of the query; the key in the query or a header. Checks run in this order: key (401), origin (403), quota ' +
           `(429 or 503), body size (413), body (400)${e.notFound ? ', then 404' : ''}.`,
-        request: { query: e.query.pick({ key: true }), body: { required: true, content: { 'application/json': { schema: e.body.schema } } } },
+        request: {
+          query: e.query.pick({ key: true }),
+          body: { required: true, content: { 'application/json': { schema: e.body.schema } } },
+        },
         responses: {
           ...get.responses,
           400: errorResponse(

@@ -9,7 +9,20 @@ import { z } from '@hono/zod-openapi';
 import { GEOJSON } from './geojson.js';
 import { capsText } from './schema.js';
 import { keyed, type KeyedEndpoint, type OpenEndpoint } from './endpoint.js';
-import { envelopeOf, featuresOf, HealthRecord, Isochrone, Matrix, NearbyPlace, Place, ReversePlace, Route, RouteFeatures, Suggestion, TypeCount } from './records.js';
+import {
+  envelopeOf,
+  featuresOf,
+  HealthRecord,
+  Isochrone,
+  Matrix,
+  NearbyPlace,
+  Place,
+  ReversePlace,
+  Route,
+  RouteFeatures,
+  Suggestion,
+  TypeCount,
+} from './records.js';
 import {
   directionsSchema,
   isochroneSchema,

@@ -195,7 +195,10 @@ export const Instruction = z
       .tuple([z.number().int().min(0), z.number().int().min(0)])
       .meta({ description: 'First and last polyline point of the step.', minItems: 2, maxItems: 2 }),
     exitNumber: z.number().int().min(1).optional().describe('Roundabouts: the exit to take.'),
-    pushed: z.literal(true).optional().describe('Bike routes: `true` on a step the bike is walked (pushed) along, where it may not be ridden.'),
+    pushed: z
+      .literal(true)
+      .optional()
+      .describe('Bike routes: `true` on a step the bike is walked (pushed) along, where it may not be ridden.'),
   })
   .strict()
   .meta({ id: 'Instruction' });
@@ -252,7 +255,9 @@ export const RouteFeatures = z
       .max(3),
   })
   .strict()
-  .describe('GeoJSON (RFC 7946), `format=geojson`: one LineString Feature per route, best first; `timestamp`, `status` and `message` as in the envelope.')
+  .describe(
+    'GeoJSON (RFC 7946), `format=geojson`: one LineString Feature per route, best first; `timestamp`, `status` and `message` as in the envelope.',
+  )
   .meta({ id: 'RouteFeatures' });
 
 /** A record of `/types`. */

@@ -188,10 +188,17 @@ export function matrixBody() {
     z
       .tuple([z.number().min(-90).max(90), z.number().min(-180).max(180)])
       .meta({ description: '`[lat, lon]` in degrees (note: not GeoJSON order).', minItems: 2, maxItems: 2 }),
-    z.string().regex(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/).meta({ description: '`"lat,lon"`.' }),
+    z
+      .string()
+      .regex(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/)
+      .meta({ description: '`"lat,lon"`.' }),
   ]);
   const points = (name: string) =>
-    z.array(point).min(1).max(MATRIX_HTTP_MAX).meta({ description: `The ${name}: 1 to ${MATRIX_HTTP_MAX} of them.` });
+    z
+      .array(point)
+      .min(1)
+      .max(MATRIX_HTTP_MAX)
+      .meta({ description: `The ${name}: 1 to ${MATRIX_HTTP_MAX} of them.` });
   return z
     .object({
       sources: points('sources'),
@@ -216,8 +223,7 @@ export function isochroneSchema() {
     lon: coordinate('lon', 'Longitude of the start in degrees (plain decimal).'),
     mode: param(z.enum(MODES).default('foot'), { description: '`foot` (default), `bike`, `car`, … as for `/directions`.' }),
     minutes: param(z.string().regex(/^\d+(,\d+){0,3}$/), {
-      description:
-        `The contours, whole minutes separated by commas (\`5,10,15\`): 1 to 4 of them, each from 1 to ${capsText()}.`,
+      description: `The contours, whole minutes separated by commas (\`5,10,15\`): 1 to 4 of them, each from 1 to ${capsText()}.`,
       missing: '(whole minutes such as 5,10,15)',
     }),
   });

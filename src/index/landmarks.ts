@@ -28,7 +28,10 @@ export class Landmarks {
    * The landmarks of a table; `built`, the indexes found before from the same table, are reused as
    * they are (the tree may be made from the landmark rows, as a snapshot restores it from its ids).
    */
-  constructor(t: PlaceTable, built?: { tree: KDBush | ((rows: Uint32Array) => KDBush); boxes: Flatbush | undefined; areaM2: Float64Array }) {
+  constructor(
+    t: PlaceTable,
+    built?: { tree: KDBush | ((rows: Uint32Array) => KDBush); boxes: Flatbush | undefined; areaM2: Float64Array },
+  ) {
     this.t = t;
     // names are interned: the one blank name has one index
     const blank = t.strings.indexOf('');

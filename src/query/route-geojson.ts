@@ -48,7 +48,10 @@ export function routesToGeoJSON(routes: readonly Route[], { mode }: { mode: stri
         routeWeight: r.routeWeight,
         ...(r.instructionList ? { instructionList: r.instructionList } : {}),
       },
-      geometry: { type: 'LineString', coordinates: polyline.decode(r.encodedPolyline, 5).map(([lat, lon]) => [lon, lat] as [number, number]) },
+      geometry: {
+        type: 'LineString',
+        coordinates: polyline.decode(r.encodedPolyline, 5).map(([lat, lon]) => [lon, lat] as [number, number]),
+      },
     })),
   };
 }

@@ -129,7 +129,8 @@ export function checkRoute(q: RouteQuery, index?: PlaceIndex): Checked {
   }
   const asked = q.mode ?? 'foot';
   const mode = (Object.hasOwn(MODE_SYNONYMS, asked) ? MODE_SYNONYMS[asked] : asked) as Mode;
-  if (!MODES.includes(mode)) throw new InvalidQueryError('mode', `must be one of ${MODES.join(', ')} (motorcycle for motorbike), got ${show(asked)}`);
+  if (!MODES.includes(mode))
+    throw new InvalidQueryError('mode', `must be one of ${MODES.join(', ')} (motorcycle for motorbike), got ${show(asked)}`);
   const bool = (name: 'instructions' | 'alternatives', v: unknown): boolean => {
     if (v === undefined) return false;
     if (typeof v !== 'boolean') throw new InvalidQueryError(name, `must be true or false, got ${show(v)}`);
@@ -216,6 +217,13 @@ function build(router: Router, m: number, legs: Leg[], withSteps: boolean, words
     distanceInMeters: distance,
     timeInMs: ms,
     routeWeight: cost / 1000,
-    instructionList: withSteps ? say(instructions(g, router.degree, (v) => router.isExit(m, v), track, metres, vias, { street: words?.street, pushed: MODES[m] === 'bike' ? (e, back) => pushed(g, e, back) : undefined })) : null,
+    instructionList: withSteps
+      ? say(
+          instructions(g, router.degree, (v) => router.isExit(m, v), track, metres, vias, {
+            street: words?.street,
+            pushed: MODES[m] === 'bike' ? (e, back) => pushed(g, e, back) : undefined,
+          }),
+        )
+      : null,
   };
 }

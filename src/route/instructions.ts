@@ -111,7 +111,14 @@ export function instructions(
       open = undefined;
     } else close(at);
     const walked = from < segs && push(from);
-    open = { sign, text: text ?? (walked ? sayPushed(sign, street) : say(sign, street)), name: street, distance: 0, time: 0, interval: [from, from] };
+    open = {
+      sign,
+      text: text ?? (walked ? sayPushed(sign, street) : say(sign, street)),
+      name: street,
+      distance: 0,
+      time: 0,
+      interval: [from, from],
+    };
     if (walked) open.pushed = true;
     openAt = from;
     opening = first;

@@ -28,7 +28,8 @@ export const TURN_COSTS: Readonly<Record<string, TurnCosts>> = {
  */
 export function turnCostsOf(g: RoadGraph, m: number): TurnCosts {
   const name = MODES[m] as string | undefined;
-  const own = name !== undefined ? (g.profiles as Record<string, { turnCosts?: unknown } | undefined> | undefined)?.[name]?.turnCosts : undefined;
+  const own =
+    name !== undefined ? (g.profiles as Record<string, { turnCosts?: unknown } | undefined> | undefined)?.[name]?.turnCosts : undefined;
   if (isTurnCosts(own)) return own;
   return (name !== undefined && TURN_COSTS[name]) || TURN_COSTS.car;
 }

@@ -38,7 +38,8 @@ export function flatbushLeaves(tree: Flatbush): { ids: Uint32Array; boxes: Int32
  */
 export function flatbushFrom(ids: Uint32Array, boxes: Int32Array, nodeSize: number): Flatbush {
   const n = ids.length;
-  if (!(n > 0 && boxes.length === 4 * n && nodeSize >= 2 && nodeSize <= 0xffff)) throw new RangeError('a tree of no items or of boxes not 4 a leaf');
+  if (!(n > 0 && boxes.length === 4 * n && nodeSize >= 2 && nodeSize <= 0xffff))
+    throw new RangeError('a tree of no items or of boxes not 4 a leaf');
   const nodes = nodeCount(n, nodeSize);
   const Index = nodes < 16384 ? Uint16Array : Uint32Array;
   const data = new ArrayBuffer(8 + nodes * 16 + nodes * Index.BYTES_PER_ELEMENT);

@@ -118,7 +118,7 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
   const ids = r.array('typeIds', Uint32Array);
   const places = r.array('typePlace', Uint32Array, t.size);
   const matched = r.array('typeMatched', Uint32Array, strings.length);
-  if (ids.length !== places.length || matched.length !== places.length) throw new RangeError('the types\' items do not fit together');
+  if (ids.length !== places.length || matched.length !== places.length) throw new RangeError("the types' items do not fit together");
   const types = new Map<string, TypeTree>();
   let at = 0;
   for (const [i, { name, items, nodeSize }] of meta.types.entries()) {
@@ -238,7 +238,8 @@ const MAX_OSM_ID = 2 ** 51;
 function kdbush(r: SectionReader, ids: Uint32Array, nodeSize: unknown, t: PlaceTable, rows: Uint32Array, what: string): KDBush {
   if (!(Number.isSafeInteger(nodeSize) && (nodeSize as number) >= 2 && (nodeSize as number) <= 0xffff))
     throw new RangeError(`the ${what} tree has a node size of ${String(nodeSize)}`);
-  if (ids.length !== rows.length || (!r.proven && !isPermutation(ids))) throw new RangeError(`the ${what} tree's item ids are not its items`);
+  if (ids.length !== rows.length || (!r.proven && !isPermutation(ids)))
+    throw new RangeError(`the ${what} tree's item ids are not its items`);
   return kdbushFrom(ids, nodeSize as number, t.lon, t.lat, rows);
 }
 

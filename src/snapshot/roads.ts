@@ -146,7 +146,8 @@ function checkGraph(g: RoadGraph): void {
     edges = g.edgeFrom.length,
     ways = g.wayId.length;
   if (g.nodeLat.length !== nodes) throw new RangeError('road node columns differ in length');
-  for (const c of [g.edgeTo, g.edgeAccess, g.edgeMeters, g.edgeWay]) if (c.length !== edges) throw new RangeError('edge columns differ in length');
+  for (const c of [g.edgeTo, g.edgeAccess, g.edgeMeters, g.edgeWay])
+    if (c.length !== edges) throw new RangeError('edge columns differ in length');
   if (g.edgeKmh.length !== edges * MODES.length) throw new RangeError('edge speeds are not one per edge and mode');
   for (const c of [g.wayName, g.wayClass, g.wayFlags]) if (c.length !== ways) throw new RangeError('road way columns differ in length');
   const s = g.coordStart;
@@ -161,7 +162,12 @@ function checkGraph(g: RoadGraph): void {
       z = 2 * s[e + 1] - 2;
     const from = g.edgeFrom[e],
       to = g.edgeTo[e];
-    if (g.coords[a] !== g.nodeLon[from] || g.coords[a + 1] !== g.nodeLat[from] || g.coords[z] !== g.nodeLon[to] || g.coords[z + 1] !== g.nodeLat[to])
+    if (
+      g.coords[a] !== g.nodeLon[from] ||
+      g.coords[a + 1] !== g.nodeLat[from] ||
+      g.coords[z] !== g.nodeLon[to] ||
+      g.coords[z + 1] !== g.nodeLat[to]
+    )
       throw new RangeError(`edge ${e}'s geometry does not run from its node to its node`);
     // every mode's weight is a whole number of ms below 2^32, summed exactly by the searches:
     // an infinite or NaN length or speed, or a car speed of 0 on a car's road, would make

@@ -85,8 +85,7 @@ const INFLATE_CHUNK = 1 << 20;
  * run in the interpreter; a cold process opening a snapshot is the case that matters.
  */
 const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('zlib') as
-  | { inflateRawSync(buf: Uint8Array, options: { maxOutputLength: number }): Uint8Array }
-  | undefined;
+  { inflateRawSync(buf: Uint8Array, options: { maxOutputLength: number }): Uint8Array } | undefined;
 
 /** `size` bytes inflated from `deflated` (raw deflate); throws when they are not exactly that many. */
 function inflate(deflated: Uint8Array, size: number): Uint8Array {
@@ -617,7 +616,8 @@ export class SectionReader {
         const words = new Uint32Array(src.buffer, src.byteOffset, src.length >> 2);
         // values that may lie outside the range are checked as they are unpacked, before a typed array wraps them
         const checked = !this.proven && (base < lo || base + 2 ** w > limit);
-        if (!unpack(words, w, base, out, checked ? lo : -Infinity, checked ? limit : Infinity)) throw bad(`holds a value below ${lo} or not below ${limit}`);
+        if (!unpack(words, w, base, out, checked ? lo : -Infinity, checked ? limit : Infinity))
+          throw bad(`holds a value below ${lo} or not below ${limit}`);
         return out as T;
       }
       case 'steps': {

@@ -89,7 +89,8 @@ export function routeKit(options: KitOptions): () => Api {
   const bodyWith = (answer: BodyAnswer) => async (c: Context<AppEnv>) => {
     const search = searchOf(c);
     for (const name of search.keys()) {
-      if (name !== 'key') throw new HttpError(400, `${name}: unknown parameter; a POST takes its arguments in its JSON body (key alone in the query)`);
+      if (name !== 'key')
+        throw new HttpError(400, `${name}: unknown parameter; a POST takes its arguments in its JSON body (key alone in the query)`);
     }
     const type = c.req.header('Content-Type') ?? '';
     if (!/^application\/json\s*(;|$)/i.test(type)) {
@@ -103,7 +104,12 @@ export function routeKit(options: KitOptions): () => Api {
     }
     const lease = data.acquire();
     try {
-      return reply(c, 200, undefined, core(() => answer(body, c, lease.value)));
+      return reply(
+        c,
+        200,
+        undefined,
+        core(() => answer(body, c, lease.value)),
+      );
     } finally {
       lease.release();
     }

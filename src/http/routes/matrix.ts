@@ -14,31 +14,38 @@ import { bad, onlyKnown } from '../schema.js';
  */
 export function matrixRoutes(api: Api): void {
   const endpoint = matrixEndpoint();
-  api.keyed(endpoint, (search, _c, index) => {
-    onlyKnown(search, endpoint.query, ['sources[]', 'destinations[]']);
-    const list = (name: 'sources' | 'destinations') => {
-      const points = search.getAll(`${name}[]`);
-      if (points.length === 0) throw bad(name, `missing: give 1 to ${MATRIX_HTTP_MAX} points as ${name}[]=lat,lon`);
-      return points;
-    };
-    const sources = list('sources'),
-      destinations = list('destinations');
-    const mode = (search.get('mode') ?? 'foot').trim().toLowerCase() as 'foot';
-    return answer(index, { sources, destinations, mode });
-  }, (body, _c, index) => {
-    // the same arguments as GET's, in a JSON body: for lists too long for a URL
-    if (body === null || typeof body !== 'object' || Array.isArray(body))
-      throw bad('body', 'must be a JSON object {"sources": [...], "destinations": [...], "mode": "car"}');
-    for (const name of Object.keys(body)) {
-      if (!BODY_FIELDS.includes(name)) throw bad(name, `unknown field; expected one of ${BODY_FIELDS.join(', ')}`);
-    }
-    const { sources, destinations, mode = 'foot' } = body as Record<string, unknown>;
-    for (const [name, list] of [['sources', sources], ['destinations', destinations]] as const) {
-      if (list === undefined) throw bad(name, `missing: give 1 to ${MATRIX_HTTP_MAX} points as [lat, lon] pairs or "lat,lon" strings`);
-    }
-    if (typeof mode !== 'string') throw bad('mode', `must be a string such as "car", got ${JSON.stringify(mode)}`);
-    return answer(index, { sources, destinations, mode: mode.trim().toLowerCase() } as MatrixQuery);
-  });
+  api.keyed(
+    endpoint,
+    (search, _c, index) => {
+      onlyKnown(search, endpoint.query, ['sources[]', 'destinations[]']);
+      const list = (name: 'sources' | 'destinations') => {
+        const points = search.getAll(`${name}[]`);
+        if (points.length === 0) throw bad(name, `missing: give 1 to ${MATRIX_HTTP_MAX} points as ${name}[]=lat,lon`);
+        return points;
+      };
+      const sources = list('sources'),
+        destinations = list('destinations');
+      const mode = (search.get('mode') ?? 'foot').trim().toLowerCase() as 'foot';
+      return answer(index, { sources, destinations, mode });
+    },
+    (body, _c, index) => {
+      // the same arguments as GET's, in a JSON body: for lists too long for a URL
+      if (body === null || typeof body !== 'object' || Array.isArray(body))
+        throw bad('body', 'must be a JSON object {"sources": [...], "destinations": [...], "mode": "car"}');
+      for (const name of Object.keys(body)) {
+        if (!BODY_FIELDS.includes(name)) throw bad(name, `unknown field; expected one of ${BODY_FIELDS.join(', ')}`);
+      }
+      const { sources, destinations, mode = 'foot' } = body as Record<string, unknown>;
+      for (const [name, list] of [
+        ['sources', sources],
+        ['destinations', destinations],
+      ] as const) {
+        if (list === undefined) throw bad(name, `missing: give 1 to ${MATRIX_HTTP_MAX} points as [lat, lon] pairs or "lat,lon" strings`);
+      }
+      if (typeof mode !== 'string') throw bad('mode', `must be a string such as "car", got ${JSON.stringify(mode)}`);
+      return answer(index, { sources, destinations, mode: mode.trim().toLowerCase() } as MatrixQuery);
+    },
+  );
 }
 
 const BODY_FIELDS = ['sources', 'destinations', 'mode'];
