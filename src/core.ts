@@ -22,6 +22,7 @@ export {
 } from './query/isochrone.js';
 export type { Mode } from './osm/profile.js';
 export { LANGS, type Lang } from './osm/name.js';
+export { routesToGeoJSON, type RouteFeature, type RouteFeatureCollection } from './query/route-geojson.js';
 export {
   toFeatureCollection,
   type FeatureCollection,

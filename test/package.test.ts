@@ -174,12 +174,18 @@ describe('the browser condition of "." gives the core and its types, nothing Nod
   it('the core exports nothing of the PBF loader: no function, no option type', () => {
     const core = exportsOf('src/core.ts').names;
     const node = exportsOf('src/index.ts').names;
-    // what only the Node entry offers, each of which reads files or describes loading one
+    // what only the Node entry offers, each of which reads files or describes loading one (the
+    // routing profiles are an option of loadPbf)
     expect(node.filter((n) => !core.includes(n))).toEqual([
       'DEFAULT_PBF',
+      'DEFAULT_PROFILES',
       'LoadOptions',
       'LoadProgress',
       'OSM_LICENSE',
+      'ProfileDoc',
+      'ProfileError',
+      'ProfilesDoc',
+      'checkProfiles',
       'loadFile',
       'loadPbf',
       'loadSnapshot',
