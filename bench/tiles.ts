@@ -20,7 +20,7 @@ import { completeRefs } from './complete-refs.js';
 import { FIXTURE, generated, type Dataset } from './datasets.js';
 import { progress } from './progress.js';
 import { mb, num, printTable, ratio, type Cell, type Check } from './table.js';
-import { FileSource } from '../src/tiles/file-source.js';
+import { FileSource } from '../src/map/file-source.js';
 
 const OUT_DIR = fileURLToPath(new URL('data/', import.meta.url));
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

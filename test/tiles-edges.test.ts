@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PbfWriter } from '../scripts/pbf-writer.js';
 import { buildTiles } from '../src/tiles/build.js';
 import { PbfError } from '../src/errors.js';
-import { FileSource } from '../src/tiles/file-source.js';
+import { FileSource } from '../src/map/file-source.js';
 import { cli } from './support/cli.js';
 import { CORE } from './support/raw.js';
 

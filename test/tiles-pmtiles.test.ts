@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PMTiles, zxyToTileId } from 'pmtiles';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileSource } from '../src/tiles/file-source.js';
+import { FileSource } from '../src/map/file-source.js';
 import { HEADER_BYTES, PmtilesWriter, ROOT_BYTES } from '../src/tiles/pmtiles.js';
 import { random } from './support/random.js';
 

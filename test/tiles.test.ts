@@ -14,7 +14,7 @@ import { PbfReader } from 'pbf';
 import { PMTiles } from 'pmtiles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTiles, type TilesResult } from '../src/tiles/build.js';
-import { FileSource } from '../src/tiles/file-source.js';
+import { FileSource } from '../src/map/file-source.js';
 import { CORE, readRaw, tag, type RawData, type RawTag, type RawWay } from './support/raw.js';
 import { random } from './support/random.js';
 

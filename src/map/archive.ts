@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { createGunzip, gzip as gzipCallback } from 'node:zlib';
 import { Compression, findTile, PMTiles, TileType, zxyToTileId, type Entry, type Header } from 'pmtiles';
-import { FileSource } from '../tiles/file-source.js';
+import { FileSource } from './file-source.js';
 import { bytes, isTile, MAX_TILE_BYTES, MAX_TILE_ZOOM, overLimit, TileDataError } from './zxy.js';
 
 export { isTile, MAX_TILE_BYTES, MAX_TILE_ZOOM, TileDataError } from './zxy.js';
