@@ -59,7 +59,7 @@ const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.
 async function main(): Promise<void> {
   if (!existsSync(NEPAL)) throw new Error(`${NEPAL} is missing: npm run bench:data`);
   progress('travel: loading the Nepal-scale PBF');
-  const index = await loadPbf(NEPAL, { contract: false });
+  const index = await loadPbf(NEPAL, { contract: 'never' });
   const router = index.router!;
   progress(`travel: contracting the car graph (${router.modes[CAR].arcs.n} search nodes)`);
   router.hierarchies[CAR] = contract(router.modes[CAR].arcs);

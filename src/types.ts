@@ -84,6 +84,9 @@ export interface LoadProgress {
   objects: number;
 }
 
+/** Whether a load contracts its road graph: `'auto'` decides by the graph's size. */
+export type Contract = 'auto' | 'always' | 'never';
+
 /** Options of `loadPbf()`. */
 export interface LoadOptions {
   /** The `license` string of every record (default `"© OpenStreetMap contributors, ODbL 1.0"`). */
@@ -96,11 +99,12 @@ export interface LoadOptions {
   roads?: boolean;
   /**
    * Contract the road graph at load (contraction hierarchies per mode, as `buildSnapshot` does), so
-   * that routes answer fast and exactly as from a snapshot. Default: only for graphs of at most
-   * 20,000 junctions (a city: under a second); a bigger one routes with a bidirectional Dijkstra,
-   * which finds routes of the same time (alternatives and ties may differ) more slowly.
+   * that routes answer fast and exactly as from a snapshot: `'always'`, `'never'`, or `'auto'` (the
+   * default): only graphs of at most 20,000 junctions (a city: under a second). An uncontracted graph
+   * routes with a bidirectional Dijkstra, which finds routes of the same time (alternatives and ties
+   * may differ) more slowly.
    */
-  contract?: boolean;
+  contract?: Contract;
   /**
    * The routing profiles (docs/routing.md, "Profiles"): a profiles document (parsed JSON) whose
    * modes replace the shipped ones; checked first, a bad one rejects with `ProfileError` naming

@@ -149,7 +149,7 @@ describe('no route is a 404 envelope that says why', () => {
 
 describe('a leg past the search bound of an index without hierarchies is a 400 that says how to lift it', () => {
   it('answers 400 naming the leg and the snapshot, where the contracted index answers 200', async () => {
-    const plain = await loadPbf(CORE_PBF, { contract: false });
+    const plain = await loadPbf(CORE_PBF, { contract: 'never' });
     plain.router!.plainLimit = 50;
     const other = await startServer({ index: plain, tokens: [KEY] });
     try {

@@ -181,10 +181,10 @@ describe('loadOffThread: the file is loaded on a thread of its own into the inde
   });
 
   it('a PBF and a snapshot of it answer as loadPbf does', async () => {
-    const direct = await loadPbf(TRANSIT, { contract: true });
+    const direct = await loadPbf(TRANSIT, { contract: 'always' });
     const snap = join(dir, 'transit.places');
     await writeFile(snap, buildSnapshot(direct));
-    expect(answers(await loadOffThread('t', TRANSIT, { strict: false, contract: true }))).toEqual(answers(direct));
+    expect(answers(await loadOffThread('t', TRANSIT, { strict: false, contract: 'always' }))).toEqual(answers(direct));
     expect(answers(await loadOffThread('t', snap, { strict: false }))).toEqual(answers(direct));
   }, 60_000);
 
@@ -231,7 +231,7 @@ describe('loadOffThread: the file is loaded on a thread of its own into the inde
 
   it('an aborted signal stops the load at once with its reason', async () => {
     const control = new AbortController();
-    const p = loadOffThread('t', CORE_PBF, { strict: false, contract: true, signal: control.signal });
+    const p = loadOffThread('t', CORE_PBF, { strict: false, contract: 'always', signal: control.signal });
     setTimeout(() => control.abort(new Error('stop')), 50);
     const t0 = Date.now();
     await expect(p).rejects.toThrow('stop');

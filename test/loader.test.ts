@@ -60,3 +60,22 @@ describe('loader: the same places whatever the order of the file and the number 
     expect(records(await loadPbf(path, { workers: 2 }))).toEqual(sorted);
   });
 });
+
+describe("loader: contract is 'auto', 'always' or 'never'", () => {
+  it("'never' leaves every mode uncontracted, 'auto' contracts a city-sized graph, 'always' contracts", async () => {
+    const [never, auto, always] = await Promise.all(
+      (['never', 'auto', 'always'] as const).map((contract) => loadPbf(FIXTURE, { contract, workers: 0 })),
+    );
+    // the fixture is a city centre: fewer junctions than the size 'auto' contracts up to
+    expect(auto.router!.graph.nodeLon.length).toBeLessThan(20_000);
+    expect(never.router!.hierarchies.some(Boolean)).toBe(false);
+    expect(auto.router!.contracted).toBe(true);
+    expect(always.router!.contracted).toBe(true);
+  });
+
+  it('refuses a boolean or any other value with a TypeError naming the choices', async () => {
+    for (const bad of [true, false, 'yes', 1]) {
+      await expect(loadPbf(FIXTURE, { contract: bad as never })).rejects.toThrow(/contract must be 'auto', 'always' or 'never'/);
+    }
+  });
+});

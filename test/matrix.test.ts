@@ -145,7 +145,7 @@ describe('foot durations equal an independent Dijkstra over the raw ways (distan
 
 describe('an index without hierarchies answers the same (one bounded search per source)', () => {
   it('car and foot, 12 × 12, equal to the contracted index', async () => {
-    const [plain, ch] = await Promise.all([loadPbf(CORE, { contract: false }), engine()]);
+    const [plain, ch] = await Promise.all([loadPbf(CORE, { contract: 'never' }), engine()]);
     expect(plain.router?.contracted).toBe(false);
     for (const [mode, seed] of [
       ['car', 5],

@@ -80,7 +80,7 @@ function answers(index: PlaceIndex): unknown[] {
 
 describe("the loading thread hands over the arrays it decoded and the router's graphs, each buffer transferred once", () => {
   it('a snapshot file: every section decoded into an array of its own is handed over, and every mode graph', async () => {
-    const done = await snapshotOf({ file, strict: false, contract: false });
+    const done = await snapshotOf({ file, strict: false, contract: 'never' });
     expect(Buffer.from(done.bytes).equals(Buffer.from(bytes))).toBe(true);
     for (const name of ['name', 'coords', 'tagKV', 'hours', 'postingDoc', 'edgeCoords', 'ch2head'])
       expect(done.handover.arrays.has(name)).toBe(true);
@@ -93,7 +93,7 @@ describe("the loading thread hands over the arrays it decoded and the router's g
   });
 
   it('a PBF: built into a snapshot and read back on the thread, so what is handed over was checked the same way', async () => {
-    const done = await snapshotOf({ file: CORE, strict: false, contract: true });
+    const done = await snapshotOf({ file: CORE, strict: false, contract: 'always' });
     expect(Buffer.from(done.bytes).equals(Buffer.from(bytes))).toBe(true);
     expect(done.handover.arrays.has('name')).toBe(true);
     expect(done.handover.modes).toHaveLength(MODES.length);
@@ -102,7 +102,7 @@ describe("the loading thread hands over the arrays it decoded and the router's g
 
 describe("the serving thread's index, made of what was handed over, is the one fromSnapshot makes", () => {
   it('the same snapshot when written again, the same mode graphs, the same answers; the handed arrays used as they are', async () => {
-    const got = await handedOver(await snapshotOf({ file, strict: false, contract: false }));
+    const got = await handedOver(await snapshotOf({ file, strict: false, contract: 'never' }));
     const { value: index, steps } = run(snapshotSteps(got.bytes, file, { proven: got.handover }));
     const plain = fromSnapshot(await readFile(file));
     expect(steps).toBeGreaterThan(10);

@@ -55,13 +55,13 @@ async function queries(file: string, seed: number, count: number): Promise<Route
 
 /**
  * A file's PBF index and its snapshot, with `qs` answered by the PBF index as loaded (a city's
- * graph is contracted at load), and by one loaded with `contract: false` (bidirectional Dijkstra).
+ * graph is contracted at load), and by one loaded with `contract: 'never'` (bidirectional Dijkstra).
  */
 async function pbfAndSnapshot(file: string, qs: RouteQuery[]) {
   const index = await loadPbf(file);
   expect(index.router!.contracted).toBe(true);
   const fromPbf = qs.map((q) => answer(index, q));
-  const plainIndex = await loadPbf(file, { contract: false });
+  const plainIndex = await loadPbf(file, { contract: 'never' });
   expect(plainIndex.router!.contracted).toBe(false);
   const fromDijkstra = qs.map((q) => (q.alternatives ? undefined : answer(plainIndex, q)));
   const bytes = buildSnapshot(index);

@@ -104,7 +104,7 @@ describe('routes pay the turn costs of the document the graph was built with', (
     const { S, X, R, L, N } = TURN_CASES.side;
     const kmh = residential('car');
     expect(drive(plain, latLon(S), N).pts).toEqual([S, X, L, N]);
-    const index = await loadPbf(file, { profiles: carCosts((c) => (c.left.normal = 9000)), contract: true });
+    const index = await loadPbf(file, { profiles: carCosts((c) => (c.left.normal = 9000)), contract: 'always' });
     const { pts, r } = drive(index, latLon(S), N);
     expect(pts).toEqual([S, X, R, N]);
     expect(Math.abs(r.timeInMs - msOf([S, X, R, N], kmh) - DEFAULT_PROFILES.car.turnCosts.right.normal)).toBeLessThanOrEqual(4);

@@ -27,7 +27,7 @@ const MODES: Mode[] = ['foot', 'bike', 'car', 'motorbike'];
 let file: string, index: PlaceIndex, contracted: PlaceIndex, raw: RawData;
 beforeAll(async () => {
   file = await writeTurnNet();
-  [index, contracted, raw] = await Promise.all([loadPbf(file), loadPbf(file, { contract: true }), readRaw(file)]);
+  [index, contracted, raw] = await Promise.all([loadPbf(file), loadPbf(file, { contract: 'always' }), readRaw(file)]);
 });
 
 /** km/h of a residential street by mode, from the shipped profiles (outside built-up areas: the network has no buildings). */

@@ -5,6 +5,7 @@
  * reading it into an index here, and sent as it is; a PBF is loaded into an index here and
  * written as a snapshot. Either way every error the file can hold is found here.
  */
+import type { Contract } from '../types.js';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { PbfError, SnapshotError } from '../errors.js';
@@ -20,7 +21,7 @@ import { graphArrays } from '../route/modes.js';
 export interface DataJob {
   file: string;
   strict: boolean;
-  contract: boolean;
+  contract: Contract;
 }
 
 /**

@@ -7,7 +7,7 @@ import { PbfError, SnapshotError, type SnapshotProblem } from '../errors.js';
 import { cannotRead, NOT_REGULAR, openRegular } from '../load/read.js';
 import { startThread } from '../load/thread.js';
 import { snapshotSteps } from '../snapshot/read.js';
-import type { LoadStats } from '../types.js';
+import type { Contract, LoadStats } from '../types.js';
 import { Failure, UsageError, warn, type Options } from './args.js';
 import type { DataDone, DataJob, Proven } from './data-worker.js';
 
@@ -32,9 +32,6 @@ export function dataFile(values: { data?: string; pbf?: string }): string {
   return file ?? DEFAULT_PBF;
 }
 
-/** Whether to do something: by what the data calls for, always, or never. */
-export type Choice = 'auto' | 'always' | 'never';
-
 /** How `openData` loads a file. */
 export interface OpenOptions {
   /** Refuse a file with skipped blobs instead of warning about them. */
@@ -44,7 +41,7 @@ export interface OpenOptions {
    * millisecond at Nepal scale, for some 20 s more at start), `never`, or `auto` (default) by
    * its size. A snapshot has its hierarchies already.
    */
-  contract?: Choice;
+  contract?: Contract;
 }
 
 /**
@@ -55,7 +52,7 @@ export interface OpenOptions {
  */
 export async function openData(command: string, file: string, { strict, contract = 'auto' }: OpenOptions): Promise<PlaceIndex> {
   await refuseIrregular(file);
-  const index = await loadFile(file, { strict, contract: contract === 'auto' ? undefined : contract === 'always' });
+  const index = await loadFile(file, { strict, contract });
   // a strict PBF load has refused such a file already; a snapshot keeps its PBF's count
   checkSkipped(command, file, index.stats, strict);
   return index;
@@ -87,8 +84,8 @@ async function refuseIrregular(file: string): Promise<void> {
 export interface OffThreadOptions {
   /** Refuse files with skipped blobs (see `openData`). */
   strict: boolean;
-  /** A PBF's road graph gets its contraction hierarchies (a snapshot has them). */
-  contract?: boolean;
+  /** Whether a PBF's road graph gets its contraction hierarchies (a snapshot has them): as `loadPbf`'s, default `'auto'`. */
+  contract?: Contract;
   /** Aborting it stops the load at once: its thread is terminated, and the promise rejects with the signal's reason. */
   signal?: AbortSignal;
 }
@@ -104,7 +101,7 @@ export interface OffThreadOptions {
  * @throws {PbfError | SnapshotError | Failure}
  */
 export async function loadOffThread(command: string, file: string, options: OffThreadOptions): Promise<PlaceIndex> {
-  const { strict, contract = false, signal } = options;
+  const { strict, contract = 'auto', signal } = options;
   const { bytes, handover } = await inThread({ file, strict, contract }, signal);
   // the thread read these bytes whole: its arrays and graphs are taken, nothing decoded or checked again
   const index = await stepwise(snapshotSteps(bytes, file, { proven: handover }), signal);

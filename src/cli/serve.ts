@@ -226,7 +226,7 @@ async function serveIn(argv: string[], reloads: Reloads): Promise<number> {
     throw err;
   }
 
-  const data = new Reloadable(index, (signal) => loadOffThread('serve', file, { strict, contract: true, signal }), {
+  const data = new Reloadable(index, (signal) => loadOffThread('serve', file, { strict, contract: 'always', signal }), {
     timeoutMs: RELOAD_TIMEOUT_MS,
   });
   reloads.add({ flag: '--data', file: shortPath(file), source: data, describe: (i) => `${i.size} places` });

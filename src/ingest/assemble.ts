@@ -1,4 +1,4 @@
-import type { LoadStats, LoadTimings } from '../types.js';
+import type { Contract, LoadStats, LoadTimings } from '../types.js';
 import { PLACE, POINT, LINE, POLYGON, MULTIPOLYGON, type PlaceTable } from '../model/table.js';
 import type { Area } from '../geom/areas.js';
 import { buildTypeTrees } from '../index/type-trees.js';
@@ -14,8 +14,8 @@ export interface AssembleOptions {
   license: string;
   /** Compute addresses on a thread: `true` always, `false` never, undefined by the table's size. */
   threads?: boolean;
-  /** Contract the road graph: `true` always, `false` never, undefined by its size (`CONTRACT_NODES`). */
-  contract?: boolean;
+  /** Contract the road graph; `'auto'` (the default) by its size (`CONTRACT_NODES`). */
+  contract?: Contract;
 }
 
 /** Junctions up to which a load contracts the road graph by default. */
@@ -62,7 +62,8 @@ export async function assemble(
   clock = performance.now();
   if (roads) {
     index.router = new Router(roads);
-    if (options.contract ?? roads.nodeLon.length <= CONTRACT_NODES) index.router.contract();
+    const contract = options.contract ?? 'auto';
+    if (contract === 'always' || (contract === 'auto' && roads.nodeLon.length <= CONTRACT_NODES)) index.router.contract();
   }
   ms.roads = Math.round(performance.now() - clock);
   storeAddresses(table, await addresses);

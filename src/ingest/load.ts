@@ -1,4 +1,4 @@
-import type { LoadOptions, LoadStats, LoadTimings } from '../types.js';
+import type { Contract, LoadOptions, LoadStats, LoadTimings } from '../types.js';
 import { openPbf, readBlocks, type PbfFile } from '../load/read.js';
 import { PLACE_KEEP } from '../osm/place.js';
 import { defaultWorkers } from '../load/decode.js';
@@ -17,6 +17,9 @@ import { DEFAULTS, checkProfiles, compileProfiles, type Profiles } from '../osm/
 /** The license of OSM data, the default `license` of every record. */
 export const OSM_LICENSE = '© OpenStreetMap contributors, ODbL 1.0';
 
+/** The values of `LoadOptions.contract`. */
+const CONTRACTS: readonly unknown[] = ['auto', 'always', 'never'] satisfies Contract[];
+
 /**
  * Loads an OSM PBF file (a path, or its bytes) into a `PlaceIndex`.
  * A missing, truncated, corrupt or non-PBF file rejects with `PbfError` naming it;
@@ -31,6 +34,8 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   const clock = lapClock();
   // a bad profiles document fails before any work, naming its field
   const profiles = options.profiles === undefined ? DEFAULTS : compileProfiles(checkProfiles(options.profiles));
+  if (options.contract !== undefined && !CONTRACTS.includes(options.contract))
+    throw new TypeError(`loadPbf: contract must be 'auto', 'always' or 'never', got ${JSON.stringify(options.contract)}`);
   const stats: LoadStats = {
     nodes: 0,
     ways: 0,

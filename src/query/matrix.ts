@@ -9,6 +9,7 @@ import { reachFor } from '../route/reach.js';
 import { SNAP_KM } from './route.js';
 import { show } from './validate.js';
 import { checkNotSwapped } from './swapped.js';
+import { checkRouting } from './pack.js';
 
 /** Most sources, and most destinations, one `matrix()` call may take (a million cells: about a second). */
 export const MATRIX_MAX = 1000;
@@ -62,6 +63,7 @@ export interface Matrix {
  */
 export function matrix(index: PlaceIndex, query: MatrixQuery, options: { max?: number } = {}): Matrix {
   const q = checkMatrix(query, index, Math.min(options.max ?? MATRIX_MAX, MATRIX_MAX));
+  checkRouting(index, q.mode);
   const router = index.router;
   const m = MODES.indexOf(q.mode);
   const snapAll = (list: [number, number][], name: 'sources' | 'destinations') =>
@@ -152,7 +154,7 @@ function plainTable(
           'too-long',
           i,
           mode,
-          `the trips from sources[${i}] (${mode}) need a longer search than this index does without contraction hierarchies: load a snapshot (nepal-places build) or contract the index (loadPbf({ contract: true }))`,
+          `the trips from sources[${i}] (${mode}) need a longer search than this index does without contraction hierarchies: load a snapshot (nepal-places build) or contract the index (loadPbf({ contract: 'always' }))`,
         );
       }
       for (let j = 0; j < nt; j++) {

@@ -14,6 +14,7 @@ import { show } from './validate.js';
 import { checkNotSwapped } from './swapped.js';
 import type { Lang } from '../osm/name.js';
 import { checkLang, stepWords, type StepWords } from './lang.js';
+import { checkRouting } from './pack.js';
 
 /** Most points a route may pass through (start, vias, end). */
 export const MAX_POINTS = 25;
@@ -69,6 +70,7 @@ export interface Route {
  */
 export function route(index: PlaceIndex, query: RouteQuery): Route[] {
   const q = checkRoute(query, index);
+  checkRouting(index, q.mode);
   const router = index.router;
   const m = MODES.indexOf(q.mode); // FOOT, BIKE or CAR of route/modes.ts
   if (!router || router.graph.edgeFrom.length === 0) {
@@ -185,7 +187,7 @@ function legPaths(router: Router, m: number, s: Snap, t: Snap, alternatives: boo
       'too-long',
       i,
       mode,
-      `the route from point ${i + 1} to point ${i + 2} (${mode}) needs a longer search than this index does without contraction hierarchies: load a snapshot (nepal-places build) or contract the index (loadPbf({ contract: true })) to route any distance`,
+      `the route from point ${i + 1} to point ${i + 2} (${mode}) needs a longer search than this index does without contraction hierarchies: load a snapshot (nepal-places build) or contract the index (loadPbf({ contract: 'always' })) to route any distance`,
     );
   }
   if (legs.length === 0) throw new RouteError('no-route', i, mode, `no route between point ${i + 1} and point ${i + 2} (${mode})`);
