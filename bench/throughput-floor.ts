@@ -17,6 +17,7 @@ import type * as Json from '../src/http/nearby-json.js';
 import type * as Params from '../src/http/params.js';
 import type * as Query from '../src/http/query.js';
 import type * as Quota from '../src/http/quota.js';
+import type * as Schema from '../src/http/schema.js';
 import type * as Nearby from '../src/query/nearby.js';
 
 // The build, as the serve rows run it (the sources through tsx cost a fifth more per request).
@@ -29,6 +30,7 @@ const { NearbyJson } = await load<typeof Json>('http/nearby-json.js');
 const { parseNearbyParams } = await load<typeof Params>('http/params.js');
 const { queryOf } = await load<typeof Query>('http/query.js');
 const { MemoryQuotaStore } = await load<typeof Quota>('http/quota.js');
+const { nearbySchema } = await load<typeof Schema>('http/schema.js');
 const { nearbyHits } = await load<typeof Nearby>('query/nearby.js');
 type Token = Keys.Token;
 
@@ -39,6 +41,8 @@ const ring = new Keyring(tokens);
 const store = new MemoryQuotaStore();
 const json = new NearbyJson();
 const limits = { maxLimit: 100, maxRadius: 100 };
+// made once, as the app makes it: building the zod schema per request would cost more than the search
+const schema = nearbySchema(limits);
 let lines: string[] = [];
 const log = (line: string) => {
   if (lines.push(line) === 1) {
@@ -56,7 +60,7 @@ const server = createServer(async (req, res) => {
     const search = queryOf(req.url ?? '/');
     const grant = await ring.verify(search.getAll('key'));
     const q = await store.hit(grant.id, grant.quota.windowSeconds, grant.quota.requests);
-    const query = parseNearbyParams(search, limits);
+    const query = parseNearbyParams(search, limits, schema);
     query.at = new Date();
     const body = json.answer(index, nearbyHits(index, query)).envelope(Date.now());
     res.writeHead(200, {
