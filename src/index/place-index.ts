@@ -10,6 +10,24 @@ import type { Router } from '../route/router.js';
 import { tableBounds, type Bounds } from './bounds.js';
 
 /**
+ * What a pack holds (`buildSnapshot(index, { bbox, modes, routing, search })`, docs/api.md):
+ * its area, the modes it routes and whether it has a text index. Queries outside what it holds
+ * throw `InvalidQueryError` saying so.
+ */
+export interface PackInfo {
+  /** The area, `[west, south, east, north]` degrees; null when the pack keeps the whole data. */
+  bbox: [number, number, number, number] | null;
+  /** The named region the area is (`REGIONS`), if it was asked by name. */
+  region?: string;
+  /** The modes it routes (empty without routing). */
+  modes: string[];
+  /** Whether it has the road graph (`route`, `matrix`, `isochrone`, `nearby` by time). */
+  routing: boolean;
+  /** Whether it has the text index (`search`). */
+  search: boolean;
+}
+
+/**
  * A loaded set of places: the place table, one spatial index per type, and the
  * parsed opening hours. Built by `loadPbf()`; read by the query functions.
  * Its fields are the engine's own layout, not a stable API.
@@ -35,6 +53,8 @@ export class PlaceIndex {
   readonly streets: Streets;
   /** @internal The road network and its searches, for `route`. */
   router: Router | undefined;
+  /** What a pack (a snapshot of one area, or of some parts) holds; undefined for a whole index. */
+  pack: PackInfo | undefined;
   /** @internal The scratch of the walks over `types` and `landmarks` (see `around`): lent per walk, never index data. */
   readonly walks = new Walks();
   /** The box around every row's centroid (undefined when the data is empty), degrees. */

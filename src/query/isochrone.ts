@@ -10,6 +10,7 @@ import { contourReached, Reached, type MultiPolygon } from '../route/isochrone.j
 import { SNAP_KM } from './route.js';
 import { coord, show } from './validate.js';
 import { checkNotSwapped } from './swapped.js';
+import { checkRouting } from './pack.js';
 
 /**
  * Largest `minutes` per mode, of isochrones and of nearby by travel time: what keeps one search
@@ -73,6 +74,7 @@ export interface Isochrone {
  */
 export function isochrone(index: PlaceIndex, query: IsochroneQuery): Isochrone {
   const q = checkIsochrone(query, index);
+  checkRouting(index, q.mode);
   const router = index.router;
   const m = MODES.indexOf(q.mode);
   const s = router && router.graph.edgeFrom.length ? snapFor(router, m, q.lat, q.lon, SNAP_KM) : undefined;

@@ -13,6 +13,7 @@ import { isKnownType, unknownTypeError } from './types.js';
 import { placeId } from './record.js';
 import { checkMinutes } from './isochrone.js';
 import { SNAP_KM } from './route.js';
+import { checkRouting } from './pack.js';
 
 /** Default `minutes` of nearby by travel time. */
 export const NEARBY_MINUTES = 15;
@@ -85,6 +86,7 @@ function attached(index: PlaceIndex, router: Router, m: number): Attachments {
  */
 export function nearbyTimeHits(index: PlaceIndex, query: NearbyQuery): TimedHit[] {
   const q = checkByTime(query);
+  checkRouting(index, q.mode);
   const tt = index.types.get(q.type);
   if (!tt && !isKnownType(index, q.type)) throw unknownTypeError(index, q.type);
   checkNotSwapped(index, q.lat, q.lon, { marginKm: SNAP_KM });

@@ -13,6 +13,7 @@ import { Listing } from '../search/same.js';
 import { checkNotSwapped } from './swapped.js';
 import type { Lang } from '../osm/name.js';
 import { addressIn, checkLang, nameFields } from './lang.js';
+import { checkSearchable } from './pack.js';
 
 // How far outside the data a search's point may be before a swapped reading inside it is suspected.
 const SWAP_MARGIN_KM = 100;
@@ -44,6 +45,7 @@ export const MAX_QUERY_LENGTH = 200;
  */
 export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
   const q = checkSearch(query);
+  checkSearchable(index);
   // lat/lon only bias the ranking (and bound it with radius): a swapped point would bias it silently
   if (q.lat !== undefined && q.lon !== undefined) checkNotSwapped(index, q.lat, q.lon, { marginKm: q.radius ?? SWAP_MARGIN_KM });
   const t = index.table;
