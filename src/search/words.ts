@@ -1,8 +1,8 @@
-import SearchableMap from 'minisearch/SearchableMap';
 import type { PlaceTable } from '../model/table.js';
 import { fold, letters } from './fold.js';
 import { matchKeys, OPTIONAL_WORDS } from '../lang/glossary.js';
 import { phoneticKey, scriptOf, spelledLetters, vowelKey } from '../lang/translit.js';
+import { Typos, byKeyThenValue, mergeRuns } from './typos.js';
 
 /** The tags a row is found by, in the order a name is chosen. */
 export const NAME_FIELDS: readonly string[] = ['name', 'name:en', 'name:ne', 'alt_name', 'old_name'];
@@ -13,7 +13,7 @@ export const TYPO_LETTERS = 5;
 /**
  * Most distinct words a query may have (repeats count once). A name longer than this
  * is found by fewer of its words; the cap bounds the fixed cost per word (its run of
- * completions, its typo search in the radix tree).
+ * completions, its typo search).
  */
 export const MAX_WORDS = 12;
 
@@ -101,9 +101,9 @@ const MIN_KEY_PREFIX = 3;
  * fields' scores, and a place whose `name:en` repeats its `name` would outrank an
  * equally good match named in one language only.
  *
- * The words live in MiniSearch's radix tree (`SearchableMap`), which finds those
- * one typo away, and in a sorted array, where the words a prefix completes are one
- * run; each word's documents are a run of flat arrays, scored BM25+ as MiniSearch
+ * The words live in a sorted array, where the words a prefix completes are one run
+ * (and, ordered backwards, those a suffix ends: `search/typos.ts` finds the words one
+ * typo away by both); each word's documents are a run of flat arrays, scored BM25+ as MiniSearch
  * does into a reused accumulator.
  * MiniSearch's own `search` builds an object per matching document and word, and
  * spent about a microsecond per match on the fixture: a one-letter query took over
@@ -116,9 +116,9 @@ export class Words {
   readonly names: number;
   /** Distinct words. */
   readonly size: number;
-  // The radix tree finds the words one typo away. Built on the first query that needs
-  // it, from `sorted`: a load, or a snapshot's, should not pay for it up front.
-  private dict: SearchableMap<number> | undefined;
+  // The words one typo away (search/typos.ts). Built on the first query that needs it, from
+  // `sorted`: a load, or a snapshot's, should not pay for it up front.
+  private dict: Typos | undefined;
   // The words by phonetic key, for matches by sound: built like `dict`, on first need.
   private byKey: Sounds | undefined;
   private readonly sorted: string[];
@@ -405,7 +405,7 @@ export class Words {
 
   // A query word's matches: the run of `sorted` it is a prefix of (itself first, when it
   // is a word), its typo corrections, and how many postings they hold. The completions
-  // come from the sorted array, not MiniSearch's atPrefix, which walks the radix tree
+  // come from the sorted array, not MiniSearch's atPrefix, which walks its radix tree
   // building every key: that cost more than the scoring for a one-letter prefix.
   private plan(term: string): Plan {
     const { sorted, start, cum } = this;
@@ -421,12 +421,12 @@ export class Words {
     const typos: number[] = [];
     let postings = cum[hi] - cum[lo];
     if (letters(term) >= TYPO_LETTERS) {
-      for (const [w, [id, distance]] of this.typos().fuzzyGet(term, 1)) {
-        // an exact word and a completion are in the run
-        if (distance > 0 && !w.startsWith(term)) {
-          typos.push(id, (TYPO * w.length) / (w.length + distance));
-          postings += start[id + 1] - start[id];
-        }
+      // an exact word and a completion are in the run
+      for (const k of this.typos().near(term)) {
+        const id = this.sortedId[k],
+          w = sorted[k];
+        typos.push(id, (TYPO * w.length) / (w.length + 1));
+        postings += start[id + 1] - start[id];
       }
     }
     return { term, lo, hi, typos, postings, share: postings };
@@ -597,7 +597,7 @@ export class Words {
   }
 
   // The index of words by phonetic key, built on the first query that needs it (from `sorted`,
-  // like the typos' tree): the keys of every word in order, each key's word, and each word's
+  // like the typos' order): the keys of every word in order, each key's word, and each word's
   // position in `sorted`.
   private sounds(): Sounds {
     if (!this.byKey) run(this.makeSounds());
@@ -619,18 +619,11 @@ export class Words {
         wordKeys[sortedId[k]] = keys;
         spoken[sortedId[k]] = vowelKey(sorted[k]);
       }
-      runs.push(run.sort(byKeyThenWord));
+      runs.push(run.sort(byKeyThenValue));
       yield 'phonetic keys';
     }
-    while (runs.length > 1) {
-      const next: [string, number][][] = [];
-      for (let i = 0; i < runs.length; i += 2) {
-        next.push(i + 1 < runs.length ? yield* merge(runs[i], runs[i + 1]) : runs[i]);
-        yield 'phonetic keys merged';
-      }
-      runs = next;
-    }
-    const pairs = runs[0] ?? [];
+    const pairs = yield* mergeRuns(runs, PREPARE_WORDS * 16, 'phonetic keys merged');
+    runs = [];
     const pos = new Uint32Array(sorted.length);
     for (let k = 0; k < sorted.length; k++) pos[sortedId[k]] = k;
     this.byKey = { keys: pairs.map((p) => p[0]), keyWord: Uint32Array.from(pairs, (p) => p[1]), pos, spoken, wordKeys };
@@ -649,10 +642,9 @@ export class Words {
   }
 
   /**
-   * Builds now what the first queries would build (the per-query scratch, the radix
-   * tree of typos, the phonetic keys): a server calls it at start, so that no request
-   * pays for it. At Nepal scale the tree of 5,663 words takes about 60 ms; a real
-   * country's 150,000 words about half a second.
+   * Builds now what the first queries would build (the per-query scratch, the words
+   * ordered backwards for typos, the phonetic keys): a server calls it at start, so that
+   * no request pays for it.
    */
   prepare(): void {
     run(this.preparing());
@@ -660,7 +652,7 @@ export class Words {
 
   /**
    * `prepare()` in steps, for a server that warms a new index while it answers requests: each
-   * `next()` builds a part (the scratch, some thousands of words of the tree or of the keys) and
+   * `next()` builds a part (the scratch, some thousands of words of the typos' order or of the keys) and
    * yields what. The index answers the same whether it was prepared, in steps or at once.
    */
   *preparing(): Generator<string, void> {
@@ -670,18 +662,13 @@ export class Words {
     if (!this.byKey) yield* this.makeSounds();
   }
 
-  private typos(): SearchableMap<number> {
+  private typos(): Typos {
     if (!this.dict) run(this.makeTypos());
     return this.dict!;
   }
 
   private *makeTypos(): Generator<string, void> {
-    const dict = new SearchableMap<number>();
-    for (let k = 0; k < this.sorted.length; k++) {
-      dict.set(this.sorted[k], this.sortedId[k]);
-      if (k % PREPARE_WORDS === PREPARE_WORDS - 1) yield 'typos';
-    }
-    this.dict = dict;
+    this.dict = yield* Typos.build(this.sorted, PREPARE_WORDS);
   }
 
   // Adds word `id`'s documents (the first `max` of them), at `weight`, as matches of the
@@ -791,20 +778,6 @@ const PREPARE_WORDS = 256;
 // Takes steps to their end, at once.
 function run(steps: Iterator<unknown>): void {
   while (!steps.next().done);
-}
-
-const byKeyThenWord = (a: [string, number], b: [string, number]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]);
-
-// Two runs sorted by byKeyThenWord, as one, in steps of PREPARE_WORDS * 16 pairs.
-function* merge(a: [string, number][], b: [string, number][]): Generator<string, [string, number][]> {
-  const out: [string, number][] = new Array(a.length + b.length);
-  let i = 0,
-    j = 0;
-  for (let k = 0; k < out.length; k++) {
-    out[k] = j >= b.length || (i < a.length && byKeyThenWord(a[i], b[j]) <= 0) ? a[i++] : b[j++];
-    if (k % (PREPARE_WORDS * 16) === PREPARE_WORDS * 16 - 1) yield 'phonetic keys merged';
-  }
-  return out;
 }
 
 /** One query's scratch, by document; `seen` and `headSeen` hold the query (epoch) that last touched it. */
