@@ -1,4 +1,5 @@
 import type { Osm } from '../load/osm.js';
+import { TagReader } from '../load/block.js';
 import type { Area } from '../geom/areas.js';
 import { PROVINCE, DISTRICT, MUNICIPALITY } from '../address/admin.js';
 import { assembleMultipolygon } from './places.js';
@@ -13,9 +14,9 @@ export function osmAdminAreas(osm: Osm): Area[] {
   const out: Area[] = [];
   osm.blocks.forEach((blk) => {
     const runs = blk.relTags;
+    const reader = new TagReader(runs, blk.strings);
     for (let i = 0; i < runs.owner.length; i++) {
-      const tags = new Map<string, string>();
-      for (let j = runs.start[i]; j < runs.start[i + 1]; j++) tags.set(blk.strings[runs.kv[2 * j]], blk.strings[runs.kv[2 * j + 1]]);
+      const tags = reader.at(i).map();
       const level = Number(tags.get('admin_level'));
       if (tags.get('boundary') !== 'administrative' || ![PROVINCE, DISTRICT, MUNICIPALITY].includes(level)) continue;
       const get = (k: string) => tags.get(k);

@@ -1,4 +1,4 @@
-import type { Block, TagRuns } from '../load/block.js';
+import { TagReader, type Block, type TagRuns } from '../load/block.js';
 import type { Osm } from '../load/osm.js';
 import { List } from '../model/list.js';
 import { StringTable } from '../model/strings.js';
@@ -204,6 +204,8 @@ export class PlaceBuilder {
     return this.b.finish();
   }
 
+  private readonly reader = new TagReader();
+
   private read(blk: Block, bi: number, runs: TagRuns, i: number): void {
     if (bi !== this.cacheBlock) {
       this.cacheBlock = bi;
@@ -211,9 +213,10 @@ export class PlaceBuilder {
     }
     const { keys, vals, kv, cache } = this;
     keys.length = vals.length = kv.length = 0;
-    for (let j = runs.start[i]; j < runs.start[i + 1]; j++) {
-      const k = runs.kv[2 * j],
-        v = runs.kv[2 * j + 1];
+    const reader = this.reader.on(runs, blk.strings).at(i);
+    for (let j = 0; j < reader.count; j++) {
+      const k = reader.keyIndex(j),
+        v = reader.valueIndex(j);
       keys.push(blk.strings[k]);
       vals.push(blk.strings[v]);
       kv.push(cache[k] >= 0 ? cache[k] : (cache[k] = this.b.intern(blk.strings[k])));

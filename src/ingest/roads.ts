@@ -1,5 +1,5 @@
 import { roadName } from '../osm/name.js';
-import type { Block } from '../load/block.js';
+import { TagReader, type Block } from '../load/block.js';
 import type { Osm } from '../load/osm.js';
 import { List } from '../model/list.js';
 import { StringTable } from '../model/strings.js';
@@ -106,22 +106,15 @@ export class RoadBuilder {
     const building = blk.strings.indexOf('building');
     if (keys.length === 0 && building < 0) return;
     if (!this.first) this.ordinals();
-    const { kv, start } = runs;
-    const s = blk.strings;
-    let from = 0,
-      to = 0;
-    const get = (key: string): string | undefined => {
-      for (let j = from; j < to; j++) if (s[kv[2 * j]] === key) return s[kv[2 * j + 1]];
-      return undefined;
-    };
+    const tags = new TagReader(runs, blk.strings);
+    const { get } = tags;
     for (let i = 0; i < runs.owner.length; i++) {
-      from = start[i];
-      to = start[i + 1];
+      tags.at(i);
       let road = false,
         house = false;
-      for (let j = from; j < to; j++) {
-        if (keys.includes(kv[2 * j])) road = true;
-        else if (kv[2 * j] === building && s[kv[2 * j + 1]] !== 'no') house = true;
+      for (let j = 0; j < tags.count; j++) {
+        if (keys.includes(tags.keyIndex(j))) road = true;
+        else if (tags.keyIndex(j) === building && tags.value(j) !== 'no') house = true;
       }
       if (house && !road) {
         this.building(blk, runs.owner[i]);
@@ -159,11 +152,10 @@ export class RoadBuilder {
   relations(blk: Block): void {
     const runs = blk.relTags;
     const s = blk.strings;
+    const tags = new TagReader(runs, s);
     for (let i = 0; i < runs.owner.length; i++) {
-      const tags = new Map<string, string>();
-      for (let j = runs.start[i]; j < runs.start[i + 1]; j++) tags.set(s[runs.kv[2 * j]], s[runs.kv[2 * j + 1]]);
-      if (tags.get('type') !== 'restriction') continue;
-      const { kinds, unknown } = restrictionRules((k) => tags.get(k), MODES);
+      if (tags.at(i).get('type') !== 'restriction') continue;
+      const { kinds, unknown } = restrictionRules(tags.get, MODES);
       const r = runs.owner[i];
       let fromWay = -1,
         viaNode = -1,
@@ -444,13 +436,13 @@ export class RoadBuilder {
   private delays(blk: Block, first: number): void {
     const runs = blk.nodeTags;
     if (runs.owner.length === 0) return;
-    const s = blk.strings,
-      { kv, start } = runs;
+    const tags = new TagReader(runs, blk.strings);
     for (let i = 0; i < runs.owner.length; i++) {
       let hw: string | undefined, crossing: string | undefined, dir: string | undefined;
-      for (let j = start[i]; j < start[i + 1]; j++) {
-        const k = s[kv[2 * j]],
-          v = s[kv[2 * j + 1]];
+      tags.at(i);
+      for (let j = 0; j < tags.count; j++) {
+        const k = tags.key(j),
+          v = tags.value(j);
         if (k === 'highway') hw = v;
         else if (k === 'crossing') crossing = v;
         else if (k === 'direction' || k === 'traffic_signals:direction') dir = v;
@@ -470,17 +462,10 @@ export class RoadBuilder {
   private barriers(blk: Block, first: number): void {
     const runs = blk.nodeTags;
     if (runs.owner.length === 0) return;
-    const s = blk.strings,
-      { kv, start } = runs;
-    let from = 0,
-      to = 0;
-    const get = (key: string): string | undefined => {
-      for (let j = from; j < to; j++) if (s[kv[2 * j]] === key) return s[kv[2 * j + 1]];
-      return undefined;
-    };
+    const tags = new TagReader(runs, blk.strings);
+    const { get } = tags;
     for (let i = 0; i < runs.owner.length; i++) {
-      from = start[i];
-      to = start[i + 1];
+      tags.at(i);
       let bits = 0;
       this.profiles.modes.forEach((rules, m) => {
         if (!nodePasses(get, rules)) bits |= forwardBit(m) * 3;

@@ -17,6 +17,82 @@ export interface TagRuns {
   kv: Uint32Array;
 }
 
+/** No tags: what a reader reads before it is pointed at a block's. */
+const NO_TAGS: TagRuns = { owner: new Uint32Array(0), start: new Uint32Array(1), kv: new Uint32Array(0) };
+
+/**
+ * The one way tags are read out of `TagRuns`: a cursor over one object's pairs at a time, reused
+ * from object to object (nothing allocated per object). `get` is a bound function, so it can be
+ * handed to the rules of src/osm/ as their tag getter.
+ *
+ * @example
+ * const tags = new TagReader(blk.wayTags, blk.strings);
+ * for (let i = 0; i < blk.wayTags.owner.length; i++) if (tags.at(i).get('highway')) …
+ */
+export class TagReader {
+  private from = 0;
+  private to = 0;
+  constructor(
+    private runs: TagRuns = NO_TAGS,
+    private strings: readonly string[] = [],
+  ) {}
+
+  /** Points the reader at other runs (another block's), so one reader serves a whole file. */
+  on(runs: TagRuns, strings: readonly string[]): this {
+    this.runs = runs;
+    this.strings = strings;
+    this.from = this.to = 0;
+    return this;
+  }
+
+  /** Points the reader at object `i` of the runs (its `owner[i]`). */
+  at(i: number): this {
+    this.from = this.runs.start[i];
+    this.to = this.runs.start[i + 1];
+    return this;
+  }
+
+  /** How many tags the object has. */
+  get count(): number {
+    return this.to - this.from;
+  }
+
+  /** The string-table index of the key of tag j (0 ≤ j < count). */
+  keyIndex(j: number): number {
+    return this.runs.kv[2 * (this.from + j)];
+  }
+
+  /** The string-table index of the value of tag j. */
+  valueIndex(j: number): number {
+    return this.runs.kv[2 * (this.from + j) + 1];
+  }
+
+  /** The key of tag j. */
+  key(j: number): string {
+    return this.strings[this.keyIndex(j)];
+  }
+
+  /** The value of tag j. */
+  value(j: number): string {
+    return this.strings[this.valueIndex(j)];
+  }
+
+  /** The value of `key` on the current object, or undefined. */
+  readonly get = (key: string): string | undefined => {
+    const { kv } = this.runs,
+      s = this.strings;
+    for (let j = this.from; j < this.to; j++) if (s[kv[2 * j]] === key) return s[kv[2 * j + 1]];
+    return undefined;
+  };
+
+  /** The current object's tags as a map (`into` cleared and filled, or a new one). */
+  map(into = new Map<string, string>()): Map<string, string> {
+    into.clear();
+    for (let j = 0; j < this.count; j++) into.set(this.key(j), this.value(j));
+    return into;
+  }
+}
+
 /**
  * One decoded `PrimitiveBlock`, as flat typed arrays (transferable between threads).
  * Coordinates are fixed-point 1e-7 degrees, as OSM stores them.

@@ -5,7 +5,7 @@
  * block as the loader hands them over: nodes need nothing, ways need the nodes
  * indexed, relations the ways.
  */
-import type { Block, TagRuns } from '../load/block.js';
+import { TagReader, type Block, type TagRuns } from '../load/block.js';
 import type { Osm } from '../load/osm.js';
 import { assembleMultipolygon } from '../ingest/places.js';
 import { isArea } from '../place/area.js';
@@ -155,14 +155,17 @@ export class MapFeatureBuilder {
     this.stats.features++;
   }
 
+  private readonly reader = new TagReader();
+
   // object i's tags, as the map and the parallel key and value lists
   private read(blk: Block, runs: TagRuns, i: number): void {
     const { tags, keys, vals } = this;
     tags.clear();
     keys.length = vals.length = 0;
-    for (let j = runs.start[i]; j < runs.start[i + 1]; j++) {
-      const k = blk.strings[runs.kv[2 * j]],
-        v = blk.strings[runs.kv[2 * j + 1]];
+    const reader = this.reader.on(runs, blk.strings).at(i);
+    for (let j = 0; j < reader.count; j++) {
+      const k = reader.key(j),
+        v = reader.value(j);
       tags.set(k, v);
       keys.push(k);
       vals.push(v);
