@@ -4,7 +4,7 @@ import type { Router } from './router.js';
 import type { Path } from './ends.js';
 import type { AlternativeOptions } from './alternatives.js';
 import { NO_NODE, choiceAfter, copiesOf, entryPenalty, headOf, tailOf, timeOf } from './modes.js';
-import { turnCostsOf, turnMs } from './turns.js';
+import { turnMs } from './turns.js';
 import type { Track } from './track.js';
 
 /**
@@ -54,7 +54,7 @@ export interface Incidence {
 export function sourceEnds(router: Router, m: number, s: Snap, arrived = -1): End[] {
   const g = router.graph,
     mg = router.modes[m];
-  const costs = turnCostsOf(g, m);
+  const costs = router.turnCosts[m];
   const out: End[] = [];
   const j = junctionAt(g, s);
   if (j >= 0) {
@@ -227,7 +227,7 @@ export function walkLeg(router: Router, m: number, leg: Leg, track: Track): numb
   const { s, t, keys } = leg;
   const sAt = junctionAt(g, s) >= 0,
     tAt = junctionAt(g, t) >= 0;
-  const costs = turnCostsOf(g, m),
+  const costs = router.turnCosts[m],
     weight = router.modes[m].arcs.weight,
     open = router.open(m);
   // the turn onto keys[i]: its arc's weight less the edge and any penalty (as the search summed

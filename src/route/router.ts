@@ -5,6 +5,7 @@ import { Snapper } from './snap.js';
 import { modeGraph, openJunctions, type ModeGraph } from './modes.js';
 import { contract, Hierarchy, type HierarchyData, type ContractOptions } from './ch.js';
 import { BiDijkstra } from './dijkstra.js';
+import { turnCostsOf, type TurnCosts } from './turns.js';
 import type { Ends, Path } from './ends.js';
 import type { AlternativeOptions } from './alternatives.js';
 
@@ -36,6 +37,8 @@ export class Router {
   readonly hierarchies: (Hierarchy | undefined)[];
   /** Per junction: how many edge ends meet there (any mode). */
   readonly degree: Uint8Array;
+  /** Per mode: its turn costs, read (and checked) once from the graph's profiles rather than per query. */
+  readonly turnCosts: readonly TurnCosts[];
   private readonly plain: (BiDijkstra | undefined)[] = [];
   /** Most nodes a search without a hierarchy settles per leg (read when a mode's search is made). */
   plainLimit = PLAIN_SETTLED;
@@ -54,6 +57,7 @@ export class Router {
     options: { modes?: ModeGraph[] } = {},
   ) {
     this.graph = graph;
+    this.turnCosts = MODES.map((_, m) => turnCostsOf(graph, m));
     this.snapper = new Snapper(graph, tree);
     this.modes = options.modes ?? MODES.map((_, m) => modeGraph(graph, m));
     this.hierarchies = this.modes.map((mg, m) => {

@@ -1,7 +1,7 @@
 import { forwardBit } from '../osm/profile.js';
 import { NO_NODE, choiceAfter, copiesOf, entryPenalty, headOf, timeOf } from './modes.js';
 import { junctionAt as junctionOf } from './legs.js';
-import { turnCostsOf, turnMs } from './turns.js';
+import { turnMs } from './turns.js';
 import type { Router } from './router.js';
 import type { Snap } from './snap.js';
 
@@ -99,7 +99,7 @@ export function targetSeeds(router: Router, m: number, t: Snap): Seed[] {
     return out;
   }
   const f = t.edge,
-    costs = turnCostsOf(g, m),
+    costs = router.turnCosts[m],
     open = router.open(m);
   for (let dir = 0; dir < 2; dir++) {
     const k = 2 * f + dir;
@@ -167,7 +167,7 @@ export function arcEdge(router: Router, m: number, a: number): { key: number; le
     mg = router.modes[m];
   const from = mg.key[mg.arcs.from[a]],
     key = mg.key[mg.arcs.to[a]];
-  return { key, lead: turnMs(g, turnCostsOf(g, m), from, key, choiceAfter(g, router.incidence, m, from)) };
+  return { key, lead: turnMs(g, router.turnCosts[m], from, key, choiceAfter(g, router.incidence, m, from)) };
 }
 
 /** Milliseconds a metre of directed edge `key` takes in mode `m`. */
