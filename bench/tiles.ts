@@ -27,6 +27,9 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const EXAMPLES = '/usr/share/doc/tilemaker/examples';
 /** A build longer than this is stopped and reported as failed. */
 const TIMEOUT = 45 * 60_000;
+/** The row of our build without the shaped Nepali labels (`--no-nepali`). */
+const NO_NEPALI = 'nepal-places --no-nepali';
+
 /** Tile requests timed for serving. */
 const REQUESTS = 2000;
 
@@ -76,6 +79,11 @@ export async function tilesSection(
       rows.push({ file: d.name, tool: 'nepal-places', ms: r.ms, cpu: r.cpu, maxRss: r.maxRss, bytes: statSync(out).size, tiles });
       progress(`tiles: ${d.name}, serving`);
       serving.push(await serve(d.name, out));
+      // the same build without the shaped Nepali labels: what shaping them costs, in this run
+      progress(`tiles: ${d.name} with nepal-places --no-nepali`);
+      const plain = `${OUT_DIR}${d.name}-no-nepali.pmtiles`;
+      const p = await timed(process.execPath, [...cli, 'tiles', d.path, '-o', plain, '--quiet', '--no-nepali']);
+      rows.push({ file: d.name, tool: NO_NEPALI, ms: p.ms, cpu: p.cpu, maxRss: p.maxRss, bytes: statSync(plain).size });
     } catch (err) {
       errors.push(`tiles ${d.name}: ${(err as Error).message}`);
     }
@@ -147,7 +155,7 @@ export async function tilesSection(
     }),
     [
       'Each build in a fresh process, wall time from start to exit; CPU (user + system, all threads) and peak RSS from /usr/bin/time when installed.',
-      'nepal-places: z0-14, the Protomaps basemap layers, one PMTiles file. tilemaker: z0-14, the OpenMapTiles layers, one MBTiles file.',
+      'nepal-places: z0-14, the Protomaps basemap layers, one PMTiles file (--no-nepali: without the shaped Nepali labels). tilemaker: z0-14, the OpenMapTiles layers, one MBTiles file.',
       tilemaker
         ? `tilemaker: ${tilemaker}; ${rows.find((r) => r.tool === 'tilemaker')?.note ?? ''}`
         : 'tilemaker: not installed (apt-get install tilemaker), its rows are skipped.',
@@ -165,6 +173,19 @@ export async function tilesSection(
   const checks: Check[] = [];
   const ours = rows.find((r) => r.file === 'nepal' && r.tool === 'nepal-places');
   const theirs = rows.find((r) => r.file === 'nepal' && r.tool === 'tilemaker');
+  const plain = rows.find((r) => r.file === 'nepal' && r.tool === NO_NEPALI);
+  if (ours && plain) {
+    checks.push({
+      target: 'nepal: tiles with shaped Nepali labels ≤ 1.2x the time without (CPU)',
+      value: `${num(ours.cpu || ours.ms / 1000)} s / ${num(plain.cpu || plain.ms / 1000)} s = ${ratio((ours.cpu || ours.ms) / (plain.cpu || plain.ms))}`,
+      pass: (ours.cpu || ours.ms) <= 1.2 * (plain.cpu || plain.ms),
+    });
+    checks.push({
+      target: 'nepal: archive with shaped Nepali labels ≤ 1.1x the size without',
+      value: `${mb(ours.bytes)} MB / ${mb(plain.bytes)} MB = ${ratio(ours.bytes / plain.bytes)}`,
+      pass: ours.bytes <= 1.1 * plain.bytes,
+    });
+  }
   if (ours && theirs) {
     checks.push({
       target: 'nepal: tiles built no slower than tilemaker',

@@ -3,7 +3,7 @@
  * hair either side of, the edges of z14 tiles; and the command's answers to bad
  * input. Every expected coordinate is worked out by hand from the numbers below.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VectorTile, type VectorTileFeature } from '@mapbox/vector-tile';
@@ -225,5 +225,15 @@ describe('bad input is a clear error naming the file, and leaves nothing behind'
     const a = new PMTiles(new FileSource(out));
     expect((await a.getHeader()).maxZoom).toBe(12);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('--no-nepali leaves out the shaped Nepali labels: no cluster table in the metadata, a smaller archive', async () => {
+    const [withNe, without] = [join(dir, 'ne.pmtiles'), join(dir, 'en.pmtiles')];
+    expect((await cli('tiles', CORE, '-o', withNe, '--max-zoom', '12')).code).toBe(0);
+    expect((await cli('tiles', CORE, '-o', without, '--max-zoom', '12', '--no-nepali')).code).toBe(0);
+    const meta = async (f: string) => (await new PMTiles(new FileSource(f)).getMetadata()) as Record<string, unknown>;
+    expect(await meta(withNe)).toHaveProperty(['nepal-places:shaped']);
+    expect(await meta(without)).not.toHaveProperty(['nepal-places:shaped']);
+    expect(statSync(without).size).toBeLessThan(statSync(withNe).size);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `nepal-places tiles`: a PBF in, a PMTiles archive of vector tiles out.
  *
- *   nepal-places tiles IN.osm.pbf -o OUT.pmtiles [--workers N] [--max-zoom Z] [--quiet]
+ *   nepal-places tiles IN.osm.pbf -o OUT.pmtiles [--workers N] [--max-zoom Z] [--no-nepali] [--quiet]
  *
  * Progress and a summary go to stderr; the archive is written beside OUT and renamed
  * over it, so OUT is either the old file or the whole new one.
@@ -17,7 +17,7 @@ import type { ZoomReport } from '../tiles/tiler.js';
 import { outputProblem } from './output.js';
 import { formatBytes, formatCount, formatDuration, Progress } from './progress.js';
 
-const USAGE = 'usage: nepal-places tiles IN.osm.pbf -o OUT.pmtiles [--workers N] [--max-zoom Z] [--quiet]';
+const USAGE = 'usage: nepal-places tiles IN.osm.pbf -o OUT.pmtiles [--workers N] [--max-zoom Z] [--no-nepali] [--quiet]';
 
 const HELP = `${USAGE}
 
@@ -27,6 +27,8 @@ OSM PBF, zoom 0 to 14, into one PMTiles archive that a map (MapLibre) reads.
   -o, --output FILE   the archive to write (required); replaced whole, never half-written
   --workers N         decoder threads, 0 decodes on the main thread (default: by file size and cores)
   --max-zoom Z        the highest zoom, 0 to ${MAX_ZOOM} (default ${MAX_ZOOM}; maps overzoom beyond)
+  --no-nepali         leave out the shaped Nepali labels: a smaller archive for the English
+                      styles only (the Nepali style then falls back to unshaped names)
   --quiet             print nothing but errors
   -h, --help          this help
 
@@ -41,6 +43,7 @@ interface Args {
   quiet: boolean;
   workers?: number;
   maxZoom?: number;
+  nepali: boolean;
 }
 
 /** Runs the subcommand; resolves with the exit code. */
@@ -84,6 +87,7 @@ export async function run(argv: string[]): Promise<number> {
     result = await buildTiles(args.input, args.output, {
       workers: args.workers,
       maxZoom: args.maxZoom,
+      shape: args.nepali,
       onProgress: progress.update,
       onZoom: (r) => {
         if (mode !== 'none') {
@@ -151,6 +155,7 @@ function parse(argv: string[]): Args | 'help' {
         quiet: { type: 'boolean' },
         workers: { type: 'string' },
         'max-zoom': { type: 'string' },
+        'no-nepali': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -175,5 +180,6 @@ function parse(argv: string[]): Args | 'help' {
     quiet: values.quiet ?? false,
     workers: int('workers', values.workers, 64),
     maxZoom: int('max-zoom', values['max-zoom'], MAX_ZOOM),
+    nepali: !values['no-nepali'],
   };
 }
