@@ -58,61 +58,50 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
     members || inCircle ? (r: number) => (!members || matchedType(t, r, members) >= 0) && (!inCircle || inCircle(r)) : undefined;
   const { rows, scores } = index.words.match(q.q, accept);
 
-  // The rows `cand` (indexes of `rows`) listed best first, once each, as far as the limit.
-  const listed = (cand: number[]): Listing => {
-    // Ties at the cut can be thousands (a name a country repeats): they are taken best first
-    // from a heap, as far as the limit needs, not sorted whole. Distance is measured only
-    // for the pairs that tie on relevance and prominence.
-    const km = new Float64Array(cand.length).fill(NaN);
-    const kmOf = (c: number) => {
-      if (!here) return 0;
-      if (Number.isNaN(km[c])) km[c] = kmTo(lon!, lat!, t.lon[rows[cand[c]]], t.lat[rows[cand[c]]]);
-      return km[c];
-    };
-    const before = (a: number, b: number) => {
-      const ra = rows[cand[a]],
-        rb = rows[cand[b]];
-      return (
-        (scores[cand[b]] - scores[cand[a]] || t.prominence[rb] - t.prominence[ra] || kmOf(a) - kmOf(b) || placeId(t, ra) - placeId(t, rb)) <
-        0
-      );
-    };
-    const heap = new Heap(cand.length, before);
-    // OSM cuts a street into many ways: a search box lists the street once (its best way); and
-    // a place mapped several times (a node, its building, its bus stop) once (search/same.ts)
-    const streets = new Set<string>();
-    const once = new Listing(t, (w) => index.words.phonetic(w));
+  // Ties at the cut can be thousands (a name a country repeats): they are taken best first from
+  // a heap, as far as the limit needs, not sorted whole. Distance is measured only for the pairs
+  // that tie on relevance and prominence.
+  const km = here ? new Float64Array(rows.length).fill(NaN) : undefined;
+  const kmOf = (i: number) => {
+    if (!km) return 0;
+    if (Number.isNaN(km[i])) km[i] = kmTo(lon!, lat!, t.lon[rows[i]], t.lat[rows[i]]);
+    return km[i];
+  };
+  const before = (a: number, b: number) => {
+    const ra = rows[a],
+      rb = rows[b];
+    return (scores[b] - scores[a] || t.prominence[rb] - t.prominence[ra] || kmOf(a) - kmOf(b) || placeId(t, ra) - placeId(t, rb)) < 0;
+  };
+  // OSM cuts a street into many ways: a search box lists the street once (its best way); and
+  // a place mapped several times (a node, its building, its bus stop) once (search/same.ts)
+  const streets = new Set<string>();
+  const once = new Listing(t, (w) => index.words.phonetic(w));
+  const scoreOf: number[] = []; // the relevance of each place listed: its first hit's
+  const list = (heap: Heap) => {
     while (heap.size && once.rows.length < q.limit) {
-      const row = rows[cand[heap.pop()]];
+      const i = heap.pop();
+      const row = rows[i];
       if (t.what[row] === STREET) {
         const key = `${t.name[row]}|${t.address[row]}`;
         if (streets.has(key)) continue;
         streets.add(key);
       }
-      once.add(row);
+      if (once.add(row)) scoreOf.push(scores[i]);
     }
-    return once;
   };
-  // Only the hits down to the limit-th best relevance (ties included) need the finer order; all
-  // of them when rows listed above the cut were folded (streets, places mapped twice) and the
-  // list came out short.
-  let cand: number[] = [],
-    once = new Listing(t);
-  for (let cut = rows.length > q.limit ? kthLargest(scores, q.limit) : -Infinity; ; cut = -Infinity) {
-    cand = [];
-    for (let i = 0; i < rows.length; i++) if (scores[i] >= cut) cand.push(i);
-    once = listed(cand);
-    if (cut === -Infinity || once.rows.length >= q.limit) break;
-  }
-  const scoreOf = new Map<number, number>();
-  for (const c of cand) scoreOf.set(rows[c], scores[c]);
+  // Only the hits down to the limit-th best relevance (ties included) need the finer order;
+  // those below it only when rows above the cut were folded (streets, places mapped twice) and
+  // the list came out short: they all rank below, so the list goes on with them.
+  const cut = rows.length > q.limit ? kthLargest(scores, q.limit) : -Infinity;
+  list(Heap.of(scores, (s) => s >= cut, before));
+  if (once.rows.length < q.limit && cut > -Infinity) list(Heap.of(scores, (s) => s < cut, before));
 
   return once.rows.map((row, i) => ({
     placeId: placeId(t, row),
     ...nameFields(t, row, q.lang),
     address: addressIn(t, row, q.lang),
     type: t.strings[members ? matchedType(t, row, members) : t.primary[row]],
-    score: scoreOf.get(once.first[i])!,
+    score: scoreOf[i],
   }));
 }
 
@@ -242,20 +231,29 @@ export function matchedType(t: PlaceTable, r: number, members: readonly string[]
 }
 
 /**
- * A binary heap of the numbers 0..n-1, first the one `before` puts first: built in linear
- * time, then popped in order as far as needed.
+ * A binary heap of numbers (indexes of hits), first the one `before` puts first: built in
+ * linear time, then popped in order as far as needed.
  */
 class Heap {
   size: number;
   private readonly a: Int32Array;
   private readonly before: (x: number, y: number) => boolean;
 
-  constructor(n: number, before: (x: number, y: number) => boolean) {
-    this.a = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.a[i] = i;
-    this.size = n;
+  constructor(a: Int32Array, before: (x: number, y: number) => boolean) {
+    this.a = a;
+    this.size = a.length;
     this.before = before;
-    for (let i = (n >> 1) - 1; i >= 0; i--) this.down(i);
+    for (let i = (a.length >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  /** The heap of the indexes of `values` that `keep` keeps. */
+  static of(values: readonly number[], keep: (v: number) => boolean, before: (x: number, y: number) => boolean): Heap {
+    let n = 0;
+    for (let i = 0; i < values.length; i++) if (keep(values[i])) n++;
+    const a = new Int32Array(n);
+    n = 0;
+    for (let i = 0; i < values.length; i++) if (keep(values[i])) a[n++] = i;
+    return new Heap(a, before);
   }
 
   /** Removes and returns the first. */

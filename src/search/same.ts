@@ -27,14 +27,8 @@ const PLACE_RANK = 0,
   BUILDING_RANK = 2,
   STOP_RANK = 3;
 
-// The string indexes of a table's name keys (not `old_name`), found once per table: looking
-// them up in a country's strings takes longer than a query. Tables never change.
-const FIELDS = new WeakMap<PlaceTable, Set<number>>();
-function fieldsOf(t: PlaceTable): Set<number> {
-  let f = FIELDS.get(t);
-  if (!f) FIELDS.set(t, (f = new Set(NAME_FIELDS.filter((k) => k !== 'old_name').map((k) => t.strings.indexOf(k)))));
-  return f;
-}
+// The tags whose names make two records one place: not `old_name` (a name no longer borne).
+const NAME_KEYS: ReadonlySet<string> = new Set(NAME_FIELDS.filter((k) => k !== 'old_name'));
 
 /**
  * The records of one search's answer, listed once per place. A row is the same place as a row
@@ -52,18 +46,20 @@ export class Listing {
   /** The row that first took each place in the list: its rank is the place's. */
   readonly first: number[] = [];
   private readonly t: PlaceTable;
-  private readonly fields: Set<number>;
   private readonly sound: (word: string) => string;
   // every row met so far (listed or folded); past GRID_FROM of them also by the cell of a grid
   // about SAME_PLACE_KM wide that each lies in, so that a long list compares a row with the
   // rows of nine cells only. Names and sounds are made only for rows that near.
   private readonly met: Met[] = [];
   private grid: Map<number, Met[]> | undefined;
+  // names and sounds made in this list, by the name's string index (negative: a stop's) and by
+  // the name: records of one place, and a chain's branches, share them
+  private readonly keys = new Map<number, string>();
+  private readonly sounds = new Map<string, string>();
 
   /** `sound`: a word's phonetic key (`Words.phonetic`, which has the index's words' keys made). */
   constructor(t: PlaceTable, sound: (word: string) => string = phoneticKey) {
     this.t = t;
-    this.fields = fieldsOf(t);
     this.sound = sound;
   }
 
@@ -126,23 +122,29 @@ export class Listing {
     return this.scriptOf(a) !== this.scriptOf(b) && shared(this.soundsOf(a), this.soundsOf(b));
   }
 
-  // A row's names (`name`, `name:en`, `name:ne`, `alt_name`) as their words (lower case, split at
-  // what is not a letter, mark or digit), a stop's without the words of a stop.
-  private wordsOf(m: Met): string[][] {
-    if (m.words) return m.words;
+  // A row's names (`name`, `name:en`, `name:ne`, `alt_name`) as their words joined by a space
+  // (lower case, split at what is not a letter, mark or digit), a stop's without the words of a
+  // stop. Tags are told by their keys' text: a table's string indexes of the keys would take a
+  // search through all its strings, longer than a query.
+  private namesOf(m: Met): string[] {
+    if (m.names) return m.names;
     const { t } = this;
     const row = m.row;
     const stop = this.rank(row) === STOP_RANK;
-    const out: string[][] = [];
+    const out: string[] = [];
     for (let k = t.tagStart[row]; k < t.tagStart[row + 1]; k++)
-      if (this.fields.has(t.tagKV[2 * k])) nameWords(t.strings[t.tagKV[2 * k + 1]], stop, out);
+      if (NAME_KEYS.has(t.strings[t.tagKV[2 * k]])) this.key(t.tagKV[2 * k + 1], stop, out);
     // a row named by no tag of its own: its name
-    if (!out.length) nameWords(t.strings[t.name[row]], stop, out);
-    return (m.words = out);
+    if (!out.length) this.key(t.name[row], stop, out);
+    return (m.names = out);
   }
 
-  private namesOf(m: Met): string[] {
-    return (m.names ??= this.wordsOf(m).map((ws) => ws.join(' ')));
+  // Adds string `v`'s name key (`nameKey`) to `out` unless it is empty.
+  private key(v: number, stop: boolean, out: string[]): void {
+    const at = stop ? -1 - v : v;
+    let key = this.keys.get(at);
+    if (key === undefined) this.keys.set(at, (key = nameKey(this.t.strings[v], stop)));
+    if (key && !out.includes(key)) out.push(key);
   }
 
   private scriptOf(m: Met): Script {
@@ -154,15 +156,20 @@ export class Listing {
   private soundsOf(m: Met): string[] {
     if (m.sounds) return m.sounds;
     const out: string[] = [];
-    for (const ws of this.wordsOf(m)) {
-      let k = '',
-        letters = 0;
-      for (const w of ws) {
-        const key = this.sound(w) + w.replace(DIGITS, '');
-        letters += key.length;
-        k += k ? ` ${key}` : key;
+    for (const name of this.namesOf(m)) {
+      let k = this.sounds.get(name);
+      if (k === undefined) {
+        let letters = 0;
+        k = '';
+        for (const w of name.split(' ')) {
+          const key = this.sound(w) + (HAS_DIGIT.test(w) ? w.replace(DIGITS, '') : '');
+          letters += key.length;
+          k += k ? ` ${key}` : key;
+        }
+        if (letters < MIN_SOUND) k = '';
+        this.sounds.set(name, k);
       }
-      if (letters >= MIN_SOUND && !out.includes(k)) out.push(k);
+      if (k && !out.includes(k)) out.push(k);
     }
     return (m.sounds = out);
   }
@@ -175,23 +182,29 @@ export class Listing {
   }
 }
 
-/** A row met by a `Listing`: where its place is listed, and its names' words, names, script and sounds once made. */
+/** A row met by a `Listing`: where its place is listed, and its names, script and sounds once made. */
 interface Met {
   row: number;
   at: number;
-  words?: string[][];
   names?: string[];
   script?: Script;
   sounds?: string[];
 }
 
-// The words of a name `v` for comparing (lower case, split where there is no letter, mark or
-// digit; a stop's without the words of a stop), added to `out` unless none.
-function nameWords(v: string, stop: boolean, out: string[][]): void {
-  const ws: string[] = [];
-  for (const w of v.toLowerCase().split(ASCII.test(v) ? SPLIT_ASCII : SPLIT)) if (w) ws.push(w);
-  if (stop) while (ws.length > 1 && STOP_WORDS.has(ws[ws.length - 1])) ws.pop();
-  if (ws.length) out.push(ws);
+// A name `v` for comparing, its words joined by a space (lower case, split where there is no
+// letter, mark or digit; a stop's without the words of a stop); '' when it has none.
+function nameKey(v: string, stop: boolean): string {
+  let key = v.toLowerCase().replace(ASCII.test(v) ? SPLIT_ASCII : SPLIT, ' ');
+  if (key.startsWith(' ')) key = key.slice(1);
+  if (key.endsWith(' ')) key = key.slice(0, -1);
+  if (stop) {
+    let end = key.lastIndexOf(' ');
+    while (end > 0 && STOP_WORDS.has(key.slice(end + 1))) {
+      key = key.slice(0, end);
+      end = key.lastIndexOf(' ');
+    }
+  }
+  return key;
 }
 
 // Whether two short lists share a string.
@@ -200,12 +213,13 @@ function shared(a: string[], b: string[]): boolean {
   return false;
 }
 // Words of a name for comparing: split where there is no letter, mark or digit.
-const SPLIT = /[^\p{L}\p{M}\p{N}]+/u,
-  SPLIT_ASCII = /[^a-z0-9]+/,
+const SPLIT = /[^\p{L}\p{M}\p{N}]+/gu,
+  SPLIT_ASCII = /[^a-z0-9]+/g,
   ASCII = /^[\x00-\x7f]*$/,
-  DIGITS = /\D/g;
+  DIGITS = /\D/g,
+  HAS_DIGIT = /\d/;
 // Rows met before a list uses its grid: a short list is scanned whole, faster than the grid's lookups.
-const GRID_FROM = 64;
+const GRID_FROM = 16;
 // SAME_PLACE_KM in 1e-7 degrees of latitude, with a margin (100 m is 8,983 of them).
 const NEAR = 9_500;
 // A grid cell's side in 1e-7 degrees (0.002°): at least SAME_PLACE_KM along a parallel up to 60°
