@@ -10,6 +10,7 @@ import { readRaw, tag, type RawData, type RawTag } from './support/raw.js';
 import { displayName } from './support/names.js';
 import { addressBook } from './support/address.js';
 import { SIGNS, TEMPLATES, formatDistance, formatDuration, nepaliText } from '../src/lang/directions.js';
+import { textIn } from '../src/osm/name.js';
 
 let index: PlaceIndex;
 let raw: RawData;
@@ -342,5 +343,23 @@ describe('route(lang): the same steps, their streets and texts in the language',
     expect(named).toBeGreaterThan(1);
     expect(ne.instructionList!.filter((s) => s.sign === 5).map((s) => s.text)).toEqual(['पहिलो बीचको गन्तव्यमा पुग्नुभयो']);
     expect(ne.instructionList!.at(-1)!.text).toBe('गन्तव्यमा पुग्नुभयो');
+  });
+});
+
+describe('an addr:* value written in both scripts: the part in the language asked', () => {
+  it.each([
+    ['Ram Shah Path (पुतलीसडक)', 'पुतलीसडक', 'Ram Shah Path'],
+    ['पुतलीसडक (Ram Shah Path)', 'पुतलीसडक', 'Ram Shah Path'],
+    ['पुतलीसडक / Putalisadak', 'पुतलीसडक', 'Putalisadak'],
+  ])('%s: ne %s, en %s', (value, ne, en) => {
+    expect(textIn(value, 'ne')).toBe(ne);
+    expect(textIn(value, 'en')).toBe(en);
+  });
+
+  it('a value in one script with a bracket is one value, not two', () => {
+    expect(textIn('Kathmandu (North)', 'en')).toBe('Kathmandu (North)');
+    expect(textIn('ठमेल (उत्तर)', 'ne')).toBe('ठमेल (उत्तर)');
+    // digits are in neither script: kept whole
+    expect(textIn('12 (१२)', 'ne')).toBe('12 (१२)');
   });
 });

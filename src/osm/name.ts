@@ -92,11 +92,29 @@ export function nameIn(get: TagReader, lang: Lang): LangName {
 }
 
 /**
- * Free text (an `addr:*` value) in `lang`'s script: as it is when written in that script or in
- * neither, else transliterated.
+ * Free text (an `addr:*` value) in `lang`'s script: a value that gives itself in both scripts
+ * ("Ram Shah Path (पुतलीसडक)", "पुतलीसडक / Putalisadak") is the part in that script; else as it is
+ * when written in that script or in neither, else transliterated.
  */
 export function textIn(text: string, lang: Lang): string {
+  const both = BILINGUAL.exec(text);
+  if (both) {
+    const parts = [both[1] ?? both[3], both[2] ?? both[4]];
+    const scripts = parts.map(onlyScript);
+    // one part in each script; "Kathmandu (North)" is one value, not two
+    if (scripts.includes('deva') && scripts.includes('latin')) return parts[scripts.indexOf(lang === 'ne' ? 'deva' : 'latin')];
+  }
   return scriptOf(text) === otherScript(lang) ? transliterate(text, lang) : text;
+}
+
+// "A (B)" or "A / B": how mappers write one value in two scripts
+const BILINGUAL = /^\s*(?:([^()]+?)\s*\(([^()]+)\)|([^/]+?)\s+\/\s+([^/]+?))\s*$/;
+
+// The one script a text is written in: Devanagari with no Latin letter, or Latin letters and no Devanagari.
+function onlyScript(s: string): 'deva' | 'latin' | undefined {
+  const deva = scriptOf(s) === 'deva',
+    latin = /[A-Za-z]/.test(s);
+  return deva && !latin ? 'deva' : latin && !deva ? 'latin' : undefined;
 }
 
 const otherScript = (lang: Lang) => (lang === 'ne' ? 'latin' : 'deva');
