@@ -138,6 +138,19 @@ describe('prefix: each word of the query completes a word of one of the names', 
   });
 });
 
+describe('the text index by letters alone: the rows whose names answer every word by their letters, none by sound', () => {
+  it('equals the rows the raw names answer, for words of either script, prefixes and typos', () => {
+    for (const q of ['thamel', 'thame', 'thamal', 'nabil bank', 'ठमेल', 'होटल', 'kathmandu g', 'resturant']) {
+      const rows = index.words.match(q, undefined, { letters: true }).rows.map((r) => rowId(index.table, r));
+      expect(sorted([...new Set(rows)]), q).toEqual(expectedIds(q));
+    }
+  });
+
+  it('by every reading, the same query finds more (names in the other script)', () => {
+    expect(index.words.match('ठमेल').rows.length).toBeGreaterThan(index.words.match('ठमेल', undefined, { letters: true }).rows.length);
+  });
+});
+
 describe('case- and diacritics-insensitive for Latin script', () => {
   it.each([
     ['THAMEL', 'thamel'],

@@ -289,19 +289,22 @@ export class Words {
    * match first, then its completions rarest first (the highest BM25 weight, so
    * the top of the ranking changes least), then its typo corrections; the last word
    * taken may be cut, in index order. Below the cap the answer is exact.
+   *
+   * `letters`: by their letters alone (no sounds, meanings or words joined), MiniSearch's
+   * `search` with the same options (every word, else any; the bench compares the two).
    */
-  match(q: string, accept?: (row: number) => boolean): Hits {
+  match(q: string, accept?: (row: number) => boolean, options: { letters?: boolean } = {}): Hits {
     const terms = [...new Set(words(q))].slice(0, MAX_WORDS);
     if (!terms.length || !this.names) return { rows: [], scores: [], scored: 0, soundScored: 0 };
     const c = this.free.pop() ?? new Scratch(this.names);
     try {
-      return this.matchWith(c, terms, accept);
+      return this.matchWith(c, terms, accept, options.letters === true);
     } finally {
       this.free.push(c);
     }
   }
 
-  private matchWith(c: Scratch, terms: string[], accept: ((row: number) => boolean) | undefined): Hits {
+  private matchWith(c: Scratch, terms: string[], accept: ((row: number) => boolean) | undefined, letters: boolean): Hits {
     if (++c.epoch === 0xffffffff) {
       c.seen.fill(0);
       c.headSeen.fill(0);
@@ -316,39 +319,7 @@ export class Words {
     });
     // then each word by sound, the words that share its phonetic key (ठमेल for thamel), with
     // what the letters leave of the cap: a query's work stays within MAX_POSTINGS in all
-    // a word the index has: its keys were made with the index
-    const { wordKeys, spoken } = this.sounds();
-    const known = terms.map((term, i) => (this.sorted[plans[i].lo] === term ? this.sortedId[plans[i].lo] : -1));
-    const keys = terms.map((term, i) => (known[i] >= 0 ? wordKeys[known[i]] : matchKeys(term)));
-    const sounds = terms.map((term, i) => this.soundPlan(keys[i], 1 << i, plans[i], known[i] >= 0 ? spoken[known[i]] : vowelKey(term)));
-    // and two words together, which the other script may write as one (Indra Chowk इन्द्रचोक,
-    // न्यू रोड Newroad), and letters spelled one by one (आर एन ए सी RNAC, R.S. आर. एस.)
-    for (let i = 0; i + 1 < terms.length; i++) {
-      const a = terms[i],
-        b = terms[i + 1];
-      if (LETTER.test(a) && LETTER.test(b) && scriptOf(a) === scriptOf(b))
-        sounds.push(
-          this.soundPlan(
-            matchKeys(a + b).map((k) => `${k}!`),
-            3 << i,
-          ),
-        );
-    }
-    for (const run of letterRuns(terms)) sounds.push(this.soundPlan([`@${run.letters}`], run.bits));
-    let left = MAX_POSTINGS - scored;
-    let soundScored = sounds.reduce((n, p) => {
-      const got = this.sound(c, p, touched, left);
-      left -= got;
-      return n + got;
-    }, 0);
-    // and a word the other script writes as two or more (इन्द्रचोक Indra Chowk, SBI एस.बी.आई.)
-    keys.forEach((k, i) => {
-      for (const parts of this.splits(k)) {
-        const got = this.together(c, parts, 1 << i, touched, left);
-        left -= got;
-        soundScored += got;
-      }
-    });
+    const soundScored = letters ? 0 : this.bySound(c, terms, plans, touched, MAX_POSTINGS - scored);
     const { docRow, docHead, docLen } = this;
     const { mask, spelled, score, headSeen, headAt, epoch } = c;
     const all = (1 << terms.length) - 1;
@@ -401,6 +372,48 @@ export class Words {
     }
     stack(hits.scores, tiers);
     return hits;
+  }
+
+  // Scores the query's words by their other readings (sound, meaning, words joined or split,
+  // letters spelled out), while `left` postings allow. Returns the postings scored.
+  private bySound(c: Scratch, terms: string[], plans: Plan[], touched: number[], left: number): number {
+    // a word the index has: its keys were made with the index
+    const { wordKeys, spoken } = this.sounds();
+    const idOf = (term: string, lo = lowerBound(this.sorted, term)) => (this.sorted[lo] === term ? this.sortedId[lo] : -1);
+    const known = terms.map((term, i) => idOf(term, plans[i].lo));
+    const keys = terms.map((term, i) => (known[i] >= 0 ? wordKeys[known[i]] : matchKeys(term)));
+    const sounds = terms.map((term, i) => this.soundPlan(keys[i], 1 << i, plans[i], known[i] >= 0 ? spoken[known[i]] : vowelKey(term)));
+    // and two words together, which the other script may write as one (Indra Chowk इन्द्रचोक,
+    // न्यू रोड Newroad), and letters spelled one by one (आर एन ए सी RNAC, R.S. आर. एस.)
+    for (let i = 0; i + 1 < terms.length; i++) {
+      const a = terms[i],
+        b = terms[i + 1];
+      if (LETTER.test(a) && LETTER.test(b) && scriptOf(a) === scriptOf(b)) {
+        const id = idOf(a + b);
+        sounds.push(
+          this.soundPlan(
+            (id >= 0 ? wordKeys[id] : matchKeys(a + b)).map((k) => `${k}!`),
+            3 << i,
+          ),
+        );
+      }
+    }
+    for (const run of letterRuns(terms)) sounds.push(this.soundPlan([`@${run.letters}`], run.bits));
+    let scored = 0;
+    for (const p of sounds) {
+      const got = this.sound(c, p, touched, left);
+      left -= got;
+      scored += got;
+    }
+    // and a word the other script writes as two or more (इन्द्रचोक Indra Chowk, SBI एस.बी.आई.)
+    keys.forEach((k, i) => {
+      for (const parts of this.splits(k)) {
+        const got = this.together(c, parts, 1 << i, touched, left);
+        left -= got;
+        scored += got;
+      }
+    });
+    return scored;
   }
 
   // A query word's matches: the run of `sorted` it is a prefix of (itself first, when it
