@@ -50,8 +50,41 @@ describe('toDevanagari: romanized Nepali in Devanagari', () => {
     expect(toDevanagari(latin)).toBe(deva);
   });
 
-  it('a nasal before a consonant is an anusvara', () => {
+  it('n before k or g is an anusvara; before any other consonant n and m are half letters, never an anusvara', () => {
+    // real Nepali spellings
     expect(toDevanagari('Ganga')).toBe('गंगा');
+    expect(toDevanagari('Samjhana')).toBe('सम्झना');
+    expect(toDevanagari('Kanya')).toBe('कन्या');
+    expect(toDevanagari('Jhamsikhel')).toBe('झम्सिखेल');
+    // Amrit is अमृत: no anusvara before its r
+    expect(toDevanagari('Amrit')).not.toContain('ं');
+    expect(toDevanagari('Amrit')).toMatch(/^अम्र/);
+  });
+
+  it('English spellings: a doubled l, s, f or z at the end once (a doubled t stays: Bhatt)', () => {
+    expect(toDevanagari('Bell')).toBe('बेल');
+    expect(toDevanagari('Mall')).toBe('मल');
+    expect(toDevanagari('Bhatt')).toBe('भट्ट');
+  });
+
+  it.each([
+    ['Cafe', 'क्याफे'],
+    ['Restaurant', 'रेस्टुरेन्ट'],
+    ['Bank', 'बैंक'],
+    ['And', 'एण्ड'],
+    ['Hotel', 'होटल'],
+    ['School', 'स्कूल'],
+    ['House', 'हाउस'],
+    ['College', 'कलेज'],
+    ['Pharmacy', 'फार्मेसी'],
+    ['Bakery', 'बेकरी'],
+  ])('the English word %s as Nepali writes it: %s', (latin, deva) => {
+    expect(toDevanagari(latin)).toBe(deva);
+    expect(toDevanagari(latin.toUpperCase())).toBe(deva);
+  });
+
+  it('a name of several words: each word by its own rule', () => {
+    expect(toDevanagari('Guest House and Cafe')).toBe('गेस्ट हाउस एण्ड क्याफे');
   });
 
   it('keeps digits and punctuation', () => {

@@ -283,9 +283,57 @@ const LATIN_VOWELS: [string, string, string][] = [
   ['o', 'ओ', 'ो'],
 ];
 
+// English words common in the names of places, as Nepali writes them (each the spelling the
+// fixture's own `name:ne` has at the same place of the name most often): the letters alone
+// would read them as Nepali (Cafe कफे, Bank बंक, House हौसे).
+const ENGLISH: ReadonlyMap<string, string> = new Map([
+  ['and', 'एण्ड'],
+  ['academy', 'एकेडेमी'],
+  ['bakery', 'बेकरी'],
+  ['bank', 'बैंक'],
+  ['bar', 'बार'],
+  ['cafe', 'क्याफे'],
+  ['center', 'सेन्टर'],
+  ['centre', 'सेन्टर'],
+  ['city', 'सिटी'],
+  ['clinic', 'क्लिनिक'],
+  ['coffee', 'कफी'],
+  ['college', 'कलेज'],
+  ['finance', 'फाइनान्स'],
+  ['guest', 'गेस्ट'],
+  ['hotel', 'होटल'],
+  ['house', 'हाउस'],
+  ['kitchen', 'किचन'],
+  ['limited', 'लिमिटेड'],
+  ['medical', 'मेडिकल'],
+  ['momo', 'मोमो'],
+  ['money', 'मनी'],
+  ['park', 'पार्क'],
+  ['pharmacy', 'फार्मेसी'],
+  ['restaurant', 'रेस्टुरेन्ट'],
+  ['school', 'स्कूल'],
+  ['transfer', 'ट्रान्सफर'],
+]);
+
+// The consonants before which an n is written as an anusvara, as Nepali writes them (बैंक,
+// गंगा, संगीत): k, g, q and a c that is not ch. Before any other consonant an n or m is a half
+// letter (सम्झना, कन्या, रेस्टुरेन्ट, ट्रान्सफर, पम्परनिकेल), and never an anusvara before r (Amrit).
+const VELAR = /^(?:[kgq]|c(?!h))/;
+// Letters English doubles at the end of a word that Nepali writes once (Bell बेल, Mall, Kiss,
+// Staff, Jazz); a doubled t is Nepali's own (Bhatt भट्ट).
+const DOUBLED_END = /([lsfz])\1$/;
+
 /** A Latin word in Devanagari, letter group by letter group (see `toDevanagari`). */
 function wordToDevanagari(word: string): string {
-  const w = word.toLowerCase();
+  const known = ENGLISH.get(word.toLowerCase());
+  if (known !== undefined) return known;
+  const w = word
+    .toLowerCase()
+    .replace(DOUBLED_END, '$1')
+    // a c before e, i or y is English's s (Pharmacy, Cinema); a y ending a word after a
+    // consonant its long i (Gallery, Factory)
+    .replace(/c(?=[eiy])/g, 's')
+    .replace(/(?<=[b-df-hj-np-tv-xz])y$/, 'ee');
   let out = '';
   let afterConsonant = false;
   let i = 0;
@@ -300,16 +348,8 @@ function wordToDevanagari(word: string): string {
       i += v[0].length;
       continue;
     }
-    // n or m after a vowel and before a consonant is the nasal of the cluster: an anusvara, as
-    // Nepali writes it (Ganga गंगा)
-    const next = w.slice(i + 1);
-    if (
-      (w[i] === 'n' || w[i] === 'm') &&
-      !afterConsonant &&
-      out !== '' &&
-      /^[a-z]/.test(next) &&
-      !LATIN_VOWELS.some(([l]) => next.startsWith(l))
-    ) {
+    // n after a vowel and before k or g is the nasal of the cluster: an anusvara (Ganga गंगा)
+    if (w[i] === 'n' && !afterConsonant && out !== '' && VELAR.test(w.slice(i + 1))) {
       out += 'ं';
       i += 1;
       continue;
@@ -332,8 +372,11 @@ function wordToDevanagari(word: string): string {
 /**
  * `s` with its Latin words in Devanagari, read as romanized Nepali: `aa`, `ee`, `oo` long
  * vowels, `th`/`dh` dental, `t`/`d` retroflex (as Nepali writes English words), a word's last
- * `a` long, `n`/`m` before a consonant an anusvara, a consonant before a consonant joined with
- * a virama. An approximation for names that have no Devanagari spelling: records mark it.
+ * `a` long, `n` before k or g an anusvara, a consonant before a consonant (an n or m too)
+ * joined with a virama; English spellings: a final `ll`, `ss`, `ff`, `zz` once, `c` before e,
+ * i or y as s, a final `y` after a consonant as ी, and common English words of names as Nepali
+ * spells them (Cafe क्याफे, Restaurant रेस्टुरेन्ट, Bank बैंक, And एण्ड). An approximation for
+ * names that have no Devanagari spelling: records mark it.
  *
  * @example
  * toDevanagari('Thamel'); // => 'थमेल'
