@@ -32,8 +32,9 @@ export {
   type FeatureGeometry,
   type GeoRecord,
 } from './query/geojson.js';
-export { PlaceIndex } from './index/place-index.js';
+export { PlaceIndex, type PackInfo } from './index/place-index.js';
 export { buildSnapshot } from './snapshot/build.js';
+export { packIndex, REGIONS, PackError, type PackOptions, type Bbox, type Region } from './snapshot/pack.js';
 export { fromSnapshot } from './snapshot/read.js';
 export { isSnapshot, SNAPSHOT_VERSION } from './snapshot/format.js';
 export { parseInstant, INSTANT_FORMAT } from './hours/instant.js';

@@ -1,7 +1,7 @@
 /**
  * `nepal-places build`: a PBF in, a snapshot out.
  *
- *   nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--workers N] [--license TEXT] [--strict] [--quiet] [--json]
+ *   nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--bbox W,S,E,N | --region NAME] [--modes M,…] [--no-routing] [--no-search] [--workers N] [--license TEXT] [--strict] [--quiet] [--json]
  *
  * Progress and a summary go to stderr (stdout stays free for pipes, and for the
  * summary as JSON with --json); the snapshot is
@@ -11,6 +11,9 @@
  * of the file, because the snapshot's loader keeps only the tags of places while the
  * map keeps every tag and node of the file, and holding both at once would add their
  * peak memory (1.7 and 2.2 GB at Nepal's scale) where one after the other peaks at the larger.
+ * `--bbox`, `--region`, `--modes`, `--no-routing` and `--no-search` write a pack (`packIndex`):
+ * the whole file is loaded, then the area and parts cut from it, so that addresses and road
+ * speeds are those of the whole data.
  */
 import { readFileSync, unlinkSync } from 'node:fs';
 import { open, rename, stat, unlink } from 'node:fs/promises';
@@ -22,6 +25,9 @@ import type { PlaceIndex } from '../index/place-index.js';
 import { loadPbf } from '../ingest/load.js';
 import { buildTiles, temporaryPath, type TilesResult } from '../tiles/build.js';
 import { buildSnapshot } from '../snapshot/build.js';
+import { checkBbox, checkPack, isPack, packIndex, PackError, REGIONS, type PackOptions } from '../snapshot/pack.js';
+import type { PackInfo } from '../index/place-index.js';
+import { MODES } from '../osm/modes.js';
 import { sectionSizes } from '../snapshot/sections.js';
 import { isSnapshot, MAGIC } from '../snapshot/format.js';
 import { formatBytes, formatCount, formatDuration, Progress } from './progress.js';
@@ -31,7 +37,7 @@ import { zoomLine } from './tiles.js';
 import { outputProblem } from './output.js';
 
 const USAGE =
-  'usage: nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--workers N] [--license TEXT] [--profiles FILE] [--strict] [--quiet] [--json]';
+  'usage: nepal-places build IN.osm.pbf -o OUT.places [--tiles OUT.pmtiles] [--bbox W,S,E,N | --region NAME] [--modes M,…] [--no-routing] [--no-search] [--workers N] [--license TEXT] [--profiles FILE] [--strict] [--quiet] [--json]';
 
 const HELP = `${USAGE}
 
@@ -45,6 +51,14 @@ read in a fraction of the PBF's load time.
   --license TEXT      the license of every record (default: © OpenStreetMap contributors, ODbL 1.0)
   --profiles FILE     routing profiles, a JSON document (docs/routing.md, "Profiles"): the modes
                       it gives replace the shipped ones; checked before the PBF is read
+
+A pack: a snapshot of one area, or of some parts (docs/cli.md, "Packs"):
+  --bbox W,S,E,N      only what lies in this box (degrees: west, south, east, north); roads
+                      crossing its edge are kept to their first junction outside
+  --region NAME       only what lies in a named region: ${Object.keys(REGIONS).join(', ')}
+  --modes M,…         route only these modes (of ${MODES.join(', ')})
+  --no-routing        no road graph: no route, matrix, isochrone or nearby by travel time
+  --no-search         no text index: no search
   --strict            refuse a PBF with blobs of unknown type (damaged data the format's
                       rule would skip; without --strict they are skipped with a warning)
   --quiet             print nothing but errors and warnings
@@ -70,6 +84,8 @@ interface Args {
   /** The profiles file's path, and its document once read and checked. */
   profilesFile?: string;
   profiles?: unknown;
+  /** The pack asked for, checked; undefined for the whole file. */
+  pack?: PackOptions;
 }
 
 /** Runs the subcommand; resolves with the exit code. */
@@ -123,8 +139,10 @@ async function build(argv: string[]): Promise<number> {
     );
   const t2 = performance.now();
   let bytes: Uint8Array;
-  status('building the snapshot…');
+  status(args.pack ? 'cutting the pack…' : 'building the snapshot…');
   try {
+    if (args.pack) index = cutPack(index, args.pack, args.input);
+    status('building the snapshot…');
     bytes = buildSnapshot(index);
   } finally {
     status('');
@@ -196,6 +214,18 @@ async function writeTiles(args: Args, output: string): Promise<TilesResult> {
   }
 }
 
+// The pack of `options` cut from the whole index; a pack of nothing (a box beside the data, or
+// swapped coordinates) fails rather than writes an empty snapshot.
+function cutPack(index: PlaceIndex, options: PackOptions, input: string): PlaceIndex {
+  const pack = packIndex(index, options);
+  if (pack.table.size === 0 && !pack.router) {
+    const b = index.bounds;
+    const spans = b ? `; its data spans ${[b.west, b.south, b.east, b.north].map((v) => v.toFixed(4)).join(',')} (W,S,E,N)` : '';
+    throw new Failure(`${input}: nothing of it lies in ${pack.pack!.region ?? 'the box'} ${pack.pack!.bbox!.join(',')}${spans}`);
+  }
+  return pack;
+}
+
 /** What `build --json` prints: one JSON object, the summary's figures as numbers. */
 export interface BuildSummary {
   input: string;
@@ -215,6 +245,8 @@ export interface BuildSummary {
   tiles?: { output: string; tiles: number; size: number };
   /** The routing profiles the snapshot was built with (every mode), or null without roads. */
   profiles: ProfilesDoc | null;
+  /** For a pack: what it holds (its box, region, modes, routing and search). */
+  pack?: PackInfo;
 }
 
 /** The summary of `build --json`. */
@@ -233,6 +265,7 @@ export function summaryJson(index: PlaceIndex, input: string, f: BuildFigures): 
     ms: { load: ms(f.load), snapshot: ms(f.build), write: ms(f.write), ...(t && { tiles: ms(t.ms) }), total: ms(f.total) },
     ...(t && { tiles: { output: t.output, tiles: t.tiles, size: t.size } }),
     profiles: index.router?.graph.profiles ?? null,
+    ...(index.pack && { pack: index.pack }),
   };
 }
 
@@ -263,12 +296,20 @@ export function summary(index: PlaceIndex, f: BuildFigures): string[] {
     `nepal-places build: wrote ${f.output}`,
     `  places    ${n(index.size)}: ${n(s.points)} points, ${n(s.lineStrings)} lineStrings, ${n(s.polygons)} polygons, ${n(s.multiPolygons)} multiPolygons`,
     `  skipped   ${n(s.skippedWays)} ways, ${n(s.skippedRelations)} relations; ${n(s.partial)} partial; ${n(s.badSchedules)} bad opening_hours of ${n(s.schedules)}`,
+    ...(index.pack ? [packLine(index.pack)] : []),
     `  snapshot  ${n(f.size)} bytes (${formatBytes(f.size)}), ${ratio}x the PBF's ${n(f.pbfSize)} bytes (${formatBytes(f.pbfSize)})`,
     ...(f.tiles
       ? [`  map       ${f.tiles.output}: ${n(f.tiles.tiles)} tiles, ${n(f.tiles.size)} bytes (${formatBytes(f.tiles.size)})`]
       : []),
     `  time      load ${formatDuration(f.load)}, snapshot ${formatDuration(f.build)}, write ${formatDuration(f.write)}${f.tiles ? `, tiles ${formatDuration(f.tiles.ms)}` : ''}, total ${formatDuration(f.total)}`,
   ];
+}
+
+// The summary's line of a pack: its area, its modes, whether it has search.
+function packLine(p: PackInfo): string {
+  const area = p.bbox ? `${p.region ? `${p.region} ` : ''}${p.bbox.join(',')}` : 'the whole data';
+  const routes = p.routing ? `routes ${p.modes.join(', ')}` : 'no routing';
+  return `  pack      ${area}; ${routes}; ${p.search ? 'search' : 'no search'}`;
 }
 
 function parse(argv: string[]): Args | 'help' {
@@ -283,6 +324,11 @@ function parse(argv: string[]): Args | 'help' {
       workers: { type: 'string' },
       license: { type: 'string' },
       profiles: { type: 'string' },
+      bbox: { type: 'string' },
+      region: { type: 'string' },
+      modes: { type: 'string' },
+      'no-routing': { type: 'boolean' },
+      'no-search': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -296,6 +342,11 @@ function parse(argv: string[]): Args | 'help' {
     workers?: string;
     license?: string;
     profiles?: string;
+    bbox?: string;
+    region?: string;
+    modes?: string;
+    'no-routing'?: boolean;
+    'no-search'?: boolean;
     help?: boolean;
   };
   if (values.help) return 'help';
@@ -318,6 +369,11 @@ function parse(argv: string[]): Args | 'help' {
   }
   if (values.license !== undefined && values.license.trim() === '') throw new UsageError('--license must not be empty');
   if (values.profiles === '') throw new UsageError('--profiles must name a file');
+  const pack = packOptions(values);
+  if (pack && tiles !== undefined)
+    throw new UsageError(
+      "--tiles makes the map of the whole file, not of a pack's area: write the tiles with a build without --bbox, --region, --modes, --no-routing or --no-search",
+    );
   return {
     input,
     output,
@@ -328,7 +384,44 @@ function parse(argv: string[]): Args | 'help' {
     workers,
     license: values.license,
     profilesFile: values.profiles,
+    pack,
   };
+}
+
+// The pack options of the command line, checked (a bad one is bad usage, named as its option);
+// undefined when none is given.
+function packOptions(v: {
+  bbox?: string;
+  region?: string;
+  modes?: string;
+  'no-routing'?: boolean;
+  'no-search'?: boolean;
+}): PackOptions | undefined {
+  const o: PackOptions = {};
+  if (v.bbox !== undefined) {
+    const parts = v.bbox.split(',');
+    if (parts.length !== 4 || !parts.every((p) => /^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(p)))
+      throw new UsageError(`--bbox must be four numbers W,S,E,N (degrees: west, south, east, north), got '${v.bbox}'`);
+    o.bbox = parts.map(Number) as PackOptions['bbox'];
+  }
+  if (v.region !== undefined) o.region = v.region;
+  if (v.modes !== undefined) o.modes = v.modes.split(',').map((m) => m.trim());
+  if (v['no-routing']) o.routing = false;
+  if (v['no-search']) o.search = false;
+  if (!isPack(o)) return undefined;
+  try {
+    if (o.bbox) checkBbox(o.bbox);
+    checkPack(o);
+  } catch (err) {
+    if (err instanceof PackError) throw new UsageError(`--${flag(err.option)}: ${err.message.slice(err.option.length + 2)}`);
+    throw err;
+  }
+  return o;
+}
+
+// The command-line flag of a pack option.
+function flag(option: keyof PackOptions): string {
+  return option === 'routing' ? 'no-routing' : option === 'search' ? 'no-search' : option;
 }
 
 // The profiles file's document, checked: a file that cannot be read, is no JSON or is no valid

@@ -3,6 +3,10 @@ import type { LoadStats } from '../types.js';
 import { SectionWriter } from './sections.js';
 import { COLUMNS, COLUMN_NAMES } from '../model/table.js';
 import { writeRoads, type RoadMeta } from './roads.js';
+import { isPack, packIndex, type PackOptions } from './pack.js';
+import type { PackInfo } from '../index/place-index.js';
+import { MODES, type Mode } from '../osm/modes.js';
+import { contract } from '../route/ch.js';
 
 /** The small fields of a snapshot, in its directory. */
 export interface Meta {
@@ -19,6 +23,8 @@ export interface Meta {
   avgLen: number;
   /** The road graph's hierarchies (none in snapshots written before routing). */
   roads?: RoadMeta;
+  /** What a pack holds (its area, modes, search); absent for a whole index. */
+  pack?: PackInfo;
 }
 
 /**
@@ -33,10 +39,16 @@ export interface Meta {
  * graph is stored with a contraction hierarchy per mode, computed here if the index has none
  * yet (seconds to tens of seconds at Nepal scale): a snapshot routes fast.
  *
+ * With `options` (`bbox` or `region`, `modes`, `routing: false`, `search: false`) it writes a
+ * pack: the snapshot of `packIndex(index, options)`, one area or some parts alone (docs/api.md,
+ * "Packs"); bad options throw `PackError` naming the option.
+ *
  * @example
  * writeFileSync('nepal.places', buildSnapshot(await loadPbf('nepal.osm.pbf')));
+ * writeFileSync('pokhara.places', buildSnapshot(await loadPbf('nepal.osm.pbf'), { region: 'pokhara', modes: ['car', 'foot'] }));
  */
-export function buildSnapshot(index: PlaceIndex): Uint8Array {
+export function buildSnapshot(whole: PlaceIndex, options?: PackOptions): Uint8Array {
+  const index = isPack(options) ? packIndex(whole, options) : whole;
   const t = index.table;
   const w = new SectionWriter();
   for (const name of COLUMN_NAMES) w.put(name, t[name], COLUMNS[name].codec);
@@ -81,8 +93,13 @@ export function buildSnapshot(index: PlaceIndex): Uint8Array {
   // routing's preprocessing happens here, once, rather than in every load
   let roads: RoadMeta | undefined;
   if (index.router) {
-    index.router.contract();
-    roads = writeRoads(w, index.router);
+    const router = index.router;
+    // a pack's hierarchies are its modes' alone
+    if (index.pack)
+      for (const m of index.pack.modes)
+        router.hierarchies[MODES.indexOf(m as Mode)] ??= contract(router.modes[MODES.indexOf(m as Mode)].arcs);
+    else router.contract();
+    roads = writeRoads(w, router);
   }
 
   const meta: Meta = {
@@ -94,6 +111,7 @@ export function buildSnapshot(index: PlaceIndex): Uint8Array {
     types,
     avgLen: words.avgLen,
     roads,
+    ...(index.pack && { pack: index.pack }),
   };
   return w.finish(meta);
 }

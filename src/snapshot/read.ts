@@ -1,5 +1,6 @@
 import type KDBush from 'kdbush';
-import { PlaceIndex } from '../index/place-index.js';
+import { PlaceIndex, type PackInfo } from '../index/place-index.js';
+import { MODES, type Mode } from '../osm/modes.js';
 import { typeTree, type TypeTree } from '../index/type-trees.js';
 import { Streets } from '../index/streets.js';
 import { PlaceLookup } from '../index/lookup.js';
@@ -162,7 +163,29 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
   const index = new PlaceIndex(t, types, streets, meta.license, checkStats(meta.stats), { lookup, words, landmarks });
   yield 'index';
   if (meta.roads) index.router = yield* readRoads(r, meta.roads, options);
+  if (meta.pack !== undefined) index.pack = checkPackMeta(meta.pack, index);
   return index;
+}
+
+// A pack's record, as `packIndex` writes it: a box of four numbers or null, modes among MODES
+// (none without routing; each with its hierarchy), two flags.
+function checkPackMeta(p: PackInfo, index: PlaceIndex): PackInfo {
+  const bad = (what: string) => new RangeError(`the pack's record ${what}`);
+  if (typeof p !== 'object' || p === null) throw bad('is not an object');
+  if (p.bbox !== null && !(Array.isArray(p.bbox) && p.bbox.length === 4 && p.bbox.every(Number.isFinite))) throw bad('has no box');
+  if (p.region !== undefined && typeof p.region !== 'string') throw bad('has a region that is no name');
+  if (typeof p.routing !== 'boolean' || typeof p.search !== 'boolean') throw bad('lacks its flags');
+  if (!Array.isArray(p.modes) || !p.modes.every((m) => MODES.includes(m as Mode))) throw bad('has unknown modes');
+  if (p.routing !== !!index.router)
+    throw bad(`says it ${p.routing ? 'routes' : 'does not route'}, but it has ${index.router ? 'roads' : 'no roads'}`);
+  for (const m of p.modes) if (!index.router?.hierarchies[MODES.indexOf(m as Mode)]) throw bad(`lists ${m}, whose hierarchy it lacks`);
+  return {
+    bbox: p.bbox && [...p.bbox],
+    ...(p.region !== undefined && { region: p.region }),
+    modes: [...p.modes],
+    routing: p.routing,
+    search: p.search,
+  };
 }
 
 const STATS: (keyof LoadStats)[] = [
