@@ -34,6 +34,8 @@ import { CORE } from './support/raw.js';
 import { cli } from './support/cli.js';
 import { startServer, type TestServer } from './support/http-server.js';
 import { token } from './support/http-fixture.js';
+import { directory, withDirectory } from './support/crafted.js';
+import { SnapshotError } from '../src/errors.js';
 
 /**
  * The west of the fixture (which spans 85.300-85.341 E, 27.701-27.716 N): Thamel, Chhetrapati,
@@ -392,6 +394,29 @@ describe('search: false leaves the text index out', () => {
       expect(reverse(dumb, { lat, lon, limit: 5 })).toEqual(reverse(packed, { lat, lon, limit: 5 }));
     const [a, b] = pairInside('car');
     expect(route(dumb, { points: [a, b], mode: 'car' })).toEqual(route(packed, { points: [a, b], mode: 'car' }));
+  });
+});
+
+describe('a pack records what it holds, and a reader checks the record', () => {
+  it('meta.pack round-trips; a record that lies about the pack is refused as corrupted', () => {
+    const bytes = buildSnapshot(whole, { bbox: BOX, modes: ['car', 'foot'], search: false });
+    const { dir } = directory(bytes);
+    expect(dir.meta.pack).toEqual({ bbox: BOX, modes: ['foot', 'car'], routing: true, search: false });
+    expect(fromSnapshot(bytes).pack).toEqual(dir.meta.pack);
+    const lies = [
+      { ...(dir.meta.pack as object), modes: ['foot', 'car', 'bike'] }, // no bike hierarchy
+      { ...(dir.meta.pack as object), routing: false },
+      { ...(dir.meta.pack as object), bbox: [1, 2, 3] },
+      { ...(dir.meta.pack as object), modes: ['plane'] },
+      'everything',
+    ];
+    for (const pack of lies) {
+      const crafted = withDirectory(bytes, JSON.stringify({ ...dir, meta: { ...dir.meta, pack } }));
+      expect(() => fromSnapshot(crafted)).toThrow(SnapshotError);
+      expect(() => fromSnapshot(crafted)).toThrow(
+        expect.objectContaining({ problem: 'corrupted', message: expect.stringMatching(/pack/) }),
+      );
+    }
   });
 });
 
