@@ -137,7 +137,7 @@ export class Words {
   /**
    * Query contexts not in use. The arrays above never change after the build; all a query
    * writes is its context's, taken at its start and given back at its end (one, unless a
-   * query runs inside another's `accept`). The first is made by the first query: 22 bytes
+   * query runs inside another's `accept`). The first is made by the first query: 26 bytes
    * a name, that a load should not wait for.
    */
   private readonly free: Scratch[] = [];
@@ -312,14 +312,14 @@ export class Words {
     }
     const plans = terms.map((term) => this.plan(term));
     shares(plans, MAX_POSTINGS);
-    const touched: number[] = [];
+    c.touched = 0;
     let scored = 0;
     plans.forEach((p, i) => {
-      scored += p.share >= p.postings ? this.all(c, p, i, touched) : this.some(c, p, i, touched);
+      scored += p.share >= p.postings ? this.all(c, p, i) : this.some(c, p, i);
     });
     // then each word by sound, the words that share its phonetic key (ठमेल for thamel), with
     // what the letters leave of the cap: a query's work stays within MAX_POSTINGS in all
-    const soundScored = letters ? 0 : this.bySound(c, terms, plans, touched, MAX_POSTINGS - scored);
+    const soundScored = letters ? 0 : this.bySound(c, terms, plans, MAX_POSTINGS - scored);
     const { docRow, docHead, docLen } = this;
     const { mask, spelled, score, headSeen, headAt, epoch } = c;
     const all = (1 << terms.length) - 1;
@@ -335,14 +335,16 @@ export class Words {
     // words at least (one word matched by sound alone is mostly chance).
     const tierOf = (d: number) => (full(d) ? 0 : spelled[d] || 2 * bits(mask[d]) >= terms.length ? 2 : -1);
     let partial = true;
-    for (const d of touched)
-      if (full(d)) {
+    const { docs, touched } = c;
+    for (let k = 0; k < touched; k++)
+      if (full(docs[k])) {
         partial = false;
         break;
       }
     const hits: Hits = { rows: [], scores: [], scored, soundScored };
     const tiers: number[] = [];
-    for (const d of touched) {
+    for (let k = 0; k < touched; k++) {
+      const d = docs[k];
       const tier = tierOf(d);
       if (tier < 0 || (tier === 2 && !partial)) continue;
       // as MiniSearch: a document matching more of the query's words scores that many times more;
@@ -376,7 +378,7 @@ export class Words {
 
   // Scores the query's words by their other readings (sound, meaning, words joined or split,
   // letters spelled out), while `left` postings allow. Returns the postings scored.
-  private bySound(c: Scratch, terms: string[], plans: Plan[], touched: number[], left: number): number {
+  private bySound(c: Scratch, terms: string[], plans: Plan[], left: number): number {
     // a word the index has: its keys were made with the index
     const { wordKeys, spoken } = this.sounds();
     const idOf = (term: string, lo = lowerBound(this.sorted, term)) => (this.sorted[lo] === term ? this.sortedId[lo] : -1);
@@ -401,14 +403,14 @@ export class Words {
     for (const run of letterRuns(terms)) sounds.push(this.soundPlan([`@${run.letters}`], run.bits));
     let scored = 0;
     for (const p of sounds) {
-      const got = this.sound(c, p, touched, left);
+      const got = this.sound(c, p, left);
       left -= got;
       scored += got;
     }
     // and a word the other script writes as two or more (इन्द्रचोक Indra Chowk, SBI एस.बी.आई.)
     keys.forEach((k, i) => {
       for (const parts of this.splits(k)) {
-        const got = this.together(c, parts, 1 << i, touched, left);
+        const got = this.together(c, parts, 1 << i, left);
         left -= got;
         scored += got;
       }
@@ -447,28 +449,28 @@ export class Words {
 
   // Scores all of a word's matches: the word itself, its completions in code-unit order,
   // its typos. Returns the postings scored.
-  private all(c: Scratch, p: Plan, i: number, touched: number[]): number {
+  private all(c: Scratch, p: Plan, i: number): number {
     const { sorted, sortedId } = this;
     const n = p.term.length;
     let scored = 0;
     for (let k = p.lo; k < p.hi; k++) {
       const w = sorted[k];
-      if (w.length === n) scored += this.add(c, sortedId[k], 1, 1 << i, touched, Infinity);
-      else scored += this.add(c, sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - n)), 1 << i, touched, Infinity);
+      if (w.length === n) scored += this.add(c, sortedId[k], 1, 1 << i, Infinity);
+      else scored += this.add(c, sortedId[k], (PREFIX * w.length) / (w.length + 0.3 * (w.length - n)), 1 << i, Infinity);
     }
-    for (let k = 0; k < p.typos.length; k += 2) scored += this.add(c, p.typos[k], p.typos[k + 1], 1 << i, touched, Infinity);
+    for (let k = 0; k < p.typos.length; k += 2) scored += this.add(c, p.typos[k], p.typos[k + 1], 1 << i, Infinity);
     return scored;
   }
 
   // Scores a word's matches up to its share of postings: the word itself, then its
   // completions rarest first (by powers of two of their counts, in code-unit order
   // within one), then its typos; the last taken may be cut. Returns the postings scored.
-  private some(c: Scratch, p: Plan, i: number, touched: number[]): number {
+  private some(c: Scratch, p: Plan, i: number): number {
     const { sorted, sortedId, start } = this;
     const n = p.term.length;
     let left = p.share;
     const take = (id: number, weight: number) => {
-      if (left > 0) left -= this.add(c, id, weight, 1 << i, touched, left);
+      if (left > 0) left -= this.add(c, id, weight, 1 << i, left);
     };
     let from = p.lo;
     if (from < p.hi && sorted[from].length === n) take(sortedId[from++], 1);
@@ -537,7 +539,7 @@ export class Words {
 
   // Scores a word's matches by sound, rarest first when they hold more than `max` postings.
   // Returns the postings scored.
-  private sound(c: Scratch, plan: SoundPlan, touched: number[], max: number): number {
+  private sound(c: Scratch, plan: SoundPlan, max: number): number {
     const { start } = this;
     const size = (k: number) => start[plan.ids[k] + 1] - start[plan.ids[k]];
     let need = 0;
@@ -547,7 +549,7 @@ export class Words {
     let left = max;
     for (const k of order) {
       if (left <= 0) break;
-      left -= this.add(c, plan.ids[k], plan.weights[k], plan.bits, touched, left, true);
+      left -= this.add(c, plan.ids[k], plan.weights[k], plan.bits, left, true);
     }
     return max - left;
   }
@@ -588,7 +590,7 @@ export class Words {
 
   // Scores the documents that have a word of each part (`ids[j]`: part j's words), as matches
   // of the query's words `bit`, at `weight`, while `max` postings allow. Returns the postings read.
-  private together(c: Scratch, parts: { ids: number[][]; weight: number }, bit: number, touched: number[], max: number): number {
+  private together(c: Scratch, parts: { ids: number[][]; weight: number }, bit: number, max: number): number {
     const { start, doc } = this;
     let read = 0;
     // how many parts, in order, each document has: those with all of them match
@@ -605,7 +607,7 @@ export class Words {
     const only = new Set<number>();
     for (const [d, m] of count) if (m === n) only.add(d);
     if (!only.size) return read;
-    for (const ids of parts.ids) for (const id of ids) this.add(c, id, parts.weight / n, bit, touched, Infinity, true, only);
+    for (const ids of parts.ids) for (const id of ids) this.add(c, id, parts.weight / n, bit, Infinity, true, only);
     return read;
   }
 
@@ -686,16 +688,7 @@ export class Words {
 
   // Adds word `id`'s documents (the first `max` of them), at `weight`, as matches of the
   // query's words `bit` (bit i: word i). Returns how many it added.
-  private add(
-    c: Scratch,
-    id: number,
-    weight: number,
-    bit: number,
-    touched: number[],
-    max: number,
-    bySound = false,
-    only?: Set<number>,
-  ): number {
+  private add(c: Scratch, id: number, weight: number, bit: number, max: number, bySound = false, only?: Set<number>): number {
     const { start, doc, tf, docLen, docOld } = this;
     const { score, mask, spelled, seen, epoch } = c;
     const df = start[id + 1] - start[id];
@@ -711,7 +704,7 @@ export class Words {
         score[d] = 0;
         mask[d] = 0;
         spelled[d] = 0;
-        touched.push(d);
+        c.docs[c.touched++] = d;
       }
       const f = tf[k];
       const s = weight * idf * (D + (f * (K + 1)) / (f + norm + perLen * docLen[d]));
@@ -802,8 +795,12 @@ class Scratch {
   readonly seen: Uint32Array;
   readonly headSeen: Uint32Array;
   readonly headAt: Int32Array;
+  /** The documents the query has touched, in order: the first `touched` (each once, by `seen`). */
+  readonly docs: Uint32Array;
+  touched = 0;
   epoch = 0;
   constructor(n: number) {
+    this.docs = new Uint32Array(n);
     this.score = new Float64Array(n);
     this.mask = new Uint16Array(n);
     this.spelled = new Uint16Array(n);
