@@ -6,6 +6,7 @@ import type { Router } from '../route/router.js';
 import type { Snap } from '../route/snap.js';
 import { junctionAt, msPerMetre, nodeKey, snapFor, sourceSeeds } from '../route/seeds.js';
 import { reachFor, type ReachContext } from '../route/reach.js';
+import { Attachments } from '../route/attach.js';
 import { contourReached, Reached, type MultiPolygon } from '../route/isochrone.js';
 import { SNAP_KM } from './route.js';
 import { coord, show } from './validate.js';
@@ -27,13 +28,40 @@ export function maxMinutes(mode: string): number {
 
 /**
  * Makes what the travel-time queries (isochrones, nearby by travel time, matrices without
- * hierarchies) build on their first use of each mode: every arc's time and length, seconds at
- * national scale. A server calls it before it answers, so that no request waits for that.
+ * hierarchies) build on their first use: each mode's one-to-all search (every arc's time and
+ * length) and every place attached to each mode's roads (`attachedPlaces`), seconds at national
+ * scale. A server calls it before it answers, so that no request waits for that.
  */
 export function prepareTravel(index: PlaceIndex): void {
   const router = index.router;
   if (!router || !router.graph.edgeFrom.length) return;
   for (let m = 0; m < router.modes.length; m++) if (router.modes[m]) reachFor(router, m);
+  attachedPlaces(index);
+}
+
+/** How far (km) a place may stand from the nearest road a mode may use and be reached by it. */
+export const ATTACH_KM = 1;
+
+// Made once per index (its router), then only read; a WeakMap, so it goes with the index.
+const attachments = new WeakMap<Router, Attachments>();
+
+/**
+ * Every place of the index (of any type) attached to every mode's roads (`Attachments`): the
+ * nearest point within `ATTACH_KM` of a road the mode may use, as `route()` snaps, found once
+ * per place and mode. Made on first use, or by `prepareTravel`; undefined without roads.
+ */
+export function attachedPlaces(index: PlaceIndex): Attachments | undefined {
+  const router = index.router;
+  if (!router || !router.graph.edgeFrom.length) return undefined;
+  let a = attachments.get(router);
+  if (!a) {
+    const rows = new Uint8Array(index.table.lat.length);
+    for (const tt of index.types.values()) for (const p of tt.place) rows[p] = 1;
+    const list: number[] = [];
+    for (let p = 0; p < rows.length; p++) if (rows[p]) list.push(p);
+    attachments.set(router, (a = new Attachments(router, index.table, list, ATTACH_KM)));
+  }
+  return a;
 }
 
 /** The arguments of `isochrone()`. */

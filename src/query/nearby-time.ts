@@ -1,24 +1,25 @@
 import { InvalidQueryError, RouteError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import type { NearbyQuery } from '../types.js';
-import { around } from '../index/around.js';
 import { MODES, type Mode } from '../osm/profile.js';
+import { aToKm, haversineA } from '../geom/haversine.js';
+import { KM_PER_DEGREE } from '../geom/local.js';
 import type { Router } from '../route/router.js';
 import type { Snap } from '../route/snap.js';
-import { alongEdge, nodeJunction, snapFor, sourceSeeds, targetSeeds } from '../route/seeds.js';
-import { reachFor, type ReachContext } from '../route/reach.js';
+import { NO_NODE, copiesOf, timeOf, type ModeGraph } from '../route/modes.js';
+import { alongEdge, junctionAt, snapFor, sourceSeeds, targetSeeds } from '../route/seeds.js';
+import { reachFor, type Reach, type ReachContext } from '../route/reach.js';
+import type { Attachments } from '../route/attach.js';
 import { checkQuery, show } from './validate.js';
 import { checkNotSwapped } from './swapped.js';
 import { isKnownType, unknownTypeError } from './types.js';
 import { placeId } from './record.js';
-import { checkMinutes } from './isochrone.js';
+import { ATTACH_KM, attachedPlaces, checkMinutes } from './isochrone.js';
 import { SNAP_KM } from './route.js';
 import { checkRouting } from './pack.js';
 
 /** Default `minutes` of nearby by travel time. */
 export const NEARBY_MINUTES = 15;
-/** How far (km) a place may stand from the nearest road a mode may use and be reached by it. */
-export const ATTACH_KM = 1;
 /** Minutes at which the travel-time score halves, as the plain score halves at 1 km. */
 const HALF_MINUTES = 5;
 
@@ -35,54 +36,11 @@ export interface TimedHit {
 }
 
 /**
- * Where each place stands on one mode's network: the nearest point within `ATTACH_KM` of a road
- * the mode may use, found once per place and mode, the first time a query meets the place (so an
- * index never snaps places no query asks about). A cache beside the index, not query state: what
- * it holds depends on the place alone.
- */
-class Attachments {
-  /** Per place row: its edge, -1 where no road is near enough, -2 not attached yet. */
-  readonly edge: Int32Array;
-  readonly at: Uint32Array;
-  readonly t: Float64Array;
-  readonly offset: Float64Array;
-  constructor(rows: number) {
-    this.edge = new Int32Array(rows).fill(-2);
-    this.at = new Uint32Array(rows);
-    this.t = new Float64Array(rows);
-    this.offset = new Float64Array(rows);
-  }
-
-  /** Where place `row` (at `lat`, `lon`) stands on mode `m`'s network, or undefined where it is not reachable. */
-  of(router: Router, m: number, row: number, lat: number, lon: number): Snap | undefined {
-    if (this.edge[row] === -2) {
-      const s = snapFor(router, m, lat, lon, ATTACH_KM);
-      this.edge[row] = s ? s.edge : -1;
-      if (s) {
-        this.at[row] = s.at;
-        this.t[row] = s.t;
-        this.offset[row] = s.offset;
-      }
-    }
-    const e = this.edge[row];
-    return e < 0 ? undefined : { edge: e, at: this.at[row], t: this.t[row], offset: this.offset[row], lon, lat, km: 0 };
-  }
-}
-
-// per index (its router) and mode; a WeakMap, so the cache goes with the index
-const attachments = new WeakMap<Router, Attachments[]>();
-
-function attached(index: PlaceIndex, router: Router, m: number): Attachments {
-  let list = attachments.get(router);
-  if (!list) attachments.set(router, (list = []));
-  return (list[m] ??= new Attachments(index.table.lat.length));
-}
-
-/**
  * The hits of `nearby()` with `by: 'time'`: the places of the type reachable within `minutes` by
  * `mode`, ranked by travel time (`sortBy`) or by score with travel time in place of distance
  * (`prominence / (1 + minutes / 5)`); with `isOpen`, those open when one arrives (at `at` plus
- * the travel time). One search from the query point reaches every place (see `Reach`).
+ * the travel time). One search from the query point reaches every place (see `Reach`); each
+ * place's trip is then read from the search at the ends of the road it is attached to.
  */
 export function nearbyTimeHits(index: PlaceIndex, query: NearbyQuery): TimedHit[] {
   const q = checkByTime(query);
@@ -104,28 +62,22 @@ export function nearbyTimeHits(index: PlaceIndex, query: NearbyQuery): TimedHit[
   if (!tt) return [];
   const T = q.minutes * 60_000;
   const t = index.table;
-  const places = attached(index, router!, m);
+  const places = attachedPlaces(index)!;
+  const reach = reachFor(router!, m);
+  const cosLat = Math.cos(q.lat * (Math.PI / 180)); // as `around` measures radialDistanceInKm
   const found: { item: number; km: number; score: number; ms: number; metres: number }[] = [];
-  reachFor(router!, m).run(sourceSeeds(router!, m, origin), { maxTime: T }, (ctx) => {
-    // no place stands farther from the point than the farthest node reached, plus its attachment
-    const maxKm = farthest(router!, m, ctx, origin, q.lat, q.lon) + ATTACH_KM + 0.01;
-    around(
-      tt.tree,
-      q.lon,
-      q.lat,
-      maxKm,
-      (i, km) => {
-        const p = tt.place[i];
-        const s = places.of(router!, m, p, t.lat[p] / 1e7, t.lon[p] / 1e7);
-        if (!s) return false;
-        const trip = tripTo(router!, m, ctx, origin, s);
-        if (!trip || trip.time > T) return false;
-        if (q.isOpen && !t.schedules.isOpen(t.hours[p], q.at + trip.time)) return false;
-        found.push({ item: i, km, score: tt.prom[i] / (1 + trip.time / 60_000 / HALF_MINUTES), ms: trip.time, metres: trip.metres });
-        return false;
-      },
-      { walks: index.walks },
-    );
+  reach.run(sourceSeeds(router!, m, origin), { maxTime: T }, (ctx) => {
+    const trips = new Trips(router!, m, ctx, places, origin);
+    // the places of the type that can stand on a road reached in time (see `reachedBox`)
+    const [x0, y0, x1, y1] = reachedBox(router!, m, reach, ctx, origin);
+    for (const i of tt.tree.range(x0, y0, x1, y1)) {
+      const p = tt.place[i];
+      if (!trips.to(p) || trips.time > T) continue;
+      const ms = trips.time;
+      if (q.isOpen && !t.schedules.isOpen(t.hours[p], q.at + ms)) continue;
+      const km = aToKm(haversineA(q.lon, q.lat, cosLat, t.lon[p], t.lat[p]));
+      found.push({ item: i, km, score: tt.prom[i] / (1 + ms / 60_000 / HALF_MINUTES), ms, metres: trips.metres });
+    }
   });
   const id = (a: { item: number }) => placeId(t, tt.place[a.item]);
   found.sort(q.sortBy ? (a, b) => a.ms - b.ms || id(a) - id(b) : (a, b) => b.score - a.score || id(a) - id(b));
@@ -144,45 +96,161 @@ export function nearbyTimeHits(index: PlaceIndex, query: NearbyQuery): TimedHit[
   });
 }
 
-// A bound on the straight-line km from (lat, lon) to any road point the search reached in time:
-// the farthest node reached plus the longest edge out of it (an edge may be reached part way),
-// and the point's own edge.
-function farthest(router: Router, m: number, ctx: ReachContext, origin: Snap, lat: number, lon: number): number {
-  const g = router.graph;
-  const reach = reachFor(router, m);
-  const k = Math.cos((lat * Math.PI) / 180);
-  let best = g.edgeMeters[origin.edge] / 1000;
-  for (let i = 0; i < ctx.settledCount; i++) {
+/**
+ * A box (1e-7 degrees: minLon, minLat, maxLon, maxLat) holding every place a search may have
+ * reached: a place stands within `ATTACH_KM` of its road, and its road leaves the junction of a
+ * node settled in time (it is reached part way, at most its length from there) or is the
+ * point's own.
+ */
+function reachedBox(router: Router, m: number, reach: Reach, ctx: ReachContext, origin: Snap): [number, number, number, number] {
+  const g = router.graph,
+    key = router.modes[m].key;
+  const { start, metres } = reach;
+  const n = ctx.settledCount,
+    margin = ATTACH_KM + 0.01,
+    perDegree = KM_PER_DEGREE;
+  // per node reached (the point first), its junction and how far (degrees of latitude) a place reached from it may stand
+  const lon = new Float64Array(n + 1),
+    lat = new Float64Array(n + 1),
+    r = new Float64Array(n + 1);
+  lon[n] = origin.lon;
+  lat[n] = origin.lat;
+  r[n] = (g.edgeMeters[origin.edge] / 1000 + margin) / perDegree;
+  for (let i = 0; i < n; i++) {
     const v = ctx.settled[i];
-    const j = nodeJunction(router, m, v);
-    const dx = (g.nodeLon[j] / 1e7 - lon) * k,
-      dy = g.nodeLat[j] / 1e7 - lat;
+    const k = key[v],
+      j = k & 1 ? g.edgeFrom[k >> 1] : g.edgeTo[k >> 1]; // the junction it stands at (headOf)
     let longest = 0;
-    for (let a = reach.start[v]; a < reach.start[v + 1]; a++) if (reach.metres[a] > longest) longest = reach.metres[a];
-    const km = Math.sqrt(dx * dx + dy * dy) * 111.195 + longest / 1000;
-    if (km > best) best = km;
+    for (let a = start[v]; a < start[v + 1]; a++) if (metres[a] > longest) longest = metres[a];
+    lon[i] = g.nodeLon[j] / 1e7;
+    lat[i] = g.nodeLat[j] / 1e7;
+    r[i] = (longest / 1000 + margin) / perDegree;
   }
-  return best;
+  let minY = Infinity,
+    maxY = -Infinity;
+  for (let i = 0; i <= n; i++) {
+    if (lat[i] - r[i] < minY) minY = lat[i] - r[i];
+    if (lat[i] + r[i] > maxY) maxY = lat[i] + r[i];
+  }
+  // a degree of longitude is shortest at the box's latitude farthest from the equator
+  const wide = 1 / Math.max(1e-9, Math.cos((Math.min(89.9, Math.max(Math.abs(minY), Math.abs(maxY))) * Math.PI) / 180));
+  let minX = Infinity,
+    maxX = -Infinity;
+  for (let i = 0; i <= n; i++) {
+    if (lon[i] - r[i] * wide < minX) minX = lon[i] - r[i] * wide;
+    if (lon[i] + r[i] * wide > maxX) maxX = lon[i] + r[i] * wide;
+  }
+  return [Math.floor(minX * 1e7), Math.floor(minY * 1e7), Math.ceil(maxX * 1e7), Math.ceil(maxY * 1e7)];
 }
 
-// The trip the search found to a place snapped at s: through the cheapest of its ends, or along
-// the one edge it shares with the point, as route() takes them.
-function tripTo(router: Router, m: number, ctx: ReachContext, origin: Snap, s: Snap): { time: number; metres: number } | undefined {
-  let w = Infinity,
-    time = 0,
-    metres = 0;
-  for (const x of targetSeeds(router, m, s)) {
-    if (ctx.state[x.node] !== 2) continue;
-    const c = ctx.dist[x.node] + x.weight;
-    if (c < w) {
-      w = c;
-      time = ctx.t[x.node] + x.time;
-      metres = ctx.m[x.node] + x.metres;
+/**
+ * The trips a search found to places, read where each place's road starts: after the search,
+ * the label of a road's search node (the road driven to its end) is the cheapest over every arc
+ * turning onto it from a node settled in time, so less the road's time and length and plus the
+ * part up to the place, it is the cheapest trip to the place over that turn (as `targetSeeds`
+ * and `route()` weigh it: an arc's weight is the turn, the road whole and any penalty for
+ * entering it). At a junction, the trip is the cheapest node reaching it. A place on a road the
+ * search starts on (whose nodes are seeds, labelled from the point rather than by a turn) is
+ * measured as `route()` takes it, from its `targetSeeds` and along the road. Scratch of one
+ * query; `to` leaves its answer in `time` and `metres`.
+ */
+class Trips {
+  time = 0;
+  metres = 0;
+  private w = Infinity;
+  private readonly js: number;
+  constructor(
+    private readonly router: Router,
+    private readonly m: number,
+    private readonly ctx: ReachContext,
+    private readonly places: Attachments,
+    private readonly origin: Snap,
+  ) {
+    this.js = junctionAt(router, origin);
+  }
+
+  /** Whether place row `p` was reached; if so its trip is in `time` and `metres`. */
+  to(p: number): boolean {
+    const { router, m, ctx } = this,
+      g = router.graph,
+      mg = router.modes[m];
+    const f = this.places.edge[m][p];
+    if (f < 0) return false;
+    const js = this.js;
+    if (f === this.origin.edge || (js >= 0 && (g.edgeFrom[f] === js || g.edgeTo[f] === js))) return this.near(p);
+    this.w = Infinity;
+    const jt = this.places.junction[m][p];
+    if (jt >= 0) {
+      const { start, at } = router.incidence;
+      for (let i = start[jt]; i < start[jt + 1]; i++) {
+        const e = at[i];
+        if (i > start[jt] && at[i - 1] === e) continue; // a loop edge is listed twice
+        if (g.edgeTo[e] === jt) this.ending(mg, 2 * e, 0, 0);
+        if (g.edgeFrom[e] === jt) this.ending(mg, 2 * e + 1, 0, 0);
+      }
+      return this.w !== Infinity;
+    }
+    const off = this.places.offset[m][p],
+      len = g.edgeMeters[f];
+    for (let dir = 0; dir < 2; dir++) {
+      const k = 2 * f + dir;
+      const u = mg.node[k];
+      if (u === NO_NODE || (ctx.state[u] === 0 && mg.base === mg.key.length)) continue; // not reached, and no copies
+      const back = dir === 1,
+        metres = back ? len - off : off;
+      const less = timeOf(g, m, f, len, back) - timeOf(g, m, f, metres, back);
+      this.ending(mg, k, less, len - metres);
+    }
+    return this.w !== Infinity;
+  }
+
+  // The search nodes of directed edge k (its own and its copies), where labelled: each label
+  // less `less` ms and `short` metres (the part of the edge not driven).
+  private ending(mg: ModeGraph, k: number, less: number, short: number): void {
+    const u = mg.node[k];
+    if (u === NO_NODE) return;
+    this.label(u, less, short);
+    if (mg.base < mg.key.length) {
+      const [lo, hi] = copiesOf(mg, k);
+      for (let c = lo; c < hi; c++) this.label(c, less, short);
     }
   }
-  const direct = alongEdge(router, m, origin, s);
-  if (direct && direct.time <= w) return direct;
-  return w === Infinity ? undefined : { time, metres };
+
+  private label(u: number, less: number, short: number): void {
+    const { dist, t, m, state } = this.ctx;
+    if (state[u] === 0) return;
+    const c = dist[u] - less,
+      time = t[u] - less,
+      mm = m[u] - short;
+    if (c < this.w || (c === this.w && (time < this.time || (time === this.time && mm < this.metres)))) {
+      this.w = c;
+      this.time = time;
+      this.metres = mm;
+    }
+  }
+
+  // A place on a road the search starts on, as the search used to measure every place.
+  private near(p: number): boolean {
+    const { router, m, ctx } = this;
+    const s = this.places.snap(router, m, p, this.origin.lon, this.origin.lat)!;
+    let w = Infinity;
+    for (const x of targetSeeds(router, m, s)) {
+      if (ctx.state[x.node] !== 2) continue;
+      const c = ctx.dist[x.node] + x.weight;
+      if (c < w) {
+        w = c;
+        this.time = ctx.t[x.node] + x.time;
+        this.metres = ctx.m[x.node] + x.metres;
+      }
+    }
+    const direct = alongEdge(router, m, this.origin, s);
+    if (direct && direct.time <= w) {
+      this.time = direct.time;
+      this.metres = direct.metres;
+      return true;
+    }
+    return w !== Infinity;
+  }
 }
 
 interface Checked {

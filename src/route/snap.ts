@@ -69,6 +69,67 @@ export class Snapper {
     return this.within(lon, lat, maxKm, usable);
   }
 
+  /**
+   * `snap` for several filters at once: per mask `masks[i]`, what `snap(lon, lat, maxKm, (e) =>
+   * (bits(e) & masks[i]) !== 0)` gives (the same point, ties and all), each segment measured once
+   * for all of them. Attaching every place to every mode's roads at load is one search a place.
+   */
+  snapEach(lon: number, lat: number, maxKm: number, bits: (edge: number) => number, masks: readonly number[]): (Snap | undefined)[] {
+    const n = masks.length;
+    const out: (Snap | undefined)[] = new Array<Snap | undefined>(n).fill(undefined);
+    if (!this.tree) return out;
+    const c = this.g.coords,
+      start = this.g.coordStart,
+      measure = segmentKm;
+    const k = Math.cos((lat * Math.PI) / 180);
+    const bestKm: number[] = new Array<number>(n).fill(Infinity),
+      bestEdge: number[] = new Array<number>(n).fill(-1),
+      bestAt: number[] = new Array<number>(n).fill(-1);
+    let pending = (1 << n) - 1; // the masks not found yet, as bits
+    for (let s = 0; s <= STEPS.length && pending; s++) {
+      const km = s < STEPS.length ? Math.min(STEPS[s], maxKm) : maxKm;
+      let want = 0;
+      for (let i = 0; i < n; i++) if (pending & (1 << i)) want |= masks[i];
+      const [x0, y0, x1, y1] = boxAround(lon, lat, km);
+      // in 1e-7 degrees: a segment with both ends beyond one side of the box is farther than km
+      const bx0 = Math.floor(x0 * E7),
+        by0 = Math.floor(y0 * E7),
+        bx1 = Math.ceil(x1 * E7),
+        by1 = Math.ceil(y1 * E7);
+      this.tree.search(bx0, by0, bx1, by1, (box) => {
+        const e = this.edge[box];
+        const b = bits(e);
+        if (!(b & want)) return false;
+        const end = Math.min(this.at[box] + RUN, start[e + 1] - 1);
+        for (let i = this.at[box]; i < end; i++) {
+          const ax = c[2 * i],
+            ay = c[2 * i + 1],
+            cx = c[2 * i + 2],
+            cy = c[2 * i + 3];
+          if ((ax < bx0 && cx < bx0) || (ax > bx1 && cx > bx1) || (ay < by0 && cy < by0) || (ay > by1 && cy > by1)) continue;
+          const d = measure(lon, lat, k, ax / E7, ay / E7, cx / E7, cy / E7);
+          if (d > km) continue;
+          for (let j = 0; j < n; j++) {
+            if (!(pending & (1 << j)) || !(b & masks[j])) continue;
+            if (d < bestKm[j] || (d === bestKm[j] && (e < bestEdge[j] || (e === bestEdge[j] && i < bestAt[j])))) {
+              bestKm[j] = d;
+              bestEdge[j] = e;
+              bestAt[j] = i;
+            }
+          }
+        }
+        return false;
+      });
+      for (let j = 0; j < n; j++) {
+        if (!(pending & (1 << j)) || bestEdge[j] < 0) continue;
+        out[j] = this.place(lon, lat, k, bestEdge[j], bestAt[j], bestKm[j]);
+        pending &= ~(1 << j);
+      }
+      if (km >= maxKm) break;
+    }
+    return out;
+  }
+
   private within(lon: number, lat: number, maxKm: number, usable: (edge: number) => boolean): Snap | undefined {
     if (!this.tree) return undefined;
     const g = this.g,
