@@ -35,6 +35,7 @@ import { cli } from './support/cli.js';
 import { startServer, type TestServer } from './support/http-server.js';
 import { token } from './support/http-fixture.js';
 import { directory, withDirectory } from './support/crafted.js';
+import { ResponseValidator } from './support/http-schema.js';
 import { SnapshotError } from '../src/errors.js';
 
 /**
@@ -316,7 +317,7 @@ describe('modes leaves the other modes out', () => {
     }
   });
 
-  it('over HTTP, a 400 naming the modes it has', async () => {
+  it('over HTTP, a 400 naming the modes it has; /health says what the pack holds', async () => {
     const key = token('p');
     let server: TestServer | undefined;
     try {
@@ -327,6 +328,11 @@ describe('modes leaves the other modes out', () => {
       expect(JSON.stringify(res.body)).toMatch(/the available modes are foot, car/);
       const ok = await server.request(`/api/v1/directions?points[]=${a.join(',')}&points[]=${b.join(',')}&mode=car&key=${key.key}`);
       expect(ok.status).toBe(200);
+      // /health says what the pack holds, as its OpenAPI document describes it
+      const health = await server.request('/api/v1/health');
+      expect(health.body.data[0].pack).toEqual({ bbox: BOX, modes: ['foot', 'car'], routing: true, search: true });
+      const doc = (await server.request('/api/v1/openapi.json')).body;
+      expect(new ResponseValidator(doc).errors('/health', 'get', 200, health.body)).toEqual([]);
     } finally {
       await server?.close();
     }

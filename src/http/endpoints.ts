@@ -171,7 +171,7 @@ export const healthEndpoint: OpenEndpoint = {
   operationId: 'health',
   summary: 'Health check (public, no key, not counted)',
   description:
-    "For load balancers: a 200 envelope while the instance serves; no key, no quota. Its one record says what it serves: the version, the places, the data's extent and date, whether a map.",
+    "For load balancers: a 200 envelope while the instance serves; no key, no quota. Its one record says what it serves: the version, the places, the data's extent and date, whether a map, and of a pack what it holds.",
   ok: { description: 'Up.', schema: envelopeOf(HealthRecord, { min: 1, max: 1 }) },
 };
 

@@ -281,6 +281,26 @@ export const HealthRecord = z
       .meta({ description: '[west, south, east, north] around the data, degrees; null for empty data.', minItems: 4, maxItems: 4 }),
     dataDate: z.iso.datetime().nullable().describe("The data file's modification time, where the server knows it."),
     map: z.boolean().describe('Whether map tiles (and the styles) are served.'),
+    pack: z
+      .object({
+        bbox: z
+          .tuple([z.number(), z.number(), z.number(), z.number()])
+          .nullable()
+          .meta({
+            description: 'The area it was cut to, [west, south, east, north] degrees; null for the whole data.',
+            minItems: 4,
+            maxItems: 4,
+          }),
+        region: z.string().optional().describe('The named region the area is (kathmandu-valley, pokhara).'),
+        modes: z
+          .array(z.enum(MODES))
+          .describe('The modes it routes; /directions, /matrix, /isochrone and nearby by time refuse others with a 400.'),
+        routing: z.boolean().describe('Whether it has the road graph.'),
+        search: z.boolean().describe('Whether it has the text index of /search.'),
+      })
+      .strict()
+      .optional()
+      .describe('Only when the data is a pack (a snapshot of one area, or of some parts): what it holds.'),
   })
   .strict()
   .meta({ id: 'Health' });

@@ -47,6 +47,7 @@ export function healthRoutes(api: Api): void {
       bounds: dataBounds(index),
       dataDate: date ? date.toISOString() : null,
       map: api.about.map,
+      ...(index.pack && { pack: index.pack as Health['pack'] }),
     };
     return api.reply(c, 200, undefined, [health]);
   });
