@@ -283,14 +283,11 @@ export const HealthRecord = z
     map: z.boolean().describe('Whether map tiles (and the styles) are served.'),
     pack: z
       .object({
-        bbox: z
-          .tuple([z.number(), z.number(), z.number(), z.number()])
-          .nullable()
-          .meta({
-            description: 'The area it was cut to, [west, south, east, north] degrees; null for the whole data.',
-            minItems: 4,
-            maxItems: 4,
-          }),
+        bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable().meta({
+          description: 'The area it was cut to, [west, south, east, north] degrees; null for the whole data.',
+          minItems: 4,
+          maxItems: 4,
+        }),
         region: z.string().optional().describe('The named region the area is (kathmandu-valley, pokhara).'),
         modes: z
           .array(z.enum(MODES))
