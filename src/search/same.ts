@@ -46,21 +46,21 @@ export class Listing {
   /** The row that first took each place in the list: its rank is the place's. */
   readonly first: number[] = [];
   private readonly t: PlaceTable;
-  private readonly sound: (word: string) => string;
+  private readonly phonetic: (word: string) => string;
   // every row met so far (listed or folded); past GRID_FROM of them also by the cell of a grid
   // about SAME_PLACE_KM wide that each lies in, so that a long list compares a row with the
   // rows of nine cells only. Names and sounds are made only for rows that near.
   private readonly met: Met[] = [];
   private grid: Map<number, Met[]> | undefined;
-  // names and sounds made in this list, by the name's string index (negative: a stop's) and by
-  // the name: records of one place, and a chain's branches, share them
+  // names and words' sounds made in this list, by the name's string index (negative: a stop's)
+  // and by the word: records of one place, and a chain's branches, share them
   private readonly keys = new Map<number, string>();
   private readonly sounds = new Map<string, string>();
 
   /** `sound`: a word's phonetic key (`Words.phonetic`, which has the index's words' keys made). */
   constructor(t: PlaceTable, sound: (word: string) => string = phoneticKey) {
     this.t = t;
-    this.sound = sound;
+    this.phonetic = sound;
   }
 
   /** Lists `row`, or folds it into the place listed that it is one of. Returns whether it was listed. */
@@ -119,7 +119,9 @@ export class Listing {
     const { t } = this;
     if (t.name[a.row] === t.name[b.row]) return true;
     if (shared(this.namesOf(a), this.namesOf(b))) return true;
-    return this.scriptOf(a) !== this.scriptOf(b) && shared(this.soundsOf(a), this.soundsOf(b));
+    if (this.scriptOf(a) === this.scriptOf(b)) return false;
+    for (const x of this.namesOf(a)) for (const y of this.namesOf(b)) if (this.soundsAlike(x, y)) return true;
+    return false;
   }
 
   // A row's names (`name`, `name:en`, `name:ne`, `alt_name`) as their words joined by a space
@@ -151,27 +153,31 @@ export class Listing {
     return (m.script ??= scriptOf(this.t.strings[this.t.name[m.row]]));
   }
 
-  // A row's names by sound (Thamel Chowk, ठमेल चोक), numbers kept (Ward 1 is not Ward 2); a key
-  // shorter than MIN_SOUND letters is too often another name's.
-  private soundsOf(m: Met): string[] {
-    if (m.sounds) return m.sounds;
-    const out: string[] = [];
-    for (const name of this.namesOf(m)) {
-      let k = this.sounds.get(name);
-      if (k === undefined) {
-        let letters = 0;
-        k = '';
-        for (const w of name.split(' ')) {
-          const key = this.sound(w) + (HAS_DIGIT.test(w) ? w.replace(DIGITS, '') : '');
-          letters += key.length;
-          k += k ? ` ${key}` : key;
-        }
-        if (letters < MIN_SOUND) k = '';
-        this.sounds.set(name, k);
-      }
-      if (k && !out.includes(k)) out.push(k);
+  // Whether two names sound alike (Thamel Chowk, ठमेल चोक): word by word the same phonetic key,
+  // numbers kept (Ward 1 is not Ward 2), and MIN_SOUND letters of keys at least (a shorter key is
+  // too often another name's). Compared a word at a time: most names differ at their first.
+  private soundsAlike(x: string, y: string): boolean {
+    let i = 0,
+      j = 0,
+      letters = 0;
+    for (;;) {
+      const ei = x.indexOf(' ', i),
+        ej = y.indexOf(' ', j);
+      const a = this.sound(x.slice(i, ei < 0 ? x.length : ei)),
+        b = this.sound(y.slice(j, ej < 0 ? y.length : ej));
+      if (a !== b) return false;
+      letters += a.length;
+      if (ei < 0 || ej < 0) return ei === ej && letters >= MIN_SOUND;
+      i = ei + 1;
+      j = ej + 1;
     }
-    return (m.sounds = out);
+  }
+
+  // A word's phonetic key with its digits.
+  private sound(w: string): string {
+    let k = this.sounds.get(w);
+    if (k === undefined) this.sounds.set(w, (k = this.phonetic(w) + (HAS_DIGIT.test(w) ? w.replace(DIGITS, '') : '')));
+    return k;
   }
 
   private rank(row: number): number {
@@ -182,13 +188,12 @@ export class Listing {
   }
 }
 
-/** A row met by a `Listing`: where its place is listed, and its names, script and sounds once made. */
+/** A row met by a `Listing`: where its place is listed, and its names and script once made. */
 interface Met {
   row: number;
   at: number;
   names?: string[];
   script?: Script;
-  sounds?: string[];
 }
 
 // A name `v` for comparing, its words joined by a space (lower case, split where there is no
@@ -225,5 +230,7 @@ const NEAR = 9_500;
 // A grid cell's side in 1e-7 degrees (0.002°): at least SAME_PLACE_KM along a parallel up to 60°
 // of latitude, so that rows that near lie in neighbouring cells.
 const CELL = 20_000;
-// A grid cell's number (x and y cells; y below 90° / CELL).
-const cell = (x: number, y: number) => x * 100_000 + (y + 50_000);
+// A grid cell's number from its x and y, 15 bits each: a small integer, which a Map hashes
+// without boxing (x * 100,000 + y would pass 2^31). Cells 32,768 apart (6,000 km) share a
+// number, harmlessly: rows are compared by their distance.
+const cell = (x: number, y: number) => ((x & 0x7fff) << 15) | (y & 0x7fff);
