@@ -501,6 +501,7 @@ export class Words {
     const { keys, keyWord, pos, spoken } = this.sounds();
     const ids: number[] = [],
       weights: number[] = [];
+    const taken = new Set<number>();
     // a key one letter past a name's (Himalayan for हिमालय, Citizens for सिटिजन): that one too, whole
     const first = keysOf[0];
     if (first !== undefined && !sure(first) && !first.endsWith('!') && first.length >= 4) keysOf = [...keysOf, `${first.slice(0, -1)}!`];
@@ -525,10 +526,11 @@ export class Words {
         const id = keyWord[k],
           at = pos[id];
         if (byLetters && at >= byLetters.lo && at < byLetters.hi) continue;
-        if (ids.includes(id)) continue;
+        if (taken.has(id)) continue;
         let typo = false;
         if (byLetters) for (let t = 0; t < byLetters.typos.length; t += 2) if (byLetters.typos[t] === id) typo = true;
         if (!typo) {
+          taken.add(id);
           ids.push(id);
           weights.push(weight < SOUND && said !== undefined && !sure(key) && close(said, spoken[id]) ? SOUND : weight);
         }
