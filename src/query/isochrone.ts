@@ -1,11 +1,10 @@
 import { InvalidQueryError, RouteError } from '../errors.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { MODES, type Mode } from '../osm/profile.js';
-import { timeOf } from '../route/modes.js';
 import type { Router } from '../route/router.js';
 import type { Snap } from '../route/snap.js';
 import { junctionAt, msPerMetre, nodeKey, snapFor, sourceSeeds } from '../route/seeds.js';
-import { reachFor, type ReachContext } from '../route/reach.js';
+import { reachFor, type Reach, type ReachContext } from '../route/reach.js';
 import { Attachments } from '../route/attach.js';
 import { contourReached, Reached, type MultiPolygon } from '../route/isochrone.js';
 import { SNAP_KM } from './route.js';
@@ -136,39 +135,83 @@ export function reachedRoads(router: Router, m: number, s: Snap, top: number): R
       const key = nodeKey(router, m, seed.node);
       stretch(router, reached, key, 0, top, msPerMetre(router, m, key), atJunction ? undefined : s);
     }
-    fromNodes(router, m, reach.start, reach.arc, reach.time, ctx, reached, top);
+    fromNodes(router, m, reach, ctx, reached, top);
   });
   return reached;
 }
 
-// Every edge out of a node reached in time, as far along it as time allows.
-function fromNodes(
-  router: Router,
-  m: number,
-  start: Uint32Array,
-  arc: Uint32Array,
-  time: Float64Array,
-  ctx: ReachContext,
-  reached: Reached,
-  top: number,
-): void {
+// Every edge out of a node reached in time, as far along it as time allows. An edge is turned
+// onto from every node reaching its tail, each time later by the difference of their times; the
+// earliest covers it whole, and a later one's points are the same with later times, so that
+// they lower no grid value: of those, only the segment where time runs out counts (it ends
+// where the earliest's does not), and only it is added.
+function fromNodes(router: Router, m: number, reach: Reach, ctx: ReachContext, reached: Reached, top: number): void {
   const g = router.graph,
-    mg = router.modes[m];
+    mg = router.modes[m],
+    to = mg.arcs.to,
+    key = mg.key,
+    metresOf = g.edgeMeters;
+  const { start, arc, time } = reach,
+    lead = reach.lead!;
+  // per arc out of a node reached in time: the time it enters its edge at, and the edge's own time
+  let slots = new Float64Array(8192),
+    count = 0;
+  // per node turned onto: the least of those times; once its edge is added, -1 less the time
+  // it took end to end (-Infinity where time ran out on it)
+  const earliest = ctx.scratch();
   for (let i = 0; i < ctx.settledCount; i++) {
     const v = ctx.settled[i];
     const tv = ctx.t[v];
     for (let k = start[v]; k < start[v + 1]; k++) {
-      // the edge the arc turns onto, as arcEdge() gives it; its turn cost is what the arc's time
-      // (arcMeasures: turn cost plus the edge's time) holds beyond the edge's own time, read
-      // from it rather than worked out again for every arc of every request
-      const key = mg.key[mg.arcs.to[arc[k]]];
-      const e = key >> 1;
-      const metres = g.edgeMeters[e];
-      const own = timeOf(g, m, e, metres, (key & 1) === 1);
-      const t0 = tv + time[k] - own;
-      if (t0 > top) continue;
-      stretch(router, reached, key, t0, top, metres > 0 ? own / metres : 0);
+      // the arc's time is its turn (`lead`, kept with the search) and then the edge it turns
+      // onto (as arcEdge() gives it), read rather than worked out again for every request
+      const w = to[arc[k]];
+      const own = time[k] - lead[k],
+        t0 = tv + lead[k];
+      if (2 * count + 2 > slots.length) {
+        const more = new Float64Array(2 * slots.length);
+        more.set(slots);
+        slots = more;
+      }
+      slots[2 * count] = t0;
+      slots[2 * count + 1] = own;
+      count++;
+      if (t0 <= top && t0 < earliest[w]) earliest[w] = t0;
     }
+  }
+  // the earliest onto each edge, whole
+  count = 0;
+  for (let i = 0; i < ctx.settledCount; i++) {
+    const v = ctx.settled[i];
+    for (let k = start[v]; k < start[v + 1]; k++, count++) {
+      const t0 = slots[2 * count],
+        w = to[arc[k]];
+      if (t0 > top || t0 !== earliest[w]) continue;
+      const metres = metresOf[key[w] >> 1],
+        own = slots[2 * count + 1];
+      const end = stretch(router, reached, key[w], t0, top, metres > 0 ? own / metres : 0);
+      earliest[w] = end === Infinity ? -Infinity : -1 - (end - t0);
+      slots[2 * count] = Infinity; // added
+    }
+  }
+  // the others onto it: where time runs out on them (as the walk along it sums, to well within a
+  // microsecond), their last segment
+  count = 0;
+  for (let i = 0; i < ctx.settledCount; i++) {
+    const v = ctx.settled[i];
+    for (let k = start[v]; k < start[v + 1]; k++, count++) {
+      const t0 = slots[2 * count],
+        w = to[arc[k]];
+      if (t0 > top || earliest[w] >= 0) continue;
+      if (t0 + (-1 - earliest[w]) <= top - 1e-3) continue;
+      const metres = metresOf[key[w] >> 1],
+        own = slots[2 * count + 1];
+      stretch(router, reached, key[w], t0, top, metres > 0 ? own / metres : 0, undefined, true);
+    }
+  }
+  for (let i = 0; i < ctx.settledCount; i++) {
+    const v = ctx.settled[i];
+    for (let k = start[v]; k < start[v + 1]; k++) earliest[to[arc[k]]] = Infinity;
   }
 }
 
@@ -178,9 +221,11 @@ const M_PER_DEG = (6371008.8 * Math.PI) / 180;
 
 /**
  * Adds directed edge `key` to `reached`: from its tail (or from the snapped point `from`, on its
- * own edge) at time `t0`, time growing by `msPerM` a metre, cut where the time passes `top`.
+ * own edge) at time `t0`, time growing by `msPerM` a metre, cut where the time passes `top`;
+ * `cut`: only the segment where it is cut (nothing where it is not). Returns the time at its
+ * end, Infinity where it is cut.
  */
-function stretch(router: Router, reached: Reached, key: number, t0: number, top: number, msPerM: number, from?: Snap): void {
+function stretch(router: Router, reached: Reached, key: number, t0: number, top: number, msPerM: number, from?: Snap, cut = false): number {
   const g = router.graph,
     c = g.coords,
     e = key >> 1,
@@ -191,7 +236,6 @@ function stretch(router: Router, reached: Reached, key: number, t0: number, top:
   const dir = back ? -1 : 1;
   let i = back ? hi : lo;
   const last = back ? lo : hi;
-  reached.begin();
   let px: number, py: number;
   if (from) {
     px = from.lon;
@@ -205,22 +249,32 @@ function stretch(router: Router, reached: Reached, key: number, t0: number, top:
   }
   const k = Math.cos((py * Math.PI) / 180);
   let t = t0;
-  reached.point(px, py, t);
+  if (!cut) {
+    reached.begin();
+    reached.point(px, py, t);
+  }
   for (; dir > 0 ? i <= last : i >= last; i += dir) {
     const x = c[2 * i] / E7,
       y = c[2 * i + 1] / E7;
-    const metres = Math.hypot((x - px) * k, y - py) * M_PER_DEG;
+    const dx = (x - px) * k,
+      dy = y - py;
+    const metres = Math.sqrt(dx * dx + dy * dy) * M_PER_DEG;
     const t1 = t + metres * msPerM;
     if (t1 > top) {
       const f = metres > 0 ? (top - t) / (t1 - t) : 0;
+      if (cut) {
+        reached.begin();
+        reached.point(px, py, t);
+      }
       reached.point(px + f * (x - px), py + f * (y - py), top);
-      return;
+      return Infinity;
     }
-    reached.point(x, y, t1);
+    if (!cut) reached.point(x, y, t1);
     px = x;
     py = y;
     t = t1;
   }
+  return t;
 }
 
 interface Checked {

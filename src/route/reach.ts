@@ -2,6 +2,7 @@ import FlatQueue from 'flatqueue';
 import { adjacency, type Arcs } from './csr.js';
 import { arcMeasures, type Seed } from './seeds.js';
 import type { Router } from './router.js';
+import { timeOf } from './modes.js';
 
 // Written by hand for the same reasons as dijkstra.ts (our CSR arrays, weighted seeds, pooled
 // scratch), and apart from it because this search carries time and metres beside the weight and
@@ -35,10 +36,12 @@ export class Reach {
   readonly arc: Uint32Array;
   readonly time: Float64Array;
   readonly metres: Float64Array;
+  /** Per slot: the part of its travel time before the edge it turns onto (the turn's cost, ms), where given (`reachFor` gives it). */
+  readonly lead: Uint32Array | undefined;
   private readonly free: ReachContext[] = [];
 
-  /** `time[a]`, `metres[a]`: arc a's travel time (ms, no penalty) and length. */
-  constructor(arcs: Arcs, time: ArrayLike<number>, metres: ArrayLike<number>) {
+  /** `time[a]`, `metres[a]`: arc a's travel time (ms, no penalty) and length; `lead[a]`: the part of its time that is its turn's (ms). */
+  constructor(arcs: Arcs, time: ArrayLike<number>, metres: ArrayLike<number>, lead?: ArrayLike<number>) {
     this.arcs = arcs;
     const out = adjacency(arcs);
     this.start = out.start;
@@ -47,6 +50,7 @@ export class Reach {
     this.arc = out.arc;
     this.time = Float64Array.from(out.arc, (a) => time[a]);
     this.metres = Float64Array.from(out.arc, (a) => metres[a]);
+    this.lead = lead && Uint32Array.from(out.arc, (a) => lead[a]);
   }
 
   /**
@@ -123,8 +127,11 @@ export class ReachContext {
   /** Whether the search ran until its time bound or goals, rather than stopping at `maxSettled`. */
   finished = true;
   readonly queue = new FlatQueue<number>();
+  private readonly n: number;
+  private spare: Float64Array | undefined;
 
   constructor(n: number) {
+    this.n = n;
     this.dist = new Float64Array(n).fill(Infinity);
     this.t = new Float64Array(n);
     this.m = new Float64Array(n);
@@ -144,6 +151,15 @@ export class ReachContext {
     this.t[v] = t;
     this.m[v] = m;
     this.queue.push(v, d);
+  }
+
+  /**
+   * A per-node array for the caller's own use during the search's lending (made on first use,
+   * then kept with the context): Infinity everywhere when lent, and the caller sets back to
+   * Infinity what it changed before it returns.
+   */
+  scratch(): Float64Array {
+    return (this.spare ??= new Float64Array(this.n).fill(Infinity));
   }
 
   settle(v: number): void {
@@ -180,7 +196,14 @@ export function reachFor(router: Router, m: number): Reach {
   if (!list) reaches.set(router, (list = []));
   if (!list[m]) {
     const { time, metres } = arcMeasures(router, m);
-    list[m] = new Reach(router.modes[m].arcs, time, metres);
+    // each arc's turn: its time less the time of the edge it turns onto (what an isochrone starts each edge at)
+    const g = router.graph,
+      mg = router.modes[m];
+    const lead = Uint32Array.from(mg.arcs.to, (u, a) => {
+      const e = mg.key[u] >> 1;
+      return time[a] - timeOf(g, m, e, g.edgeMeters[e], (mg.key[u] & 1) === 1);
+    });
+    list[m] = new Reach(mg.arcs, time, metres, lead);
   }
   return list[m];
 }
