@@ -93,8 +93,8 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
   // those below it only when rows above the cut were folded (streets, places mapped twice) and
   // the list came out short: they all rank below, so the list goes on with them.
   const cut = rows.length > q.limit ? kthLargest(scores, q.limit) : -Infinity;
-  list(Heap.of(scores, (s) => s >= cut, before));
-  if (once.rows.length < q.limit && cut > -Infinity) list(Heap.of(scores, (s) => s < cut, before));
+  list(Heap.of(scores, cut, true, before));
+  if (once.rows.length < q.limit && cut > -Infinity) list(Heap.of(scores, cut, false, before));
 
   return once.rows.map((row, i) => ({
     placeId: placeId(t, row),
@@ -246,13 +246,13 @@ class Heap {
     for (let i = (a.length >> 1) - 1; i >= 0; i--) this.down(i);
   }
 
-  /** The heap of the indexes of `values` that `keep` keeps. */
-  static of(values: readonly number[], keep: (v: number) => boolean, before: (x: number, y: number) => boolean): Heap {
+  /** The heap of the indexes of `values` at `cut` or above (`above`), or below it. */
+  static of(values: readonly number[], cut: number, above: boolean, before: (x: number, y: number) => boolean): Heap {
     let n = 0;
-    for (let i = 0; i < values.length; i++) if (keep(values[i])) n++;
+    for (let i = 0; i < values.length; i++) if (values[i] >= cut === above) n++;
     const a = new Int32Array(n);
     n = 0;
-    for (let i = 0; i < values.length; i++) if (keep(values[i])) a[n++] = i;
+    for (let i = 0; i < values.length; i++) if (values[i] >= cut === above) a[n++] = i;
     return new Heap(a, before);
   }
 
