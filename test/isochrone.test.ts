@@ -12,7 +12,11 @@ import type { PlaceIndex } from '../src/index.js';
 import { route } from '../src/query/route.js';
 import { matrix } from '../src/query/matrix.js';
 import { isochrone, MAX_MINUTES } from '../src/query/isochrone.js';
-import { GRID } from '../src/route/isochrone.js';
+import { GRID, Reached, contourReached } from '../src/route/isochrone.js';
+import { reachFor } from '../src/route/reach.js';
+import { arcEdge, junctionAt, msPerMetre, nodeKey, snapFor, sourceSeeds } from '../src/route/seeds.js';
+import type { Snap } from '../src/route/snap.js';
+import { MODES } from '../src/osm/profile.js';
 import { InvalidQueryError, RouteError } from '../src/errors.js';
 import { engine, CENTER } from './support/fixture.js';
 import { CORE, readRaw, type RawData } from './support/raw.js';
@@ -282,6 +286,97 @@ describe('bad input is an error naming the parameter', () => {
 
   it('a point farther than 1 km from any road of the mode: RouteError too-far', () => {
     expect(param(() => isochrone(index, { lat: 27.74, lon: 85.36, mode: 'car', minutes: 5 }))).toMatch(/^RouteError too-far: /);
+  });
+});
+
+/**
+ * The road stretches as first collected: from the point along its edges, then every arc out of
+ * every node reached in time, whole, from the time it enters its edge (its tail's time plus its
+ * turn, worked out anew by arcEdge), as far as time allows.
+ */
+function everyArc(index: PlaceIndex, mode: number, lat: number, lon: number, top: number): Reached {
+  const router = index.router!,
+    g = router.graph;
+  const s = snapFor(router, mode, lat, lon, 1)!;
+  const reached = new Reached();
+  const walk = (key: number, t0: number, from?: Snap) => {
+    const msPerM = msPerMetre(router, mode, key),
+      e = key >> 1,
+      back = (key & 1) === 1,
+      c = g.coords;
+    const lo = g.coordStart[e],
+      hi = g.coordStart[e + 1] - 1,
+      dir = back ? -1 : 1,
+      last = back ? lo : hi;
+    let i = from ? (back ? from.at : from.at + 1) : (back ? hi : lo) + dir;
+    let px = from ? from.lon : c[2 * (i - dir)] / 1e7,
+      py = from ? from.lat : c[2 * (i - dir) + 1] / 1e7,
+      t = t0;
+    const k = Math.cos((py * Math.PI) / 180);
+    reached.begin();
+    reached.point(px, py, t);
+    for (; dir > 0 ? i <= last : i >= last; i += dir) {
+      const x = c[2 * i] / 1e7,
+        y = c[2 * i + 1] / 1e7;
+      const dx = (x - px) * k,
+        dy = y - py;
+      const metres = Math.sqrt(dx * dx + dy * dy) * M_PER_DEG;
+      const t1 = t + metres * msPerM;
+      if (t1 > top) {
+        const f = metres > 0 ? (top - t) / (t1 - t) : 0;
+        reached.point(px + f * (x - px), py + f * (y - py), top);
+        return;
+      }
+      reached.point(x, y, t1);
+      px = x;
+      py = y;
+      t = t1;
+    }
+  };
+  const seeds = sourceSeeds(router, mode, s);
+  const reach = reachFor(router, mode);
+  reach.run(seeds, { maxTime: top }, (ctx) => {
+    for (const seed of seeds) walk(nodeKey(router, mode, seed.node), 0, junctionAt(router, s) >= 0 ? undefined : s);
+    for (let i = 0; i < ctx.settledCount; i++) {
+      const v = ctx.settled[i];
+      for (let k = reach.start[v]; k < reach.start[v + 1]; k++) {
+        const { key, lead } = arcEdge(router, mode, reach.arc[k]);
+        if (ctx.t[v] + lead <= top) walk(key, ctx.t[v] + lead);
+      }
+    }
+  });
+  return reached;
+}
+
+describe('each road stretch counts once: the contours of every arc out of every node reached, each added whole', () => {
+  let index: PlaceIndex;
+  beforeAll(async () => {
+    index = await engine();
+  });
+
+  // an edge is turned onto from several nodes; isochrone() adds it from the earliest only, and of
+  // the later ones the segment where their time runs out: the same grid, so the same contours
+  it.each([
+    ['car', [15, 8, 4], 61],
+    ['car', [6], 62],
+    ['foot', [20, 10], 63],
+    ['bike', [12, 5], 64],
+  ] as const)('%s %j minutes, from 6 random road points', (mode, minutes, seed) => {
+    const router = index.router!,
+      g = router.graph;
+    const rnd = random(seed);
+    const m = MODES.indexOf(mode);
+    for (let n = 0; n < 6; n++) {
+      const c = Math.floor(rnd() * (g.coords.length / 2));
+      const lat = g.coords[2 * c + 1] / 1e7 + (rnd() - 0.5) * 0.001,
+        lon = g.coords[2 * c] / 1e7 + (rnd() - 0.5) * 0.001;
+      if (!snapFor(router, m, lat, lon, 1)) continue;
+      const limits = minutes.map((x) => x * 60_000);
+      const expected = contourReached(everyArc(index, m, lat, lon, limits[0]), limits);
+      const got = isochrone(index, { lat, lon, mode, minutes: [...minutes] });
+      expect(got.features.map((f) => f.geometry)).toEqual(expected);
+      expect(expected[0].coordinates.length).toBeGreaterThan(0);
+    }
   });
 });
 
