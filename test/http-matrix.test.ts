@@ -3,6 +3,8 @@
  * by=time; their answers are the library's and validate against the served document, and bad
  * input is a 400 or 404 envelope naming the parameter.
  */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaceIndex } from '../src/index.js';
 import { matrix, MATRIX_HTTP_MAX } from '../src/query/matrix.js';
@@ -205,6 +207,59 @@ describe('POST /matrix: the same arguments as a JSON body, the same answers', ()
     const r = await server.request(`/api/v1/matrix?key=${key.key}`, { method: 'PUT', body: '{}' });
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+  });
+});
+
+describe('the answer on the wire: compressed for a client that takes gzip or deflate, with its length', () => {
+  // node:http, not fetch: fetch would ask for gzip itself and hand back the inflated text
+  const raw = (path: string, headers: Record<string, string>, body?: string) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+      const req = httpRequest(`${server.origin}${path}`, { method: body ? 'POST' : 'GET', headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const many = ['27.7154,85.3123', '27.7090,85.3290', '27.7060,85.3100', '27.7172,85.3240', '27.6990,85.3150', '27.7120,85.3170'];
+  const path = `/api/v1/matrix?key=${key.key}&${pts('sources', many)}&${pts('destinations', many)}&mode=car`;
+
+  it('gzip and deflate (as the header ranks them): Content-Encoding, Content-Length of the bytes sent, Vary; they inflate to the plain answer', async () => {
+    const plain = await raw(path, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const data = JSON.parse(plain.bytes.toString()).data;
+    expect(data).toEqual([matrix(index, { sources: many, destinations: many, mode: 'car' })]);
+    for (const [accept, encoding, inflate] of [
+      ['gzip, deflate, br', 'gzip', gunzipSync],
+      ['deflate', 'deflate', inflateSync],
+      ['gzip;q=0, deflate', 'deflate', inflateSync],
+    ] as const) {
+      const r = await raw(path, { 'Accept-Encoding': accept });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-encoding'], accept).toBe(encoding);
+      expect(r.headers['content-length'], accept).toBe(String(r.bytes.length));
+      expect(r.headers.vary).toMatch(/Accept-Encoding/);
+      expect(r.bytes.length).toBeLessThan(plain.bytes.length);
+      expect(JSON.parse(inflate(r.bytes).toString()).data, accept).toEqual(data);
+    }
+  });
+
+  it('POST likewise; an encoding the app does not make (br), or a short answer: sent as it is', async () => {
+    const body = JSON.stringify({ sources: many, destinations: many, mode: 'car' });
+    const post = await raw(`/api/v1/matrix?key=${key.key}`, { 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip' }, body);
+    expect(post.headers['content-encoding']).toBe('gzip');
+    expect(post.headers['content-length']).toBe(String(post.bytes.length));
+    expect(JSON.parse(gunzipSync(post.bytes).toString()).data).toEqual([matrix(index, { sources: many, destinations: many, mode: 'car' })]);
+    const br = await raw(path, { 'Accept-Encoding': 'br' });
+    expect(br.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(br.bytes.toString()).status).toBe(200);
+    const short = await raw(`/api/v1/matrix?key=${key.key}&${pts('sources', [A])}&${pts('destinations', [B])}&mode=car`, {
+      'Accept-Encoding': 'gzip',
+    });
+    expect(short.headers['content-encoding']).toBeUndefined();
+    expect(short.headers['content-length']).toBe(String(short.bytes.length));
+    expect(JSON.parse(short.bytes.toString()).data).toEqual([matrix(index, { sources: [A], destinations: [B], mode: 'car' })]);
   });
 });
 

@@ -46,9 +46,10 @@ export type Answer = (
 
 /**
  * The records of a keyed route's 200 envelope from a POST's JSON body (parsed, not yet checked:
- * the answer checks it, refusing with a 400 naming the field) and the request's index.
+ * the answer checks it, refusing with a 400 naming the field) and the request's index; or a
+ * whole `Response`, sent as it is (as `Answer`'s).
  */
-export type BodyAnswer = (body: unknown, c: Context<AppEnv>, index: PlaceIndex) => unknown[];
+export type BodyAnswer = (body: unknown, c: Context<AppEnv>, index: PlaceIndex) => unknown[] | Response;
 
 /**
  * What a route module registers its routes with (one module per route group, see `routes/`).

@@ -20,8 +20,8 @@ import type { Body } from './nearby-json.js';
 /** The headers of every answer the app writes itself (envelopes, GeoJSON): set here only. */
 export const ANSWER_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } as const;
 
-// Hono's compress() compresses what it cannot measure; a short envelope says its length instead.
-const COMPRESS_MIN = 1024;
+/** Hono's compress() compresses what it cannot measure; a shorter envelope says its length instead. */
+export const COMPRESS_MIN = 1024;
 const encoder = new TextEncoder();
 
 /**
@@ -98,8 +98,9 @@ export function geoJsonText(c: Context<AppEnv>, text: string): Response {
  * A 200 envelope already written as UTF-8 (`NearbyAnswer`), with the headers of `envelopeAnswer`,
  * in a plain object: what the middleware said (its object, made for this request, becomes the
  * headers), after what was said through Hono's context (Hono's CORS, for a browser's request).
+ * With `encoding`, the bytes are already compressed so (compress() leaves such an answer alone).
  */
-export function bytesAnswer(c: Context<AppEnv>, body: Body): Response {
+export function bytesAnswer(c: Context<AppEnv>, body: Body, encoding?: 'gzip' | 'deflate'): Response {
   const said = c.get('said') ?? {};
   c.set('said', undefined);
   let headers: Record<string, string | string[]> = said;
@@ -112,8 +113,10 @@ export function bytesAnswer(c: Context<AppEnv>, body: Body): Response {
   }
   headers['content-type'] = 'application/json';
   Object.assign(headers, ANSWER_HEADERS);
-  if (body.chars < COMPRESS_MIN) headers['content-length'] = String(body.bytes.length);
-  else headers.vary = headers.vary ? `${headers.vary as string}, Accept-Encoding` : 'Accept-Encoding'; // compressible()
+  if (encoding) headers['content-encoding'] = encoding;
+  if (encoding || body.chars < COMPRESS_MIN) headers['content-length'] = String(body.bytes.length);
+  if (encoding || body.chars >= COMPRESS_MIN)
+    headers.vary = headers.vary ? `${headers.vary as string}, Accept-Encoding` : 'Accept-Encoding'; // compressible()
   // Set as is: assigned over the placeholder `c.res` that reading its headers made above, Hono
   // would copy that one's headers into a rebuilt response, which is what this avoids.
   c.res = undefined;

@@ -47,6 +47,23 @@ export interface Matrix {
 }
 
 /**
+ * `matrix()`'s answer as two row-major grids (`[i * cols + j]`) instead of rows of arrays: what
+ * the HTTP answer writes straight into JSON, without making 2 × rows arrays of boxed numbers.
+ */
+export interface MatrixGrid {
+  /** Sources, and destinations. */
+  rows: number;
+  cols: number;
+  /** Travel time from source i to destination j, ms; NaN where no road of the mode joins them. */
+  durations: Float64Array;
+  /** The length of that trip along the roads, metres to 0.1 m; NaN likewise. */
+  distances: Float64Array;
+  /** Where each source, and each destination, snapped. */
+  sources: MatrixPoint[];
+  destinations: MatrixPoint[];
+}
+
+/**
  * Travel times and distances from every source to every destination by `mode`: the trips
  * `route()` finds between the same points, without their shapes. Points snap as `route()`'s do.
  * Runs one upward search per point on the mode's contraction hierarchy (the bucket method); an
@@ -62,6 +79,24 @@ export interface Matrix {
  * matrix(index, { sources: [[27.7172, 85.324]], destinations: [[27.6939, 85.2817], '27.70,85.31'], mode: 'car' });
  */
 export function matrix(index: PlaceIndex, query: MatrixQuery, options: { max?: number } = {}): Matrix {
+  const { rows, cols, durations: time, distances: metres, sources, destinations } = matrixGrid(index, query, options);
+  const durations: (number | null)[][] = [],
+    distances: (number | null)[][] = [];
+  for (let i = 0; i < rows; i++) {
+    const dRow: (number | null)[] = [],
+      mRow: (number | null)[] = [];
+    for (let c = i * cols, end = c + cols; c < end; c++) {
+      dRow.push(Number.isNaN(time[c]) ? null : time[c]);
+      mRow.push(Number.isNaN(metres[c]) ? null : metres[c]);
+    }
+    durations.push(dRow);
+    distances.push(mRow);
+  }
+  return { durations, distances, sources, destinations };
+}
+
+/** `matrix()` as two row-major grids (`MatrixGrid`): the same query, checks, errors and numbers. */
+export function matrixGrid(index: PlaceIndex, query: MatrixQuery, options: { max?: number } = {}): MatrixGrid {
   const q = checkMatrix(query, index, Math.min(options.max ?? MATRIX_MAX, MATRIX_MAX));
   checkRouting(index, q.mode);
   const router = index.router;
@@ -82,30 +117,35 @@ export function matrix(index: PlaceIndex, query: MatrixQuery, options: { max?: n
   const from = snapAll(q.sources, 'sources'),
     to = snapAll(q.destinations, 'destinations');
   const cells = table(router!, m, from, to, q.mode);
+  const g = router!.graph;
   const ns = from.length,
     nt = to.length;
-  const durations: (number | null)[][] = [],
-    distances: (number | null)[][] = [];
+  const durations = new Float64Array(ns * nt),
+    distances = new Float64Array(ns * nt);
   for (let i = 0; i < ns; i++) {
-    const dRow: (number | null)[] = [],
-      mRow: (number | null)[] = [];
+    const s = from[i],
+      a = g.edgeFrom[s.edge],
+      b = g.edgeTo[s.edge];
     for (let j = 0; j < nt; j++) {
       const c = i * nt + j;
       let w = cells.weight[c],
         time = cells.time[c],
         metres = cells.metres[c];
-      // along the one edge both lie on, when no dearer than the search's path (as route() takes it)
-      const direct = alongEdge(router!, m, from[i], to[j]);
-      if (direct && direct.time <= w) {
-        w = direct.time;
-        time = direct.time;
-        metres = direct.metres;
+      // along the one edge both lie on, when no dearer than the search's path (as route() takes
+      // it); only two points on one edge, or on two edges with a common end, may have such a trip
+      const t = to[j],
+        f = t.edge;
+      if (f === s.edge || g.edgeFrom[f] === a || g.edgeFrom[f] === b || g.edgeTo[f] === a || g.edgeTo[f] === b) {
+        const direct = alongEdge(router!, m, s, t);
+        if (direct && direct.time <= w) {
+          w = direct.time;
+          time = direct.time;
+          metres = direct.metres;
+        }
       }
-      dRow.push(w === Infinity ? null : time);
-      mRow.push(w === Infinity ? null : Math.round(metres * 10) / 10);
+      durations[c] = w === Infinity ? NaN : time;
+      distances[c] = w === Infinity ? NaN : Math.round(metres * 10) / 10;
     }
-    durations.push(dRow);
-    distances.push(mRow);
   }
   const where = (snaps: Snap[]): MatrixPoint[] =>
     snaps.map((s) => ({
@@ -113,7 +153,7 @@ export function matrix(index: PlaceIndex, query: MatrixQuery, options: { max?: n
       lon: Math.round(s.lon * 1e6) / 1e6,
       snapDistanceInMeters: Math.round(s.km * 10000) / 10,
     }));
-  return { durations, distances, sources: where(from), destinations: where(to) };
+  return { rows: ns, cols: nt, durations, distances, sources: where(from), destinations: where(to) };
 }
 
 /** Least weight, and the time and metres of that trip, per cell (row-major), Infinity where none. */

@@ -104,12 +104,8 @@ export function routeKit(options: KitOptions): () => Api {
     }
     const lease = data.acquire();
     try {
-      return reply(
-        c,
-        200,
-        undefined,
-        core(() => answer(body, c, lease.value)),
-      );
+      const answered = core(() => answer(body, c, lease.value));
+      return answered instanceof Response ? answered : reply(c, 200, undefined, answered);
     } finally {
       lease.release();
     }
