@@ -123,8 +123,8 @@ function compareBackwards(w: string, key: string): number {
   return w.length - key.length;
 }
 
-// The first index of a sorted array whose string is not below `s` (code-unit order).
-function lowerBound(a: readonly string[], s: string): number {
+/** The first index of a sorted array whose string is not below `s` (code-unit order). */
+export function lowerBound(a: readonly string[], s: string): number {
   let lo = 0,
     hi = a.length;
   while (lo < hi) {

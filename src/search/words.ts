@@ -2,7 +2,7 @@ import type { PlaceTable } from '../model/table.js';
 import { fold, letters } from './fold.js';
 import { matchKeys, OPTIONAL_WORDS } from '../lang/glossary.js';
 import { phoneticKey, scriptOf, spelledLetters, vowelKey } from '../lang/translit.js';
-import { Typos, byKeyThenValue, mergeRuns } from './typos.js';
+import { Typos, byKeyThenValue, lowerBound, mergeRuns } from './typos.js';
 
 /** The tags a row is found by, in the order a name is chosen. */
 export const NAME_FIELDS: readonly string[] = ['name', 'name:en', 'name:ne', 'alt_name', 'old_name'];
@@ -827,18 +827,6 @@ function bits(m: number): number {
   let n = 0;
   for (; m; m &= m - 1) n++;
   return n;
-}
-
-// The first index of a sorted array whose string is not below `s` (code-unit order).
-function lowerBound(a: string[], s: string): number {
-  let lo = 0,
-    hi = a.length;
-  while (lo < hi) {
-    const m = (lo + hi) >> 1;
-    if (a[m] < s) lo = m + 1;
-    else hi = m;
-  }
-  return lo;
 }
 
 /**
