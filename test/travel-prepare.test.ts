@@ -1,10 +1,11 @@
 /**
- * A server makes each mode's travel-time search before it answers: the first isochrone or nearby
- * by travel time of a mode does not pay for it (seconds at national scale).
+ * A server makes each mode's travel-time search, and attaches every place to each mode's roads,
+ * before it answers: the first isochrone or nearby by travel time of a mode does not pay for it
+ * (seconds at national scale).
  */
 import { describe, expect, it } from 'vitest';
 import { MODES } from '../src/osm/profile.js';
-import { prepareTravel } from '../src/query/isochrone.js';
+import { attachedMade, prepareTravel } from '../src/query/isochrone.js';
 import { reachMade } from '../src/route/reach.js';
 import { loadPbf } from '../src/index.js';
 import { createApp } from '../src/http/app.js';
@@ -17,8 +18,11 @@ describe('prepareTravel: every mode of the index is made ready', () => {
     const router = index.router!;
     // a fresh load: nothing made yet
     expect(MODES.map((_, m) => reachMade(router, m))).toEqual(MODES.map(() => false));
+    expect(attachedMade(index)).toBe(false);
     prepareTravel(index);
     expect(MODES.map((_, m) => reachMade(router, m))).toEqual(MODES.map(() => true));
+    // and every place attached to each mode's roads, where a query used to attach those it met
+    expect(attachedMade(index)).toBe(true);
   });
 });
 

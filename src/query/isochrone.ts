@@ -44,6 +44,11 @@ export const ATTACH_KM = 1;
 // Made once per index (its router), then only read; a WeakMap, so it goes with the index.
 const attachments = new WeakMap<Router, Attachments>();
 
+/** Whether the places of an index are attached to its roads already (`attachedPlaces`). */
+export function attachedMade(index: PlaceIndex): boolean {
+  return index.router !== undefined && attachments.has(index.router);
+}
+
 /**
  * Every place of the index (of any type) attached to every mode's roads (`Attachments`): the
  * nearest point within `ATTACH_KM` of a road the mode may use, as `route()` snaps, found once
