@@ -130,16 +130,19 @@ async function main(): Promise<void> {
     { time: 2000, iterations: 40, warmupTime: 300 },
   ).byTime;
 
-  // the slowest legal request of each new endpoint: its largest sizes and minutes, per mode
+  // the slowest legal request of each new endpoint: its largest sizes and minutes, per mode; a
+  // request's time is the median of three, so that a full collection of the process's heap
+  // (tens of ms with the PBF-loaded index, every few isochrones) is not taken for the request's own
   progress('travel: slowest legal requests');
   const slow: Record<string, number> = {};
+  const own = (f: () => unknown) => median([ms(f), ms(f), ms(f)]);
   for (const mode of ['foot', 'bike', 'car'] as const) {
     const cap = mode === 'foot' ? 120 : 60;
     slow[`isochrone ${mode} ${cap} min`] = Math.max(
-      ...around.slice(0, 5).map((p) => ms(() => isochrone(index, { ...p, mode, minutes: [cap, 45, 30, 15] }))),
+      ...around.slice(0, 5).map((p) => own(() => isochrone(index, { ...p, mode, minutes: [cap, 45, 30, 15] }))),
     );
     slow[`nearby by time ${mode} ${cap} min`] = Math.max(
-      ...around.slice(0, 5).map((p) => ms(() => nearby(index, { type: common, ...p, by: 'time', mode, minutes: cap, limit: 100 }))),
+      ...around.slice(0, 5).map((p) => own(() => nearby(index, { type: common, ...p, by: 'time', mode, minutes: cap, limit: 100 }))),
     );
   }
   slow['matrix car 100 × 100 (HTTP)'] = Math.max(...httpTimes.slice(5));
@@ -161,7 +164,12 @@ async function main(): Promise<void> {
       ['isochrone 15 min, Kathmandu', `${num(iso15.p50 / 1000)} ms`, '≤ 20 ms', `p99 ${num(iso15.p99 / 1000)} ms`],
       ['isochrone 60 min, Kathmandu', `${num(iso60.p50 / 1000)} ms`, '≤ 100 ms', `p99 ${num(iso60.p99 / 1000)} ms`],
       [`nearby by time 15 min (${common})`, `${num(near.p50 / 1000)} ms`, '≤ 2 ms', `p99 ${num(near.p99 / 1000)} ms`],
-      ...Object.entries(slow).map(([k, v]) => [`slowest: ${k}`, `${num(v)} ms`, '≤ 50 ms', 'max of 5 points']),
+      ...Object.entries(slow).map(([k, v]) => [
+        `slowest: ${k}`,
+        `${num(v)} ms`,
+        '≤ 50 ms',
+        k.startsWith('matrix') ? 'max of 35 requests' : 'max of 5 points (each the median of 3)',
+      ]),
     ],
   );
   const ratioRoute = routeMs / (m100.p50 / 1000);
