@@ -40,13 +40,23 @@ describe('toLatin: Devanagari as Nepalis write names in Latin letters', () => {
 
 describe('toDevanagari: romanized Nepali in Devanagari', () => {
   it.each([
-    ['Thamel', 'थमेल'],
-    ['Asan', 'असन'],
+    ['Thahiti', 'थहिटि'], // letter by letter: th is थ
     ['Sita', 'सिटा'], // a word's last a is long; t is ट, as Nepali writes English words
-    ['Bhaktapur', 'भक्टपुर'], // clusters joined with a virama
+    ['Bhaktakot', 'भक्टकोट'], // clusters joined with a virama
     ['Gyaneshwar', 'ज्ञनेश्वर'],
-    ['Durbar Marg', 'डुर्बर मर्ग'],
+    ['Darbar Marg', 'डर्बर मर्ग'],
   ])('%s → %s', (latin, deva) => {
+    expect(toDevanagari(latin)).toBe(deva);
+  });
+
+  it.each([
+    ['Kathmandu', 'काठमाडौं'],
+    ['Thamel', 'ठमेल'],
+    ['Bhaktapur', 'भक्तपुर'],
+    ['Patan Durbar', 'पाटन दरबार'],
+    ['Pokhara', 'पोखरा'],
+    ['Swayambhu', 'स्वयम्भू'],
+  ])('a well-known name the letters cannot spell, as Nepali writes it: %s → %s', (latin, deva) => {
     expect(toDevanagari(latin)).toBe(deva);
   });
 

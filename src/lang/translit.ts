@@ -323,9 +323,57 @@ const VELAR = /^(?:[kgq]|c(?!h))/;
 // Staff, Jazz); a doubled t is Nepali's own (Bhatt भट्ट).
 const DOUBLED_END = /([lsfz])\1$/;
 
+// Names of the Kathmandu valley and Nepal whose usual romanization drops what the letters
+// cannot say (the retroflex ठ ड, the long vowels, the nasal of काठमाडौं): written as Nepali
+// writes them, not letter by letter (Kathmandu would read कथ्मंडु, Thamel थमेल).
+const PLACES: ReadonlyMap<string, string> = new Map([
+  ['kathmandu', 'काठमाडौं'],
+  ['lalitpur', 'ललितपुर'],
+  ['patan', 'पाटन'],
+  ['bhaktapur', 'भक्तपुर'],
+  ['kirtipur', 'कीर्तिपुर'],
+  ['pokhara', 'पोखरा'],
+  ['nepal', 'नेपाल'],
+  ['bagmati', 'बागमती'],
+  ['thamel', 'ठमेल'],
+  ['durbar', 'दरबार'],
+  ['tole', 'टोल'],
+  ['tol', 'टोल'],
+  ['asan', 'असन'],
+  ['indrachowk', 'इन्द्रचोक'],
+  ['basantapur', 'बसन्तपुर'],
+  ['ratnapark', 'रत्नपार्क'],
+  ['putalisadak', 'पुतलीसडक'],
+  ['kamaladi', 'कमलादी'],
+  ['kamalpokhari', 'कमलपोखरी'],
+  ['dillibazar', 'डिल्लीबजार'],
+  ['baneshwor', 'बानेश्वर'],
+  ['naxal', 'नक्साल'],
+  ['lazimpat', 'लाजिम्पाट'],
+  ['maharajgunj', 'महाराजगञ्ज'],
+  ['chabahil', 'चाबहिल'],
+  ['boudha', 'बौद्ध'],
+  ['boudhanath', 'बौद्धनाथ'],
+  ['swayambhu', 'स्वयम्भू'],
+  ['pashupati', 'पशुपति'],
+  ['tripureshwor', 'त्रिपुरेश्वर'],
+  ['thapathali', 'थापाथली'],
+  ['kalimati', 'कालीमाटी'],
+  ['kalanki', 'कलंकी'],
+  ['koteshwor', 'कोटेश्वर'],
+  ['sundhara', 'सुन्धारा'],
+  ['jamal', 'जमल'],
+  ['balaju', 'बालाजु'],
+  ['jawalakhel', 'जावलाखेल'],
+  ['pulchowk', 'पुल्चोक'],
+  ['kupondole', 'कुपण्डोल'],
+  ['sanepa', 'सानेपा'],
+  ['jhamsikhel', 'झम्सिखेल'],
+]);
+
 /** A Latin word in Devanagari, letter group by letter group (see `toDevanagari`). */
 function wordToDevanagari(word: string): string {
-  const known = ENGLISH.get(word.toLowerCase());
+  const known = ENGLISH.get(word.toLowerCase()) ?? PLACES.get(word.toLowerCase());
   if (known !== undefined) return known;
   const w = word
     .toLowerCase()
