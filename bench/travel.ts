@@ -106,8 +106,9 @@ async function main(): Promise<void> {
     const bytes = await res.arrayBuffer();
     times.push(performance.now() - t);
     const text = new TextDecoder().decode(bytes);
-    if (res.status !== 200 || (JSON.parse(text) as { data: { durations: unknown[] } }).data.durations.length !== 100)
-      throw new Error(`matrix over HTTP: ${res.status} ${text.slice(0, 200)}`);
+    const body = JSON.parse(text) as { data: unknown };
+    const grid = (Array.isArray(body.data) ? body.data[0] : body.data) as { durations?: unknown[] } | undefined;
+    if (res.status !== 200 || grid?.durations?.length !== 100) throw new Error(`matrix over HTTP: ${res.status} ${text.slice(0, 200)}`);
     return res;
   };
   const httpTimes: number[] = [];
