@@ -12,7 +12,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { loadPbf, fromSnapshot, type PlaceIndex } from '../src/index.js';
-import { route } from '../src/query/route.js';
 import { matrix, matrixGrid, checkMatrix } from '../src/query/matrix.js';
 import { snapFor, sourceSeeds, targetSeeds } from '../src/route/seeds.js';
 import { tableFor } from '../src/route/matrix.js';
@@ -21,33 +20,14 @@ import { createApp } from '../src/http/app.js';
 import { envelope } from '../src/http/envelope.js';
 import { matrixJson } from '../src/http/matrix-json.js';
 import { huffmanCompress } from '../src/http/huffman.js';
-import { random } from '../test/support/random.js';
 import { startServer } from '../test/support/http-server.js';
 import { token } from '../test/support/http-fixture.js';
 import { printTable, num } from './table.js';
 import { progress } from './progress.js';
+import { carPoints } from './travel.js';
 
 const NEPAL = fileURLToPath(new URL('data/nepal.osm.pbf', import.meta.url));
 const CAR = 2;
-
-/** `count` random junctions the car graph reaches, as "lat,lon": bench/travel.ts's points for the same seed. */
-function carPoints(index: PlaceIndex, count: number, seed: number): string[] {
-  const g = index.router!.graph;
-  const rnd = random(seed);
-  const out: string[] = [];
-  for (let tries = 0; out.length < count && tries < count * 1000; tries++) {
-    const v = Math.floor(rnd() * g.nodeLon.length);
-    const lat = g.nodeLat[v] / 1e7,
-      lon = g.nodeLon[v] / 1e7;
-    try {
-      route(index, { points: [`${lat},${lon}`, `${lat},${lon}`], mode: 'car' });
-      out.push(`${lat},${lon}`);
-    } catch {
-      // not on a car road
-    }
-  }
-  return out;
-}
 
 /** p50 of `f`'s milliseconds over `runs` runs after `warm` unmeasured ones. */
 async function p50(f: () => unknown, runs = 60, warm = 10): Promise<number> {

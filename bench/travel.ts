@@ -30,7 +30,7 @@ const KATHMANDU = { lat: 27.7083, lon: 85.3206 };
 const CAR = 2;
 
 /** `count` random junctions the car graph reaches, as "lat,lon", within `box` degrees of `around` (or anywhere). */
-function carPoints(index: PlaceIndex, count: number, seed: number, around?: { lat: number; lon: number }, box = 0.02): string[] {
+export function carPoints(index: PlaceIndex, count: number, seed: number, around?: { lat: number; lon: number }, box = 0.02): string[] {
   const g = index.router!.graph;
   const rnd = random(seed);
   const out: string[] = [];
