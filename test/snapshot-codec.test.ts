@@ -207,6 +207,79 @@ describe('every encoding reads back exactly what was written', () => {
   });
 });
 
+/** The bytes of a typed array, to compare floats bit for bit (NaN payloads, -0). */
+const bytesOf = (a: IntArray) => Array.from(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+
+/** Floats with every kind of bit pattern: -0, infinities, a subnormal, NaNs with payloads. */
+function oddFloats<T extends Float32Array | Float64Array>(type: ArrayType<T>, values: number[]): T {
+  const a = new type(values.length + 3);
+  a.set(values);
+  const words = new Uint32Array(a.buffer);
+  // a quiet NaN with a payload, a negative one, and -0, by their bits
+  if (type.BYTES_PER_ELEMENT === 4) words.set([0x7fc00001, 0xffc00abc, 0x80000000], values.length);
+  else words.set([1, 0x7ff80000, 0xabc, 0xfff80000, 0, 0x80000000], 2 * values.length);
+  return a;
+}
+
+describe('dict: floats dictionary-coded come back bit for bit', () => {
+  it('Float32 in runs of 4 (an edge per run), -0 and NaN payloads included, deflated or not', () => {
+    const tuples = [
+      [5, 16, 50, 60],
+      [5, 16, 0, 0],
+      [-0, 0, Infinity, -Infinity],
+      [1e-45, 3.4028234663852886e38, 5, 5],
+    ];
+    const odd = oddFloats(Float32Array, [0.1, 0.2, 0.30000001192092896, 0.4, 0.5]); // 8 values
+    const rnd = random(5);
+    const a = new Float32Array(4 * 1000 + odd.length);
+    for (let i = 0; i < 1000; i++) a.set(tuples[Math.floor(rnd() * tuples.length)], 4 * i);
+    a.set(odd, 4 * 1000);
+    for (const codec of [
+      { enc: 'dict', group: 4 },
+      { enc: 'dict', group: 4, deflate: true },
+    ] as Codec[])
+      expect(bytesOf(one(a, codec).array(N('x'), Float32Array)), JSON.stringify(codec)).toEqual(bytesOf(a));
+  });
+
+  it('Float64 one value a run, -0 and NaN payloads included', () => {
+    const rnd = random(6);
+    const a = Float64Array.from({ length: 500 }, () => [1, 1.5, 2.25, 3.0000000000000004, -7][Math.floor(rnd() * 5)]);
+    const odd = oddFloats(Float64Array, [Number.MIN_VALUE, -Number.MAX_VALUE, 0]);
+    const all = new Float64Array(a.length + odd.length);
+    all.set(a);
+    all.set(odd, a.length);
+    expect(bytesOf(one(all, 'dict').array(N('x'), Float64Array))).toEqual(bytesOf(all));
+    // a view into a larger buffer is stored as the view's values alone
+    const view = all.subarray(3, 9);
+    expect(bytesOf(one(view, 'dict').array(N('x'), Float64Array))).toEqual(bytesOf(view));
+  });
+
+  it('none, and one value repeated (an index of 0 bits)', () => {
+    expect(one(new Float32Array(0), 'dict').array(N('x'), Float32Array).length).toBe(0);
+    const same = new Float64Array(100).fill(2.5);
+    const w = new SectionWriter();
+    w.put(N('x'), same, 'dict');
+    expect(w.sizes()[0].bytes).toBe(8);
+    expect(Array.from(new SectionReader(w.finish({}), 'test').array(N('x'), Float64Array))).toEqual(Array.from(same));
+  });
+
+  it('takes each distinct run once, then the bits its index needs', () => {
+    // 10,000 runs of 4 Float32 speeds, 5 distinct: 5 × 16 bytes, then 3 bits a run in whole words
+    const a = new Float32Array(40000);
+    for (let i = 0; i < 10000; i++) a.set([i % 5, 10, 20, 30], 4 * i);
+    const w = new SectionWriter();
+    w.put(N('x'), a, { enc: 'dict', group: 4 });
+    expect(w.sizes()[0].bytes).toBe(5 * 16 + Math.ceil((10000 * 3) / 32) * 4);
+  });
+
+  it('the writer refuses integers, and runs that do not divide the values', () => {
+    const w = new SectionWriter();
+    expect(() => w.put(N('a'), Uint32Array.of(1, 2), 'dict')).toThrow(RangeError);
+    expect(() => w.put(N('b'), Float32Array.of(1, 2, 3), { enc: 'dict', group: 2 })).toThrow(RangeError);
+    expect(() => w.put(N('c'), Float32Array.of(1, 2), { enc: 'dict', group: 0 })).toThrow(RangeError);
+  });
+});
+
 describe('a crafted section of each encoding is refused as corrupted, never read wrong', () => {
   /** The one section's entry and bytes, edited, the checksum made right. */
   function craft(a: IntArray, codec: Codec | Encoding, edit: (e: Record<string, number>, b: Uint8Array) => void): Uint8Array {
@@ -299,6 +372,74 @@ describe('a crafted section of each encoding is refused as corrupted, never read
         (r) => r.array(N('x'), Uint32Array, 6),
       ),
     ).toBe('corrupted');
+  });
+
+  it('dict: an index past the dictionary, entries out of order or twice, sizes that do not fit, integers', () => {
+    // 3 distinct runs of 2 Float32 (24 bytes), then 2 bits a run
+    const a = Float32Array.of(1, 2, 3, 4, 5, 6, 1, 2, 5, 6);
+    const codec: Codec = { enc: 'dict', group: 2 };
+    const f32 = (r: SectionReader) => r.array(N('x'), Float32Array);
+    expect(Array.from(f32(one(a, codec)))).toEqual(Array.from(a));
+    // the first run's index made 3: past the 3 entries
+    expect(
+      refused(
+        craft(a, codec, (_, b) => void (b[24] |= 3)),
+        f32,
+      ),
+    ).toBe('corrupted');
+    // the first two entries swapped: no longer ascending
+    expect(
+      refused(
+        craft(a, codec, (_, b) => b.set([...b.subarray(8, 16), ...b.subarray(0, 8)], 0)),
+        f32,
+      ),
+    ).toBe('corrupted');
+    // the second entry made the first: an entry twice
+    expect(
+      refused(
+        craft(a, codec, (_, b) => b.copyWithin(8, 0, 8)),
+        f32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, codec, (e) => void (e.dict = 2)),
+        f32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, codec, (e) => void (e.dict = 6)),
+        f32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, codec, (e) => void (e.group = 5)),
+        f32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, codec, (e) => void (e.group = 0)),
+        f32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, codec, (e) => void (e.width = 40)),
+        f32,
+      ),
+    ).toBe('corrupted');
+    expect(
+      refused(
+        craft(a, codec, (e) => void (e.count = 100)),
+        f32,
+      ),
+    ).toBe('corrupted');
+    // a dict section said to hold integers
+    const asInts = craft(a, codec, (e) => void ((e as unknown as { type: string }).type = 'Uint32Array'));
+    expect(refused(asInts, u32)).toBe('corrupted');
   });
 
   it('delta of Float64: a sum past the safe integers', () => {

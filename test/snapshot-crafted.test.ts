@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot, fromSnapshot, SnapshotError } from '../src/index.js';
 import { engine } from './support/fixture.js';
 import { TRANSIT } from './support/raw.js';
-import { directory, readInts, reseal, section, withDirectory, writeInts } from './support/crafted.js';
+import { directory, readFloats, readInts, reseal, section, withDirectory, writeFloats, writeInts } from './support/crafted.js';
 
 let bytes: Uint8Array;
 
@@ -152,11 +152,17 @@ describe('road data whose travel times are not whole ms below 2^32 is refused at
     expect((r as { message: string }).message).toMatch(/edge \d+/);
   });
 
+  it('the speeds written back as they were load (the crafting itself is sound)', () => {
+    const speeds = readFloats(bytes, 'edgeKmh');
+    expect(speeds.some((v) => v > 0)).toBe(true);
+    expect(refusal(writeFloats(bytes, 'edgeKmh', speeds))).toBe('loaded');
+  });
+
   it.each([[0], [NaN], [-30], [Infinity], [1e-30]])('a car road at %s km/h: corrupted', (kmh) => {
-    const b = bytes.slice();
-    const s = section(b, 'edgeKmh');
-    new DataView(b.buffer, b.byteOffset).setFloat32(s.at + 4 * carEdge(b), kmh, true);
-    const r = refusal(reseal(b));
+    // speeds are per edge and mode (car is mode 2 of 4), stored as the format describes (a dictionary of each edge's speeds)
+    const speeds = readFloats(bytes, 'edgeKmh');
+    speeds[4 * carEdge(bytes) + 2] = kmh;
+    const r = refusal(writeFloats(bytes, 'edgeKmh', speeds));
     expect(r).toMatchObject({ problem: 'corrupted' });
     expect((r as { message: string }).message).toMatch(/edge \d+/);
   });

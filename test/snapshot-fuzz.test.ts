@@ -123,7 +123,7 @@ const TREES = ['typeIds', 'landmarkIds', 'landmarkBoxes.ids', 'landmarkBoxes.box
 const routing = (name: string) => /^(ch\d|edge|road|restrictions)/.test(name);
 
 /** The encodings a snapshot's sections use (see docs/snapshot-format.md), and deflated sections. */
-const ENCODINGS = ['raw', 'bits', 'steps', 'pairs', 'varint', 'delta', 'delta2', 'deflated'];
+const ENCODINGS = ['raw', 'bits', 'steps', 'pairs', 'varint', 'delta', 'delta2', 'dict', 'deflated'];
 
 /** Ways to craft a snapshot, each from a seeded generator. */
 const CRAFTS: Record<string, (b: Uint8Array, rnd: () => number) => Uint8Array | void> = {

@@ -14,8 +14,11 @@
  * - `steps`: a non-decreasing offsets column as its differences, bit-packed (one row's count each).
  * - `pairs`: interleaved pairs dictionary-coded: the distinct pairs once, then a bit-packed
  *   index per pair (tag key/value pairs, where a few thousand pairs make up millions).
+ * - `dict`: floats dictionary-coded by their bits: the distinct values (or runs of `group` values)
+ *   once, then a bit-packed index per value (or run); exact to the bit, NaN and -0 included (speeds
+ *   per edge and mode, where a few tens of tuples make up millions of floats).
  */
-export type Encoding = 'raw' | 'fixed' | 'bits' | 'varint' | 'delta' | 'delta2' | 'steps' | 'pairs';
+export type Encoding = 'raw' | 'fixed' | 'bits' | 'varint' | 'delta' | 'delta2' | 'steps' | 'pairs' | 'dict';
 
 /**
  * An encoding and whether the encoded bytes are deflated too (`deflate: true`): for sections that
@@ -24,4 +27,6 @@ export type Encoding = 'raw' | 'fixed' | 'bits' | 'varint' | 'delta' | 'delta2' 
 export interface Codec {
   enc: Encoding;
   deflate?: boolean;
+  /** `dict`: values per dictionary entry (the values of one row, e.g. an edge's speed in each mode); 1 if absent. */
+  group?: number;
 }

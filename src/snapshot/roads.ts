@@ -37,7 +37,9 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
   w.put('edgeFrom', g.edgeFrom, 'bits');
   w.put('edgeTo', g.edgeTo, 'bits');
   w.put('edgeAccess', g.edgeAccess, 'bits');
-  w.put('edgeKmh', g.edgeKmh, 'raw');
+  // an edge's speeds in every mode follow from its way's class and place: a few tens of distinct
+  // tuples, each stored once, then an index of a few bits per edge
+  w.put('edgeKmh', g.edgeKmh, { enc: 'dict', group: MODES.length });
   w.put('edgeMeters', g.edgeMeters, 'raw');
   w.put('edgeWay', g.edgeWay, 'delta');
   w.put('edgeCoordStart', g.coordStart, 'delta');
@@ -94,7 +96,7 @@ export function* readRoads(
     edgeFrom: r.ints('edgeFrom', Uint32Array),
     edgeTo: r.ints('edgeTo', Uint32Array),
     edgeAccess: r.raw('edgeAccess', Uint8Array),
-    edgeKmh: r.raw('edgeKmh', Float32Array),
+    edgeKmh: r.array('edgeKmh', Float32Array),
     edgeMeters: r.raw('edgeMeters', Float64Array),
     edgeWay: r.ints('edgeWay', Uint32Array),
     coordStart: r.ints('edgeCoordStart', Uint32Array),

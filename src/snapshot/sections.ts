@@ -47,13 +47,15 @@ export interface Entry {
   bytes: number;
   /** Values in the array. */
   count: number;
-  /** Bytes per value (`fixed`); bits per value (`bits`, `steps`) or per dictionary index (`pairs`). */
+  /** Bytes per value (`fixed`); bits per value (`bits`, `steps`) or per dictionary index (`pairs`, `dict`). */
   width?: number;
   /** `bits`: the smallest value, subtracted from each. */
   base?: number;
-  /** `pairs`: distinct pairs in the dictionary, and bits per dictionary value. */
+  /** `pairs`, `dict`: entries in the dictionary; `pairs`: bits per dictionary value. */
   dict?: number;
   vwidth?: number;
+  /** `dict`: values per dictionary entry. */
+  group?: number;
   /** Deflated: the encoded bytes' length before deflating. */
   inflated?: number;
   /** The node size of a tree stored by its ids (`NAME.ids` of a Flatbush, a KDBush's ids). */
@@ -126,8 +128,8 @@ export class SectionWriter {
    * section needs. The reader decodes it whatever its encoding (`SectionReader.array`).
    */
   put(name: SectionName, a: IntArray, codec: Codec | Encoding): void {
-    const { enc, deflate } = typeof codec === 'string' ? { enc: codec, deflate: false } : codec;
-    const encoded = encode(name, enc, a);
+    const { enc, deflate, group } = typeof codec === 'string' ? { enc: codec, deflate: false, group: undefined } : codec;
+    const encoded = encode(name, enc, a, group);
     if (deflate) {
       encoded.inflated = encoded.out.length;
       encoded.out = deflateSync(encoded.out, { level: 9 });
@@ -238,7 +240,7 @@ export function sectionSizes(snapshot: Uint8Array): { name: SectionName; enc: En
 }
 
 /** An array's bytes in an encoding; throws RangeError for values the encoding cannot hold. */
-function encode(name: string, enc: Encoding, a: IntArray): Encoded {
+function encode(name: string, enc: Encoding, a: IntArray, group = 1): Encoded {
   const ints = () => {
     if (a instanceof Float32Array || a instanceof Float64Array)
       if (!(enc === 'delta' && a instanceof Float64Array)) throw new RangeError(`section ${name}: ${enc} stores integers, not floats`);
@@ -305,6 +307,8 @@ function encode(name: string, enc: Encoding, a: IntArray): Encoded {
       pack(index, 0, width, out.subarray(head));
       return { out: out, width, dict, vwidth };
     }
+    case 'dict':
+      return encodeDict(name, a, group);
     case 'varint':
     case 'delta':
     case 'delta2': {
@@ -316,6 +320,55 @@ function encode(name: string, enc: Encoding, a: IntArray): Encoded {
     }
   }
 }
+
+/** 32-bit words per value of a float type that `dict` stores; 0 for the types it does not store. */
+const dictWords = (type: unknown) => (type === Float32Array ? 1 : type === Float64Array ? 2 : 0);
+
+/**
+ * `dict`: the distinct runs of `group` values, by their bits (so NaN payloads and -0 come back as
+ * they were), as 32-bit words sorted ascending (each value's high word first), then the index of
+ * each run in the fewest bits that hold the largest.
+ */
+function encodeDict(name: string, a: IntArray, group: number): Encoded {
+  const wpv = dictWords(a.constructor);
+  if (!wpv) throw new RangeError(`section ${name}: dict stores floats, not a ${a.constructor.name}`);
+  if (!(Number.isInteger(group) && group >= 1 && group <= MAX_GROUP && a.length % group === 0))
+    throw new RangeError(`section ${name}: ${a.length} values are not runs of ${group}`);
+  const words = new Uint32Array(a.buffer, a.byteOffset, a.length * wpv);
+  const tw = group * wpv;
+  const runs = a.length / group;
+  // each run's words in comparison order: a Float64's high word (sign, exponent) before its low
+  const order = Array.from({ length: tw }, (_, j) => (wpv === 2 ? j ^ 1 : j));
+  const first = new Map<string, number>();
+  const of = new Uint32Array(runs);
+  for (let i = 0; i < runs; i++) {
+    const key = words.subarray(i * tw, (i + 1) * tw).join(',');
+    let k = first.get(key);
+    if (k === undefined) first.set(key, (k = i));
+    of[i] = k;
+  }
+  const distinct = [...new Set(of)].sort((x, y) => {
+    for (const j of order) if (words[x * tw + j] !== words[y * tw + j]) return words[x * tw + j] - words[y * tw + j];
+    return 0;
+  });
+  const rank = new Map(distinct.map((r, k) => [r, k]));
+  const dict = distinct.length,
+    width = bitsFor(dict - 1);
+  const head = 4 * dict * tw;
+  const out = new Uint8Array(head + packedBytes(runs, width));
+  const table = new Uint32Array(out.buffer, 0, dict * tw);
+  distinct.forEach((r, k) => table.set(words.subarray(r * tw, (r + 1) * tw), k * tw));
+  pack(
+    Uint32Array.from(of, (r) => rank.get(r)!),
+    0,
+    width,
+    out.subarray(head),
+  );
+  return { out, width, dict, group };
+}
+
+/** The most values a `dict` entry holds (a row's values: a few). */
+const MAX_GROUP = 64;
 
 /** The smallest and largest of integer values, each at least `floor` and below 2^32 above the smallest. */
 function range(name: string, a: ArrayLike<number>, floor = -Infinity): { min: number; max: number } {
@@ -594,7 +647,8 @@ export class SectionReader {
     // compared as a plain value: TypeScript finds no overlap between the generic and each constructor
     const ctor: unknown = type;
     const float = ctor === Float64Array || ctor === Float32Array;
-    if (float && e.enc !== 'raw' && !(e.enc === 'delta' && ctor === Float64Array)) throw bad(`is ${e.enc}, which holds no floats`);
+    if (float && e.enc !== 'raw' && e.enc !== 'dict' && !(e.enc === 'delta' && ctor === Float64Array))
+      throw bad(`is ${e.enc}, which holds no floats`);
     // the range a value must lie in: its type's, and below `below`
     const [lo, hi] = float ? [-Infinity, Infinity] : RANGE[type.name as keyof typeof RANGE];
     const limit = Math.min(hi, below);
@@ -660,6 +714,8 @@ export class SectionReader {
         }
         return out as unknown as T;
       }
+      case 'dict':
+        return this.dict(e, src, type);
       case 'varint':
       case 'delta':
       case 'delta2': {
@@ -686,6 +742,49 @@ export class SectionReader {
       default:
         throw bad(`has an unknown encoding ${String(e.enc)}`);
     }
+  }
+
+  /** A `dict` section: each run's index checked against the dictionary, its words copied as they are. */
+  private dict<T extends IntArray>(e: Entry, src: Uint8Array, type: ArrayType<T>): T {
+    const n = e.count,
+      w = e.width ?? -1,
+      dict = e.dict ?? -1,
+      group = e.group ?? -1;
+    const bad = (what: string) => this.fail('corrupted', `section ${e.name} ${what}`);
+    const wpv = dictWords(type);
+    if (!wpv) throw bad(`is dict, which holds floats alone, not a ${type.name}`);
+    if (!(Number.isInteger(group) && group >= 1 && group <= MAX_GROUP && n % group === 0)) throw bad(`has ${n} values in runs of ${group}`);
+    const runs = n / group,
+      tw = group * wpv;
+    const head = 4 * dict * tw;
+    if (
+      !(Number.isInteger(w) && w >= 0 && w <= 32 && Number.isSafeInteger(dict) && dict >= (runs ? 1 : 0) && dict <= runs) ||
+      src.length !== head + packedBytes(runs, w)
+    )
+      throw bad(`has ${src.length} bytes for ${runs} runs of a dictionary of ${dict}`);
+    const table = new Uint32Array(src.buffer, src.byteOffset, dict * tw);
+    if (!this.proven) {
+      // sorted and each once, as written: a changed entry shows
+      for (let k = 1; k < dict; k++) {
+        let c = 0;
+        for (let j = 0; j < tw && c === 0; j++) {
+          const at = wpv === 2 ? j ^ 1 : j;
+          c = table[k * tw + at] - table[(k - 1) * tw + at];
+        }
+        if (c <= 0) throw bad(`has dictionary entry ${k} out of order`);
+      }
+    }
+    const index = new Uint32Array(runs);
+    if (!unpack(new Uint32Array(src.buffer, src.byteOffset + head, (src.length - head) >> 2), w, 0, index, 0, dict))
+      throw bad(`refers past its dictionary of ${dict}`);
+    const words = new Uint32Array(n * wpv);
+    if (tw === 1) for (let i = 0; i < runs; i++) words[i] = table[index[i]];
+    else
+      for (let i = 0, o = 0; i < runs; i++) {
+        const from = index[i] * tw;
+        for (let j = 0; j < tw; j++) words[o++] = table[from + j];
+      }
+    return new type(words.buffer, 0, n);
   }
 
   private fixed<T extends UintArray>(e: Entry, src: Uint8Array, type: ArrayType<T>, below: number): T {

@@ -118,3 +118,85 @@ export function writeInts(b: Uint8Array, name: string, values: number[]): void {
     }
   });
 }
+
+/**
+ * A copy of a snapshot with section `name`'s bytes replaced by `data` and its entry's fields by
+ * `fields`, the sections after it moved, the payload length and the checksum made right.
+ */
+export function replaceSection(b: Uint8Array, name: string, data: Uint8Array, fields: Partial<Section> = {}): Uint8Array {
+  const { dir, start } = directory(b);
+  const parts = dir.sections.map((x) => (x.name === name ? data : b.subarray(start + x.offset, start + x.offset + x.bytes)));
+  let at = 0;
+  dir.sections.forEach((x, i) => {
+    if (x.name === name) Object.assign(x, fields);
+    x.offset = at;
+    x.bytes = parts[i].length;
+    at = (at + x.bytes + 7) & ~7;
+  });
+  const moved = withDirectory(b, JSON.stringify(dir));
+  const { start: to } = directory(moved);
+  const out = new Uint8Array(to + at);
+  out.set(moved.subarray(0, to));
+  new DataView(out.buffer).setUint32(12, out.length - HEADER, true);
+  dir.sections.forEach((x, i) => out.set(parts[i], to + x.offset));
+  return reseal(out);
+}
+
+/** 32-bit words per value of a float section's type. */
+const floatWords = (type: string) => (type === 'Float64Array' ? 2 : 1);
+
+/**
+ * The values of a float section stored `raw` or `dict` (a dictionary of distinct runs of `group`
+ * values, then each run's index in `width` bits), as the format describes them, by their words.
+ */
+export function readFloats(b: Uint8Array, name: string): Float32Array | Float64Array {
+  const s = section(b, name) as Section & { at: number; dict?: number; group?: number };
+  const wpv = floatWords(s.type);
+  const words = new Uint32Array(s.count * wpv);
+  const view = new DataView(b.buffer, b.byteOffset);
+  if (s.inflated !== undefined) throw new Error(`section ${name} is deflated`);
+  if (s.enc === 'raw') for (let i = 0; i < words.length; i++) words[i] = view.getUint32(s.at + 4 * i, true);
+  else if (s.enc === 'dict') {
+    const tw = (s.group ?? 1) * wpv,
+      w = s.width!,
+      head = s.at + 4 * s.dict! * tw;
+    for (let i = 0; i < s.count / (s.group ?? 1); i++) {
+      let k = 0;
+      for (let j = w - 1; j >= 0; j--) {
+        const bit = i * w + j;
+        k = k * 2 + ((b[head + (bit >> 3)] >> (bit & 7)) & 1);
+      }
+      for (let j = 0; j < tw; j++) words[i * tw + j] = view.getUint32(s.at + 4 * (k * tw + j), true);
+    }
+  } else throw new Error(`section ${name} is ${s.enc}, not raw or dict`);
+  return s.type === 'Float64Array' ? new Float64Array(words.buffer) : new Float32Array(words.buffer);
+}
+
+/** A copy of a snapshot with float section `name` (`raw` or `dict`, as written) holding `values` instead, encoded as the format describes. */
+export function writeFloats(b: Uint8Array, name: string, values: Float32Array | Float64Array): Uint8Array {
+  const s = section(b, name) as Section & { group?: number };
+  const words = new Uint32Array(values.buffer, values.byteOffset, values.byteLength / 4);
+  if (s.enc === 'raw') return replaceSection(b, name, new Uint8Array(words.buffer, words.byteOffset, words.byteLength).slice());
+  const wpv = floatWords(s.type),
+    tw = (s.group ?? 1) * wpv;
+  const runs: number[][] = [];
+  for (let i = 0; i < words.length; i += tw) runs.push(Array.from(words.subarray(i, i + tw)));
+  // the distinct runs, sorted by their words (a Float64's high word first)
+  const order = runs[0]?.map((_, j) => (wpv === 2 ? j ^ 1 : j)) ?? [];
+  const table = [...new Map(runs.map((r) => [r.join(','), r])).values()].sort((x, y) => {
+    for (const j of order) if (x[j] !== y[j]) return x[j] - y[j];
+    return 0;
+  });
+  const rank = new Map(table.map((r, k) => [r.join(','), k]));
+  let width = 0;
+  while (2 ** width < table.length) width++;
+  const head = 4 * table.length * tw;
+  const out = new Uint8Array(head + Math.ceil((runs.length * width) / 32) * 4);
+  const view = new DataView(out.buffer);
+  table.forEach((r, k) => r.forEach((word, j) => view.setUint32(4 * (k * tw + j), word, true)));
+  runs.forEach((r, i) => {
+    const k = rank.get(r.join(','))!;
+    for (let j = 0; j < width; j++) if (Math.floor(k / 2 ** j) % 2) out[head + ((i * width + j) >> 3)] |= 1 << ((i * width + j) & 7);
+  });
+  return replaceSection(b, name, out, { width, dict: table.length } as Partial<Section>);
+}
