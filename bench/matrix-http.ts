@@ -25,6 +25,8 @@ import { token } from '../test/support/http-fixture.js';
 import { printTable, num } from './table.js';
 import { progress } from './progress.js';
 import { carPoints } from './travel.js';
+import { send } from './clients.js';
+import { Agent } from 'node:http';
 
 const NEPAL = fileURLToPath(new URL('data/nepal.osm.pbf', import.meta.url));
 const CAR = 2;
@@ -111,8 +113,15 @@ async function main(): Promise<void> {
     if (r.status !== 200) throw new Error(`${r.status} ${r.text.slice(0, 200)}`);
   };
   // fetch() asks for gzip, deflate (and br) by default, as bench/travel.ts's requests do
-  row('GET over HTTP (fetch: its default Accept-Encoding)', await p50(() => over(), 40, 5), 'as bench/travel.ts');
+  row('GET over HTTP (fetch: its default Accept-Encoding)', await p50(() => over(), 40, 5));
   row('GET over HTTP, identity', await p50(() => over({ headers: { 'accept-encoding': 'identity' } }), 40, 5));
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const lean = async () => {
+    const r = await send(server.origin + path, { agent, headers: { 'accept-encoding': 'identity' }, body: true });
+    if (r.status !== 200) throw new Error(`${r.status} ${(r.body ?? '').slice(0, 200)}`);
+  };
+  row('GET over HTTP, identity, node:http keep-alive', await p50(lean, 40, 5), 'as bench/travel.ts');
+  agent.destroy();
   row(
     'POST over HTTP (fetch default)',
     await p50(() => over({ method: 'POST', body, headers: { 'content-type': 'application/json' } }), 40, 5),
