@@ -1,6 +1,6 @@
 import { ONLY_TURN, PUSH_BWD, PUSH_FWD, destinationFlag, restrictionsOf, type RoadGraph } from '../model/roads.js';
 import { List } from '../model/list.js';
-import { bearings, turnCostsOf, turnMs } from './turns.js';
+import { bearings, turnCostsOf, turnMs, type Bearings } from './turns.js';
 import { MODES, forwardBit } from '../osm/profile.js';
 import type { Arcs } from './csr.js';
 
@@ -108,8 +108,9 @@ interface Rule {
  * Builds the graph of `mode` over a road graph (see `ModeGraph`). Deterministic: the same graph
  * gives the same arcs. A restriction one of whose edges the mode may not use is left out for
  * it: it can never match (`no_*`), or would ban every turn (`only_*` onto a road the mode may not take).
+ * `angles`: the graph's `bearings`, when made already (they are the same for every mode).
  */
-export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
+export function modeGraph(g: RoadGraph, mode: number, angles: Bearings = bearings(g)): ModeGraph {
   const junctions = g.nodeLon.length;
   const keys = g.edgeFrom.length * 2;
   const fwd = forwardBit(mode);
@@ -168,7 +169,6 @@ export function modeGraph(g: RoadGraph, mode: number): ModeGraph {
   for (const p of prefixes) marked[p[0]] = 1;
 
   const costs = turnCostsOf(g, mode);
-  const angles = bearings(g);
   const open = openJunctions(g, mode);
   const from = new List(Uint32Array, Math.max(16, base * 2)),
     to = new List(Uint32Array, Math.max(16, base * 2)),

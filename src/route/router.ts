@@ -5,7 +5,7 @@ import { Snapper } from './snap.js';
 import { modeGraph, openJunctions, type ModeGraph } from './modes.js';
 import { contract, Hierarchy, type HierarchyData, type ContractOptions } from './ch.js';
 import { BiDijkstra } from './dijkstra.js';
-import { turnCostsOf, type TurnCosts } from './turns.js';
+import { bearings, turnCostsOf, type TurnCosts } from './turns.js';
 import type { Ends, Path } from './ends.js';
 import type { AlternativeOptions } from './alternatives.js';
 
@@ -59,7 +59,11 @@ export class Router {
     this.graph = graph;
     this.turnCosts = MODES.map((_, m) => turnCostsOf(graph, m));
     this.snapper = new Snapper(graph, tree);
-    this.modes = options.modes ?? MODES.map((_, m) => modeGraph(graph, m));
+    if (options.modes) this.modes = options.modes;
+    else {
+      const angles = bearings(graph); // trigonometry per edge end: once for all modes
+      this.modes = MODES.map((_, m) => modeGraph(graph, m, angles));
+    }
     this.hierarchies = this.modes.map((mg, m) => {
       const h = hierarchies?.[m];
       return h instanceof Hierarchy ? h : h ? Hierarchy.from(mg.arcs, h) : undefined;
