@@ -69,9 +69,11 @@ export function buildSnapshot(whole: PlaceIndex, options?: PackOptions): Uint8Ar
   }
   w.put('typeIds', Uint32Array.from(ids), 'bits');
   w.put('typePlace', Uint32Array.from(places), 'delta');
-  w.put('typeMatched', Uint32Array.from(matched), 'bits');
+  // deflated on top where the encoded bytes still repeat (a type's items matched as one type;
+  // rows by placeId mostly in table order, deltas of 1; a document a row): half or less
+  w.put('typeMatched', Uint32Array.from(matched), { enc: 'bits', deflate: true });
 
-  w.put('lookup', index.lookup.rows, 'delta');
+  w.put('lookup', index.lookup.rows, { enc: 'delta', deflate: true });
 
   const lm = index.landmarks;
   w.put('landmarkIds', Uint32Array.from(lm.tree.ids), 'bits');
@@ -83,12 +85,12 @@ export function buildSnapshot(whole: PlaceIndex, options?: PackOptions): Uint8Ar
   const words = index.words.data;
   w.strings('words', words.sorted);
   w.put('wordId', words.sortedId, 'bits');
-  w.put('docRow', words.docRow, 'delta');
+  w.put('docRow', words.docRow, { enc: 'delta', deflate: true });
   w.put('docLen', words.docLen, 'bits');
-  w.put('docOld', words.docOld, 'bits');
-  w.put('postingStart', words.start, 'delta');
+  w.put('docOld', words.docOld, { enc: 'bits', deflate: true });
+  w.put('postingStart', words.start, { enc: 'delta', deflate: true });
   w.put('postingDoc', words.doc, 'delta');
-  w.put('postingTf', words.tf, 'bits');
+  w.put('postingTf', words.tf, { enc: 'bits', deflate: true });
 
   // routing's preprocessing happens here, once, rather than in every load
   let roads: RoadMeta | undefined;

@@ -31,25 +31,26 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
   const g = router.graph;
   // each array in the encoding that fits its values (docs/snapshot-format.md): node ids and
   // string indexes bit-packed, ascending ids and offsets as deltas, coordinates as deltas
-  // along each chain
+  // along each chain; deflated on top where the encoded bytes still repeat (access bits, edges
+  // of one way in a row, two points an edge, a few classes and flags): half or less
   w.put('roadNodeLon', g.nodeLon, 'delta');
   w.put('roadNodeLat', g.nodeLat, 'delta');
   w.put('edgeFrom', g.edgeFrom, 'bits');
   w.put('edgeTo', g.edgeTo, 'bits');
-  w.put('edgeAccess', g.edgeAccess, 'bits');
+  w.put('edgeAccess', g.edgeAccess, { enc: 'bits', deflate: true });
   // an edge's speeds in every mode follow from its way's class and place: a few tens of distinct
   // tuples, each stored once, then an index of a few bits per edge
   w.put('edgeKmh', g.edgeKmh, { enc: 'dict', group: MODES.length });
   w.put('edgeMeters', g.edgeMeters, 'raw');
-  w.put('edgeWay', g.edgeWay, 'delta');
-  w.put('edgeCoordStart', g.coordStart, 'delta');
+  w.put('edgeWay', g.edgeWay, { enc: 'delta', deflate: true });
+  w.put('edgeCoordStart', g.coordStart, { enc: 'delta', deflate: true });
   w.put('edgeCoords', g.coords, 'delta2');
   w.put('roadWayId', g.wayId, 'delta');
   w.put('roadWayName', g.wayName, 'bits');
-  w.put('roadWayClass', g.wayClass, 'bits');
-  w.put('roadWayFlags', g.wayFlags, 'bits');
+  w.put('roadWayClass', g.wayClass, { enc: 'bits', deflate: true });
+  w.put('roadWayFlags', g.wayFlags, { enc: 'bits', deflate: true });
   w.strings('roadStrings', g.strings);
-  w.put('roadNodeDelay', g.nodeDelay, 'bits');
+  w.put('roadNodeDelay', g.nodeDelay, { enc: 'bits', deflate: true });
   w.put('restrictions', g.restrictions, 'bits');
   if (router.snapper.tree) w.flatbush('roadTree', router.snapper.tree);
   const meta: RoadMeta = { hierarchies: [], profiles: g.profiles };

@@ -3,6 +3,7 @@
  * describes them (`src/snapshot/format.ts`), changed, and the checksum made right again
  * (xxHash32 of the payload, by js-xxhash, not the reader's own xxhash).
  */
+import { inflateRawSync } from 'node:zlib';
 import { xxHash32 } from 'js-xxhash';
 
 const HEADER = 24;
@@ -74,7 +75,13 @@ export function section(b: Uint8Array, name: string): Section & { at: number } {
  * (`width` bits each, least significant first, plus `base`), as the format describes them.
  */
 export function readInts(b: Uint8Array, name: string): number[] {
-  const s = section(b, name);
+  let s = section(b, name);
+  if (s.inflated !== undefined && s.enc === 'bits') {
+    // a deflated section's bits are read from its bytes inflated (raw deflate, by node:zlib)
+    const bytes = new Uint8Array(inflateRawSync(b.subarray(s.at, s.at + s.bytes)));
+    s = { ...s, at: 0, inflated: undefined };
+    b = bytes;
+  }
   const w = s.width!;
   const out: number[] = [];
   if (s.enc === 'fixed') {
@@ -102,6 +109,7 @@ export function writeInts(b: Uint8Array, name: string, values: number[]): void {
   const s = section(b, name);
   const w = s.width!;
   if (values.length !== s.count) throw new Error(`section ${name} holds ${s.count} values, not ${values.length}`);
+  if (s.inflated !== undefined) throw new Error(`section ${name} is deflated`);
   const base = s.enc === 'bits' ? s.base! : 0;
   values.forEach((value, i) => {
     const v = value - base;
