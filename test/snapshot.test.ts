@@ -247,6 +247,20 @@ describe('the file format', () => {
       expect(bits(back[k]).equals(bits(g[k])), k).toBe(true);
   });
 
+  it('stores the English address, the one as mapped in most rows, by where it differs: a fraction of the bytes, read back whole', async () => {
+    const n = new DataView(bytes.buffer, bytes.byteOffset).getUint32(24, true);
+    const dir = JSON.parse(new TextDecoder().decode(bytes.subarray(28, 28 + n))) as { sections: { name: string; bytes: number }[] };
+    const size = (name: string) => dir.sections.find((x) => x.name === name)!.bytes;
+    const t = (await engine()).table;
+    let same = 0;
+    for (let r = 0; r < t.size; r++) if (t.addressEn[r] === t.address[r]) same++;
+    expect(same).toBeGreaterThan(0.9 * t.size);
+    expect(size('addressEn')).toBeLessThan(0.2 * size('address'));
+    const back = fromSnapshot(bytes).table;
+    expect(Array.from(back.addressEn)).toEqual(Array.from(t.addressEn));
+    expect(Array.from(back.address)).toEqual(Array.from(t.address));
+  });
+
   it('stores spatial indexes by what cannot be computed again, and restores each byte for byte', async () => {
     const index = await engine();
     const back = fromSnapshot(bytes);

@@ -28,6 +28,11 @@ export interface Column {
   size: ColumnSize;
   /** The values are indexes into `strings`: a snapshot holding one past its end is corrupted. */
   strings?: true;
+  /**
+   * A `Uint32Array` column mostly equal, row by row, to this earlier one: stored as 0 where it is,
+   * else as its value plus 1, so that it deflates to next to nothing (see `likeColumn`).
+   */
+  like?: 'address';
 }
 
 /**
@@ -51,7 +56,8 @@ export const COLUMNS = {
   name: { type: Uint32Array, codec: { enc: 'bits' }, size: 'rows', strings: true },
   /** The address of the names as mapped, and in English and in Nepali (`address/assign.ts`). */
   address: { type: Uint32Array, codec: { enc: 'bits' }, size: 'rows', strings: true },
-  addressEn: { type: Uint32Array, codec: { enc: 'bits' }, size: 'rows', strings: true },
+  // the English address is the one as mapped in all but a few rows (where names have an English form)
+  addressEn: { type: Uint32Array, codec: { enc: 'bits', deflate: true }, size: 'rows', strings: true, like: 'address' },
   addressNe: { type: Uint32Array, codec: { enc: 'bits' }, size: 'rows', strings: true },
   tagStart: { type: Uint32Array, codec: { enc: 'steps', deflate: true }, size: 'starts' },
   /** Pairs of string indexes (key, value). */
@@ -104,4 +110,18 @@ export interface Sizes {
   places: number;
   pairs: number;
   refs: number;
+}
+
+/**
+ * A column stored as `Column.like` says: 0 where a row's value is `base`'s, else the value plus 1
+ * (`back` false); or the column again from that (`back` true), in place, throwing a RangeError
+ * where the lengths differ.
+ */
+export function likeColumn(a: Uint32Array, base: Uint32Array, back: boolean): Uint32Array {
+  if (a.length !== base.length) throw new RangeError(`a column of ${a.length} rows stored by one of ${base.length}`);
+  if (back) {
+    for (let i = 0; i < a.length; i++) a[i] = a[i] === 0 ? base[i] : a[i] - 1;
+    return a;
+  }
+  return Uint32Array.from(a, (v, i) => (v === base[i] ? 0 : v + 1));
 }

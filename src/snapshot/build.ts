@@ -1,7 +1,7 @@
 import type { PlaceIndex } from '../index/place-index.js';
 import type { LoadStats } from '../types.js';
 import { SectionWriter } from './sections.js';
-import { COLUMNS, COLUMN_NAMES } from '../model/table.js';
+import { COLUMNS, COLUMN_NAMES, likeColumn, type Column } from '../model/table.js';
 import { writeRoads, type RoadMeta } from './roads.js';
 import { isPack, packIndex, type PackOptions } from './pack.js';
 import type { PackInfo } from '../index/place-index.js';
@@ -51,7 +51,10 @@ export function buildSnapshot(whole: PlaceIndex, options?: PackOptions): Uint8Ar
   const index = isPack(options) ? packIndex(whole, options) : whole;
   const t = index.table;
   const w = new SectionWriter();
-  for (const name of COLUMN_NAMES) w.put(name, t[name], COLUMNS[name].codec);
+  for (const name of COLUMN_NAMES) {
+    const c: Column = COLUMNS[name];
+    w.put(name, c.like ? likeColumn(t[name] as Uint32Array, t[c.like], false) : t[name], c.codec);
+  }
   w.strings('strings', t.strings);
 
   // the types' KDBush trees by their ids alone: their points are their places' centroids

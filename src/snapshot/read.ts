@@ -15,6 +15,7 @@ import {
   POLYGON,
   COLUMNS,
   COLUMN_NAMES,
+  likeColumn,
   type Column,
   type ColumnArray,
   type ColumnName,
@@ -102,7 +103,16 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
   const columns: Partial<Record<ColumnName, ColumnArray<ColumnName>>> = {};
   for (const name of COLUMN_NAMES) {
     const c: Column = COLUMNS[name];
-    columns[name] = r.array<IntArray>(name, c.type as ArrayType, c.strings ? strings.length : undefined) as ColumnArray<ColumnName>;
+    const below = c.strings ? strings.length : undefined;
+    const like = c.like;
+    // stored as 0 for the value of column `like` in the row, else the value plus 1
+    columns[name] = (
+      like
+        ? r.decoded(name, Uint32Array, () =>
+            likeColumn(r.array(name, Uint32Array, below === undefined ? undefined : below + 1), columns[like] as Uint32Array, true),
+          )
+        : r.array<IntArray>(name, c.type as ArrayType, below)
+    ) as ColumnArray<ColumnName>;
   }
   const t = {
     ...(columns as { [K in ColumnName]: ColumnArray<K> }),
