@@ -126,7 +126,7 @@ describe('build --json: the summary as one JSON object on stdout', () => {
       profiles: index.router!.graph.profiles,
     });
     expect(got.ms.total).toBeGreaterThanOrEqual(got.ms.load + got.ms.snapshot + got.ms.write - 3);
-    expect(Object.keys(got.sections)).toEqual(expect.arrayContaining(['osmId', 'tagKV', 'strings.utf8', 'edgeCoords', 'ch2head']));
+    expect(Object.keys(got.sections)).toEqual(expect.arrayContaining(['osmId', 'tagKV', 'strings.utf8', 'edgeCoords', 'ch2slots']));
     expect(Object.values(got.sections as Record<string, number>).reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(size);
     expect(r.stderr).not.toContain('nepal-places build: wrote');
     // --quiet leaves the JSON and drops the progress

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot, fromSnapshot, SnapshotError } from '../src/index.js';
 import { engine } from './support/fixture.js';
 import { TRANSIT } from './support/raw.js';
-import { directory, readFloats, readInts, reseal, section, withDirectory, writeFloats, writeInts } from './support/crafted.js';
+import { directory, readFloats, readInts, reseal, section, withDirectory, writeFloats } from './support/crafted.js';
 
 let bytes: Uint8Array;
 
@@ -79,58 +79,75 @@ describe('the stats a snapshot carries are counts: whole, finite and not negativ
 /** The car mode's index in the snapshot's routing sections (`ch2…`). */
 const CAR = 2;
 
-/** The car hierarchy's slots as stored (each value plus one, 0 for NONE): shortcuts are the slots whose second half is not 0. */
-function carSlots(b: Uint8Array): { ab: number[]; shortcuts: number[] } {
-  const ab = readInts(b, `ch${CAR}ab`);
-  const shortcuts: number[] = [];
-  for (let k = 0; 2 * k < ab.length; k++) if (ab[2 * k + 1] !== 0) shortcuts.push(k);
-  return { ab, shortcuts };
+/** The values of a `bits` section without a base, or a `steps` one (its differences): `width` bits each, least significant first. */
+function packed(b: Uint8Array, name: string): number[] {
+  const s = section(b, name);
+  const out: number[] = [];
+  for (let i = 0; i < s.count; i++) {
+    let v = 0;
+    for (let k = s.width! - 1; k >= 0; k--) {
+      const bit = i * s.width! + k;
+      v = v * 2 + ((b[s.at + (bit >> 3)] >> (bit & 7)) & 1);
+    }
+    out.push(v);
+  }
+  return out;
 }
 
-describe('a hierarchy whose unpacking would not end is refused at load', () => {
-  it('the car hierarchy as written has shortcuts, and loads', () => {
-    expect(carSlots(bytes).shortcuts.length).toBeGreaterThan(10);
+/** Writes `packed()` values back in place. */
+function writePacked(b: Uint8Array, name: string, values: number[]): void {
+  const s = section(b, name);
+  values.forEach((v, i) => {
+    for (let k = 0; k < s.width!; k++) {
+      const bit = i * s.width! + k,
+        at = s.at + (bit >> 3);
+      if (Math.floor(v / 2 ** k) % 2) b[at] |= 1 << (bit & 7);
+      else b[at] &= ~(1 << (bit & 7));
+    }
+  });
+}
+
+describe('a hierarchy whose stored slots do not derive one is refused at load', () => {
+  it('the car hierarchy as written loads, its slots a stream of a few bits each', () => {
+    const s = section(bytes, `ch${CAR}slots`);
+    expect(s.enc).toBe('raw');
+    // the slots are the sum of each rank's (first is stored as those counts)
+    const slots = packed(bytes, `ch${CAR}first`).reduce((a, b) => a + b, 0);
+    expect(slots).toBeGreaterThan(100);
+    expect((8 * s.bytes) / slots).toBeLessThan(8);
     expect(fromSnapshot(bytes).router!.contracted).toBe(true);
   });
 
-  it("every car shortcut's first half pointing at itself: corrupted", () => {
+  it('every bit of the car slots set (the last way each slot may name, or one past them): corrupted', () => {
     const b = bytes.slice();
-    const { ab, shortcuts } = carSlots(b);
-    for (const k of shortcuts) ab[2 * k] = k + 1;
-    writeInts(b, `ch${CAR}ab`, ab);
+    const s = section(b, `ch${CAR}slots`);
+    b.fill(0xff, s.at, s.at + s.bytes);
     const r = refusal(reseal(b));
     expect(r).toMatchObject({ problem: 'corrupted' });
-    expect((r as { message: string }).message).toMatch(/hierarchy/);
+    expect((r as { message: string }).message).toMatch(/hierarchy data: /);
   });
 
-  it("car shortcuts in pairs, each one's first half the other (a 2-cycle): corrupted", () => {
-    const b = bytes.slice();
-    const { ab, shortcuts } = carSlots(b);
-    for (let i = 0; i + 1 < shortcuts.length; i += 2) {
-      const [k1, k2] = [shortcuts[i], shortcuts[i + 1]];
-      ab[2 * k1] = k2 + 1;
-      ab[2 * k2] = k1 + 1;
-    }
-    writeInts(b, `ch${CAR}ab`, ab);
-    expect(refusal(reseal(b))).toMatchObject({ problem: 'corrupted' });
+  it('the car slots a word short: corrupted, the bits ending before the slots', () => {
+    const { dir } = directory(bytes);
+    const s = dir.sections.find((x) => x.name === `ch${CAR}slots`)!;
+    s.bytes -= 4;
+    s.count -= 1;
+    const r = refusal(withDirectory(bytes, JSON.stringify(dir)));
+    expect(r).toMatchObject({ problem: 'corrupted' });
+    expect((r as { message: string }).message).toMatch(/hierarchy data: the slots' bits end at slot \d+/);
   });
 
-  it('one shortcut whose second half is itself: corrupted', () => {
+  it.each(['outTo', 'inTo'])('one of the car %s counts moved to the next rank (the slots that lead to each): corrupted', (name) => {
     const b = bytes.slice();
-    const { ab, shortcuts } = carSlots(b);
-    const k = shortcuts[Math.floor(shortcuts.length / 2)];
-    ab[2 * k + 1] = k + 1;
-    writeInts(b, `ch${CAR}ab`, ab);
-    expect(refusal(reseal(b))).toMatchObject({ problem: 'corrupted' });
-  });
-
-  it("one shortcut's halves swapped (each still a lower slot, but the path no longer joins its ends): corrupted", () => {
-    const b = bytes.slice();
-    const { ab, shortcuts } = carSlots(b);
-    const k = shortcuts[0];
-    [ab[2 * k], ab[2 * k + 1]] = [ab[2 * k + 1], ab[2 * k]];
-    writeInts(b, `ch${CAR}ab`, ab);
-    expect(refusal(reseal(b))).toMatchObject({ problem: 'corrupted' });
+    const counts = packed(b, `ch${CAR}${name}`);
+    // counts[r + 1] is rank r's; swapping two that differ leaves one rank more slots than counted
+    const r = counts.findIndex((c, i) => i > 0 && i + 1 < counts.length && c !== counts[i + 1]);
+    expect(r).toBeGreaterThan(0);
+    [counts[r], counts[r + 1]] = [counts[r + 1], counts[r]];
+    writePacked(b, `ch${CAR}${name}`, counts);
+    const got = refusal(reseal(b));
+    expect(got).toMatchObject({ problem: 'corrupted' });
+    expect((got as { message: string }).message).toMatch(/hierarchy data: (more|fewer) slots lead to rank \d+/);
   });
 });
 

@@ -4,7 +4,8 @@
  * fromSnapshot checks must. Each one either throws a SnapshotError or gives an index
  * whose every placeId (of every row and of every query's records) is a whole number
  * that place() finds again: never NaN, never fractional, never a row out of the table;
- * and whose routes, in every mode, are answers or a RouteError, never another error.
+ * whose routes, in every mode, are answers or a RouteError, never another error; and whose
+ * hierarchies' paths are arcs that join their ends, at the cost of those arcs.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { xxHash32 } from 'js-xxhash';
@@ -14,7 +15,6 @@ import { route, type RouteQuery } from '../src/query/route.js';
 import { engine, CENTER } from './support/fixture.js';
 import { CORE, TRANSIT } from './support/raw.js';
 import { random } from './support/random.js';
-import { readInts, writeInts } from './support/crafted.js';
 
 interface Section {
   name: string;
@@ -169,28 +169,19 @@ const CRAFTS: Record<string, (b: Uint8Array, rnd: () => number) => Uint8Array | 
     const at = start + s.offset + Math.floor(rnd() * s.bytes);
     b[at] ^= 1 + Math.floor(rnd() * 255);
   },
-  // a shortcut's half (stored plus one) set to another slot of its hierarchy: often itself,
-  // or one near it, as loops are made
-  shortcuts(b, rnd) {
-    const names = sections.filter((x) => /^ch\dab$/.test(x.name));
+  // bits of a hierarchy's slots changed (the stream each slot's head, weight and halves are
+  // derived from): one to three flipped, or a whole word made another
+  slots(b, rnd) {
+    const names = sections.filter((x) => /^ch\dslots$/.test(x.name) && x.bytes > 0);
     const s = names[Math.floor(rnd() * names.length)];
-    const ab = readInts(b, s.name);
-    const slots = s.count / 2;
-    let i = 0;
-    for (let tries = 0; tries < 100; tries++) {
-      const k = Math.floor(rnd() * slots);
-      i = 2 * k + (rnd() < 0.5 ? 0 : 1);
-      if (ab[2 * k + 1] !== 0) break; // a shortcut: its second half is not NONE (stored 0)
+    if (rnd() < 0.2) {
+      const at = start + s.offset + 4 * Math.floor((rnd() * s.bytes) / 4);
+      new DataView(b.buffer, b.byteOffset).setUint32(at, Math.floor(rnd() * 2 ** 32), true);
+      return;
     }
-    const k = i >> 1;
-    const roll = rnd();
-    const to =
-      roll < 0.4 ? k : roll < 0.8 ? Math.max(0, Math.min(slots - 1, k + Math.floor((rnd() - 0.5) * 20))) : Math.floor(rnd() * slots);
-    ab[i] = to + 1 === ab[i] ? ((to + 1) % slots) + 1 : to + 1; // another value than it had
-    try {
-      writeInts(b, s.name, ab);
-    } catch {
-      // a value past the section's width: no such craft
+    for (let k = 1 + Math.floor(rnd() * 3); k > 0; k--) {
+      const at = start + s.offset + Math.floor(rnd() * s.bytes);
+      b[at] ^= 1 << Math.floor(rnd() * 8);
     }
   },
   // a byte of a section of each encoding: every decoder meets damage. A deflated section's
@@ -278,6 +269,42 @@ function checkRoutes(index: PlaceIndex, qs: RouteQuery[]): string[] {
   return bad;
 }
 
+/**
+ * Each mode's hierarchy, searched between seeded pairs of its nodes (best paths and alternatives):
+ * every path's arcs run from its source to its target, each from where the one before ends, and
+ * its cost is their weights' sum (unpacking neither loops nor yields arcs that do not join).
+ */
+function checkHierarchies(index: PlaceIndex, rnd: () => number): string[] {
+  const bad: string[] = [];
+  const router = index.router!;
+  router.hierarchies.forEach((h, m) => {
+    if (!h) return;
+    const { n, from, to, weight } = router.modes[m].arcs;
+    for (let q = 0; q < 8 && n > 0; q++) {
+      const s = Math.floor(rnd() * n),
+        t = Math.floor(rnd() * n);
+      try {
+        const paths = q % 4 ? [h.route([s, 0], [t, 0])] : h.alternatives([s, 0], [t, 0]);
+        for (const p of paths) {
+          if (!p) continue;
+          let at = p.source,
+            cost = 0;
+          for (const a of p.arcs) {
+            if (from[a] !== at) bad.push(`mode ${m}: arc ${a} of a path from ${s} to ${t} does not start where the one before ends`);
+            at = to[a];
+            cost += weight[a];
+          }
+          if (p.source !== s || at !== t || cost !== p.cost)
+            bad.push(`mode ${m}: a path from ${s} to ${t} ends at ${at}, costs ${p.cost} for arcs of ${cost}`);
+        }
+      } catch (err) {
+        bad.push(`mode ${m}: ${String(err)}`);
+      }
+    }
+  });
+  return bad;
+}
+
 // Trials per fixture: the small transit fixture reads in a few ms, the core one (211
 // opening_hours values to parse) in tens: 900 trials in all, as the issue's own run.
 const RUNS: [string, string, number][] = [
@@ -303,6 +330,7 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
     expect(bad).toEqual([]);
     expect(seen).toBeGreaterThan(50);
     expect(checkRoutes(index, qs)).toEqual([]);
+    expect(checkHierarchies(index, random(5))).toEqual([]);
     // most of the queries find routes, so the crafted ones are routed over the hierarchies
     expect(
       qs.filter((q) => {
@@ -342,7 +370,7 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
         continue;
       }
       o.loaded++;
-      const bad = [...checkIds(index).bad, ...checkRoutes(index, qs)];
+      const bad = [...checkIds(index).bad, ...checkRoutes(index, qs), ...checkHierarchies(index, rnd)];
       if (bad.length) failures.push(`trial ${trial} (${craft}): ${bad.slice(0, 3).join('; ')}`);
     }
     expect(failures).toEqual([]);
@@ -356,8 +384,6 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
     }
     // a changed osmId is always caught: fractional, NaN, out of range or out of order
     expect(outcome.osmId.loaded).toBe(0);
-    // so is a shortcut's half changed to another slot (every one checked at load)
-    expect(outcome.shortcuts.loaded).toBe(0);
   });
 });
 

@@ -152,7 +152,7 @@ describe("a snapshot's places are no larger than its PBF", () => {
     const dirBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(24, true);
     const dir = JSON.parse(new TextDecoder().decode(bytes.subarray(28, 28 + dirBytes))) as { sections: { name: string; bytes: number }[] };
     const routing = dir.sections.filter((s) => /^(edge|road|restrictions|ch\d)/.test(s.name));
-    expect(routing.map((s) => s.name)).toContain('ch2head');
+    expect(routing.map((s) => s.name)).toContain('ch2slots');
     const routingBytes = routing.reduce((n, s) => n + s.bytes, 0);
     expect(bytes.length - routingBytes).toBeLessThanOrEqual(statSync(CORE).size);
   });

@@ -39,6 +39,31 @@ export interface HierarchyData {
 }
 
 /**
+ * What a snapshot stores of a hierarchy: `rank`, `first` and `mid` as in HierarchyData; per rank h,
+ * how many slots of lower ranks lead to it, as offsets (out-slots: `outTo[h] .. outTo[h + 1]`,
+ * in-slots: `inTo`); and in `slots` a few bits per slot, from which `Hierarchy.fromCompact` derives
+ * every slot's head, weight and halves again, given the arcs. Slot by slot in order, at rank r
+ * (node u), in u's out-half or in-half:
+ * - `x`, in the bits that hold `deg + len - 1` (none when that is 0): `deg` is the number of u's
+ *   arcs out (out-half) or in (in-half), in arc id order; `len` the number of lower slots of the
+ *   other kind with head r (in-slots for an out-slot, out-slots for an in-slot), in slot order.
+ *   `x < deg`: the slot is original, arc x of those; else a shortcut, whose half at its middle v
+ *   is lower slot `x - deg` of those (tail → v for an out-slot, v → tip for an in-slot);
+ * - a shortcut's `y`, in the bits that hold `size - 1`, `size` that of v's half of the other kind:
+ *   its other half is slot y of that half.
+ * A slot's head is its arc's other end, or its other half's head. The stream is 32-bit words, each
+ * value least significant bit first (as `bits` sections pack), the last word padded with zeros.
+ */
+export interface CompactHierarchy {
+  rank: Uint32Array;
+  first: Uint32Array;
+  mid: Uint32Array;
+  outTo: Uint32Array;
+  inTo: Uint32Array;
+  slots: Uint32Array;
+}
+
+/**
  * Contracts the graph: nodes are removed one by one in the order of a lazily updated
  * priority (edge quotient + hop quotient + level, as in RoutingKit), each removal adding
  * the shortcuts that keep the remaining graph's distances, unless a bounded witness search
@@ -471,6 +496,77 @@ class Contraction {
   }
 }
 
+/** A graph's arcs grouped by one end (`ends`: their tails, or their heads): node v's are `arc[start[v] .. start[v + 1]]`, in id order. */
+function arcsBy(ends: Uint32Array, n: number): { start: Uint32Array; arc: Uint32Array } {
+  const start = new Uint32Array(n + 1);
+  for (let i = 0; i < ends.length; i++) start[ends[i] + 1]++;
+  for (let v = 0; v < n; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, n);
+  const arc = new Uint32Array(ends.length);
+  for (let i = 0; i < ends.length; i++) arc[fill[ends[i]]++] = i;
+  return { start, arc };
+}
+
+/**
+ * The arcs by the rank of their tails (`reverse`: of their heads), rank r's at `start[r] ..
+ * start[r + 1]` in id order, each as three numbers: the arc, the rank of its other end, its weight.
+ * A rank's original slots are made of these, side by side, where a look per slot through node
+ * ids would miss the cache three times.
+ */
+function arcsByRank(arcs: Arcs, rank: Uint32Array, reverse: boolean): { start: Uint32Array; e: Uint32Array } {
+  const ends = reverse ? arcs.to : arcs.from,
+    others = reverse ? arcs.from : arcs.to;
+  const n = rank.length;
+  const start = new Uint32Array(n + 1);
+  for (let i = 0; i < ends.length; i++) start[rank[ends[i]] + 1]++;
+  for (let v = 0; v < n; v++) start[v + 1] += start[v];
+  const fill = start.slice(0, n);
+  const e = new Uint32Array(3 * ends.length);
+  for (let i = 0; i < ends.length; i++) {
+    const j = 3 * fill[rank[ends[i]]]++;
+    e[j] = i;
+    e[j + 1] = rank[others[i]];
+    e[j + 2] = arcs.weight[i];
+  }
+  return { start, e };
+}
+
+/** Bits that hold x (0 for 0), for x below 2^32. */
+function widthOf(x: number): number {
+  return 32 - Math.clz32(x);
+}
+
+/** `width` (0–32) bits at bit `pos` of `words`, least significant first; the caller checked that they lie within. */
+function bitsAt(words: Uint32Array, pos: number, width: number): number {
+  if (width === 0) return 0;
+  const i = pos >>> 5,
+    bit = pos & 31;
+  let v = words[i] >>> bit;
+  if (bit + width > 32) v |= words[i + 1] << (32 - bit);
+  return width === 32 ? v >>> 0 : v & ((1 << width) - 1);
+}
+
+/** Appends values of varying widths to a stream of 32-bit words, least significant bit first. */
+class BitWriter {
+  private words = new Uint32Array(1024);
+  private pos = 0;
+
+  put(v: number, width: number): void {
+    if (width === 0) return;
+    const i = this.pos >>> 5,
+      bit = this.pos & 31;
+    if (i + 2 > this.words.length) this.words = grow(this.words, 2 * this.words.length);
+    this.words[i] |= v << bit;
+    if (bit + width > 32) this.words[i + 1] |= v >>> (32 - bit);
+    this.pos += width;
+  }
+
+  /** The words written, the last padded with zeros. */
+  done(): Uint32Array {
+    return this.words.slice(0, Math.ceil(this.pos / 32));
+  }
+}
+
 function tooLong(arcs: number): never {
   throw new RangeError(`hierarchy data: a path unpacks to more than the graph's ${arcs} arcs (a shortcut made of itself?)`);
 }
@@ -608,6 +704,203 @@ export class Hierarchy {
   /** The arrays to store; `Hierarchy.from(arcs, data())` answers exactly like this one. */
   data(): HierarchyData {
     return this.d;
+  }
+
+  /**
+   * Restores a hierarchy from its `compactData()` and the arcs it was contracted from: the slots'
+   * heads, weights (a Float64Array once a sum passes 2^32 - 1, as `contract` makes them) and
+   * halves are derived in one pass up the ranks, each shortcut from two slots of a lower rank,
+   * which the pass has derived already; so what it derives unpacks, always, into arcs that join.
+   * Throws a RangeError where the stream does not fit the arcs (a choice past the arcs or slots it
+   * may name, a slot that does not lead up, counts that are not the slots', bits missing or left
+   * over); linear in the slots.
+   */
+  static fromCompact(arcs: Arcs, compact: CompactHierarchy): Hierarchy {
+    checkArcs(arcs);
+    const { rank, first, mid, outTo, inTo, slots } = compact;
+    const n = arcs.n;
+    const bad = (what: string): never => {
+      throw new RangeError(`hierarchy data: ${what}`);
+    };
+    if (rank?.length !== n || first?.length !== n + 1 || mid?.length !== n || outTo?.length !== n + 1 || inTo?.length !== n + 1)
+      bad(`rank and mid must have n = ${n} entries, first, outTo and inTo n + 1`);
+    if (!(slots instanceof Uint32Array)) bad('the slots are not 32-bit words');
+    const m = first[n];
+    if (first[0] !== 0 || outTo[0] !== 0 || inTo[0] !== 0) bad('offsets do not start at 0');
+    for (let r = 0; r < n; r++) {
+      if (first[r] > mid[r] || mid[r] > first[r + 1]) bad(`slot ranges of rank ${r} are not ordered`);
+      if (outTo[r] > outTo[r + 1] || inTo[r] > inTo[r + 1]) bad(`the slots to rank ${r} are not counted`);
+    }
+    if (outTo[n] + inTo[n] !== m) bad(`${outTo[n]} + ${inTo[n]} slots lead up, of ${m}`);
+    const order = new Uint32Array(n).fill(NONE);
+    for (let v = 0; v < n; v++) {
+      if (rank[v] >= n || order[rank[v]] !== NONE) bad('rank is not an order of the nodes');
+      order[rank[v]] = v;
+    }
+    // Each half of a rank has at most one slot of 0 bits (two would be the same edge twice, which
+    // contraction never makes), so the stream's bits bound the slots before any is allocated;
+    // and bit positions stay below 2^32.
+    if (slots.length >= 2 ** 27 || m > 2 * n + 32 * slots.length) bad(`${m} slots in ${slots.length} words of bits`);
+    const outs = arcsByRank(arcs, rank, false),
+      ins = arcsByRank(arcs, rank, true);
+    const ab = new Uint32Array(2 * m);
+    // Each slot's head and weight side by side, as the pass reads them (a shortcut's halves lie
+    // in one block: one look at the cache for both); a Float64Array once a sum passes 2^32 - 1.
+    let hw: Uint32Array | Float64Array = new Uint32Array(2 * m);
+    // Per rank h, the lower slots that lead to it (out-slots in `lowOut`, in-slots in `lowIn`, at
+    // outTo[h] and inTo[h] on): a shortcut's candidate halves, each as three numbers, the slot
+    // and the start and size of its rank's half of the other kind, where the shortcut's other
+    // half lies; filled as each slot is derived, so that reading them is one look, not a walk.
+    const lowOut = new Uint32Array(3 * outTo[n]),
+      lowIn = new Uint32Array(3 * inTo[n]);
+    // per rank: out-slots to it so far and their end, in-slots to it so far and their end
+    const fill = new Uint32Array(4 * n);
+    for (let r = 0; r < n; r++) {
+      fill[4 * r] = outTo[r];
+      fill[4 * r + 1] = outTo[r + 1];
+      fill[4 * r + 2] = inTo[r];
+      fill[4 * r + 3] = inTo[r + 1];
+    }
+    const end = 32 * slots.length;
+    let pos = 0;
+    for (let r = 0; r < n; r++) {
+      const lo = first[r],
+        md = mid[r],
+        hi = first[r + 1];
+      if (lo === hi) continue;
+      for (let kind = 0; kind < 2; kind++) {
+        const out = kind === 0;
+        const from = out ? lo : md,
+          to = out ? md : hi;
+        if (from === to) continue;
+        const by = out ? outs : ins,
+          e = by.e;
+        const at = by.start[r],
+          deg = by.start[r + 1] - at;
+        // an out-slot's candidates are the in-slots to r, an in-slot's the out-slots to r
+        const low = out ? lowIn : lowOut,
+          cs = out ? inTo[r] : outTo[r],
+          len = (out ? inTo[r + 1] : outTo[r + 1]) - cs;
+        if (fill[4 * r + (out ? 2 : 0)] !== cs + len) bad(`fewer slots lead to rank ${r} than counted`);
+        const choices = deg + len;
+        if (choices === 0 || choices > 2 ** 32) bad(`rank ${r} has ${choices} ways to make its slots`);
+        const wx = widthOf(choices - 1);
+        // what this half offers a shortcut above that has a slot of it as candidate: r's other half
+        const base = out ? md : lo,
+          size = out ? hi - md : md - lo;
+        const to3 = out ? lowOut : lowIn,
+          at4 = out ? 0 : 2;
+        for (let k = from; k < to; k++) {
+          if (pos + wx > end) bad(`the slots' bits end at slot ${k}`);
+          const x = bitsAt(slots, pos, wx);
+          pos += wx;
+          if (x >= choices) bad(`slot ${k} names way ${x} of ${choices}`);
+          let h: number;
+          if (x < deg) {
+            // an original: one of u's arcs, out of it or into it
+            const j = 3 * (at + x);
+            h = e[j + 1];
+            hw[2 * k + 1] = e[j + 2];
+            ab[2 * k] = e[j];
+            ab[2 * k + 1] = NONE;
+          } else {
+            // a shortcut over v: the candidate, a slot of v with head r, and a slot of v's other half
+            const i = 3 * (cs + x - deg);
+            const c = low[i],
+              vSize = low[i + 2];
+            if (vSize === 0) bad(`shortcut ${k} is over a rank without the other half`);
+            const wy = widthOf(vSize - 1);
+            if (pos + wy > end) bad(`the slots' bits end at slot ${k}`);
+            const y = bitsAt(slots, pos, wy);
+            pos += wy;
+            if (y >= vSize) bad(`shortcut ${k} names slot ${y} of ${vSize}`);
+            const o = low[i + 1] + y;
+            h = hw[2 * o];
+            const sum = hw[2 * c + 1] + hw[2 * o + 1];
+            if (sum > 0xffffffff && hw instanceof Uint32Array) hw = Float64Array.from(hw);
+            hw[2 * k + 1] = sum;
+            ab[2 * k] = out ? c : o;
+            ab[2 * k + 1] = out ? o : c;
+          }
+          if (h <= r) bad(`slot ${k} of rank ${r} leads to rank ${h}, not up`);
+          hw[2 * k] = h;
+          const j = fill[4 * h + at4]++;
+          if (j >= fill[4 * h + at4 + 1]) bad(`more slots lead to rank ${h} than counted`);
+          to3[3 * j] = k;
+          to3[3 * j + 1] = base;
+          to3[3 * j + 2] = size;
+        }
+      }
+    }
+    if (Math.ceil(pos / 32) !== slots.length) bad(`${slots.length} words of bits for ${pos} bits of slots`);
+    const head = new Uint32Array(m),
+      weight = hw instanceof Float64Array ? new Float64Array(m) : new Uint32Array(m);
+    for (let k = 0; k < m; k++) {
+      head[k] = hw[2 * k];
+      weight[k] = hw[2 * k + 1];
+    }
+    const h = new Hierarchy(arcs, { rank, first, mid, head, weight, ab });
+    h.byRank = order;
+    return h;
+  }
+
+  /**
+   * The few bits per slot a snapshot stores (see CompactHierarchy): `Hierarchy.fromCompact(arcs,
+   * compactData())` has the same arrays as this one, and answers exactly alike.
+   */
+  compactData(): CompactHierarchy {
+    const { rank, first, mid, head, ab } = this.d;
+    const { arcs } = this;
+    const n = arcs.n,
+      m = head.length;
+    const order = this.order();
+    const outs = arcsBy(arcs.from, n),
+      ins = arcsBy(arcs.to, n);
+    // each slot's place among the lower slots of its kind with its head (in slot order), and their offsets
+    const owner = new Uint32Array(m),
+      place = new Uint32Array(m);
+    const outTo = new Uint32Array(n + 1),
+      inTo = new Uint32Array(n + 1);
+    for (let r = 0; r < n; r++) {
+      owner.fill(r, first[r], first[r + 1]);
+      for (let k = first[r]; k < first[r + 1]; k++) place[k] = (k < mid[r] ? outTo : inTo)[head[k] + 1]++;
+    }
+    for (let r = 0; r < n; r++) {
+      outTo[r + 1] += outTo[r];
+      inTo[r + 1] += inTo[r];
+    }
+    const w = new BitWriter();
+    const wrong = (k: number) => {
+      throw new Error(`hierarchy slot ${k} is neither an arc of its node nor a shortcut over a lower one`);
+    };
+    for (let r = 0; r < n; r++) {
+      const u = order[r];
+      for (let k = first[r]; k < first[r + 1]; k++) {
+        const out = k < mid[r];
+        const by = out ? outs : ins;
+        const at = by.start[u],
+          deg = by.start[u + 1] - at;
+        const len = out ? inTo[r + 1] - inTo[r] : outTo[r + 1] - outTo[r];
+        const wx = widthOf(deg + len - 1);
+        if (ab[2 * k + 1] === NONE) {
+          const x = by.arc.subarray(at, at + deg).indexOf(ab[2 * k]);
+          if (x < 0) wrong(k);
+          w.put(x, wx);
+          continue;
+        }
+        // the half at the middle that has head r is the candidate; the other is named in its half
+        const c = ab[2 * k + (out ? 0 : 1)],
+          o = ab[2 * k + (out ? 1 : 0)];
+        const v = owner[c],
+          cOut = c < mid[v];
+        const base = out ? first[v] : mid[v],
+          size = (out ? mid[v] : first[v + 1]) - base;
+        if (head[c] !== r || cOut === out || o < base || o >= base + size) wrong(k);
+        w.put(deg + place[c], wx);
+        w.put(o - base, widthOf(size - 1));
+      }
+    }
+    return { rank, first, mid, outTo, inTo, slots: w.done() };
   }
 
   /** Nodes, and edges (originals kept plus shortcuts). */

@@ -13,7 +13,7 @@
 export const MAGIC = Uint8Array.of(0x89, 0x4e, 0x50, 0x4c, 0x0d, 0x0a, 0x1a, 0x0a); // \x89 N P L \r \n \x1a \n
 
 /** The format version this code writes and reads. */
-export const SNAPSHOT_VERSION = 3;
+export const SNAPSHOT_VERSION = 4;
 
 /** Bytes before the payload. */
 export const HEADER_SIZE = 24;

@@ -1,22 +1,20 @@
 import type { RoadGraph } from '../model/roads.js';
 import { Router } from '../route/router.js';
-import { Hierarchy, type HierarchyData } from '../route/ch.js';
-import type { Encoding, Handover, SectionWriter, SectionReader } from './sections.js';
-import { headOf, tailOf, timeOf } from '../route/modes.js';
+import { Hierarchy } from '../route/ch.js';
+import type { Handover, SectionWriter, SectionReader } from './sections.js';
+import { headOf, modeGraph, tailOf, timeOf, type ModeGraph } from '../route/modes.js';
+import { bearings } from '../route/turns.js';
 import { restrictionsOf } from '../model/roads.js';
 import { MODES, forwardBit } from '../osm/profile.js';
 import type { ProfilesDoc } from '../osm/profiles.js';
-
-/** The encodings of the hierarchies' arrays that are not bit-packed: the ascending slot offsets. */
-const CH_CODEC: Record<string, Encoding> = { first: 'delta', mid: 'delta' };
 
 /** The largest arc weight (ms) the searches' Uint32 weights hold. */
 const MAX_WEIGHT = 0xffffffff;
 
 /** What the directory says of the roads: per mode, whether its hierarchy is stored and its weights' type. */
 export interface RoadMeta {
-  /** Per mode: the hierarchy's integer arrays by name, and its weights' type; null where none is stored. */
-  hierarchies: ({ parts: string[]; weight: 'u32' | 'f64' } | null)[];
+  /** Per mode: its hierarchy's weights' type (see `readRoads`); null where none is stored. */
+  hierarchies: ({ weight: 'u32' | 'f64' } | null)[];
   /** The routing profiles document the graph was built with. */
   profiles?: ProfilesDoc;
 }
@@ -59,23 +57,21 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
       meta.hierarchies.push(null);
       return;
     }
-    const d = h.data() as unknown as Record<string, Uint32Array | Float64Array>;
-    const parts = Object.keys(d)
-      .filter((k) => k !== 'weight')
-      .sort();
-    // NONE (2^32 - 1) marks an original arc among shortcut slots: stored plus one, that
-    // is 0, so those arrays pack into few bits too; slot offsets ascend: deltas of a byte
-    for (const p of parts)
-      w.put(
-        `ch${m}${p}`,
-        (d[p] as Uint32Array).map((v) => (v + 1) >>> 0),
-        CH_CODEC[p] ?? 'bits',
-      );
-    if (d.weight instanceof Float64Array) w.put(`ch${m}weight`, d.weight, 'raw');
-    // a shortcut's weight is the sum of its halves': slots in a block hold weights near each
-    // other, which deltas store in a quarter fewer bytes than bits wide enough for the largest
-    else w.put(`ch${m}weight`, d.weight as Uint32Array, 'delta');
-    meta.hierarchies.push({ parts, weight: d.weight instanceof Float64Array ? 'f64' : 'u32' });
+    // What cannot be derived (CompactHierarchy): the order, a permutation, bit-packed; the
+    // slot ranges and the counts of slots that lead to each rank, as counts of a few bits; and
+    // a few bits per slot, from which the reader derives every slot's head, weight and halves
+    const c = h.compactData();
+    w.put(`ch${m}rank`, c.rank, 'bits');
+    w.put(`ch${m}first`, c.first, 'steps');
+    w.put(
+      `ch${m}outs`,
+      c.mid.map((v, r) => v - c.first[r]),
+      'bits',
+    );
+    w.put(`ch${m}outTo`, c.outTo, 'steps');
+    w.put(`ch${m}inTo`, c.inTo, 'steps');
+    w.put(`ch${m}slots`, c.slots, 'raw');
+    meta.hierarchies.push({ weight: h.data().weight instanceof Float64Array ? 'f64' : 'u32' });
   });
   return meta;
 }
@@ -118,28 +114,63 @@ export function* readRoads(
   }
   const tree = r.has('roadTree.ids') ? r.flatbush('roadTree') : undefined;
   if (!Array.isArray(meta?.hierarchies)) throw new RangeError('the directory lacks the roads');
-  const hierarchies: HierarchyData[] = [];
+  // each mode's graph, which its hierarchy is derived over (a proven reader's are this graph's)
+  let modes: ModeGraph[] | undefined = r.proven ? options.proven?.modes : undefined;
+  if (!modes) {
+    const angles = bearings(g); // trigonometry per edge end: once for all modes
+    modes = [];
+    for (let m = 0; m < MODES.length; m++) {
+      modes.push(modeGraph(g, m, angles));
+      yield `mode graph ${m}`;
+    }
+  }
+  if (meta.hierarchies.length > modes.length)
+    throw new RangeError(`the directory lists ${meta.hierarchies.length} hierarchies, for ${modes.length} modes`);
+  const hierarchies: Hierarchy[] = [];
   for (const [m, h] of meta.hierarchies.entries()) {
     if (!h) continue;
-    if (!Array.isArray(h.parts)) throw new RangeError(`the hierarchy of mode ${m} lists no arrays`);
-    const data: Record<string, Uint32Array | Float64Array> = {};
-    for (const p of h.parts) {
-      // stored plus one (see writeRoads)
-      data[p] = r.decoded(`ch${m}${p}`, Uint32Array, () => {
-        const a = r.ints(`ch${m}${p}`, Uint32Array);
-        for (let i = 0; i < a.length; i++) a[i] = (a[i] - 1) >>> 0;
-        return a;
-      });
-    }
-    data.weight = h.weight === 'f64' ? r.raw(`ch${m}weight`, Float64Array) : r.ints(`ch${m}weight`, Uint32Array);
-    hierarchies[m] = data as unknown as HierarchyData;
+    if (h.weight !== 'u32' && h.weight !== 'f64') throw new RangeError(`the hierarchy of mode ${m} has weights of no known type`);
+    hierarchies[m] = hierarchyOf(r, m, modes[m], h.weight);
     yield `hierarchy ${m}`;
   }
-  const modes = r.proven ? options.proven?.modes : undefined;
-  // a proven reader's graphs are those of this graph, and its hierarchies were checked against them
-  const router = new Router(g, tree, modes ? hierarchies.map((d, m) => d && new Hierarchy(modes[m].arcs, d)) : hierarchies, { modes });
+  const router = new Router(g, tree, hierarchies, { modes });
   if (options.keep) options.keep.modes = router.modes;
   return router;
+}
+
+/**
+ * Mode m's hierarchy as `writeRoads` stored it: its heads, weights and halves derived over the
+ * mode's graph (`Hierarchy.fromCompact`, which refuses what does not fit), and kept for a
+ * handover, or taken as a proven reader handed them over.
+ */
+function hierarchyOf(r: SectionReader, m: number, mg: ModeGraph, type: 'u32' | 'f64'): Hierarchy {
+  const { arcs } = mg;
+  const rank = r.ints(`ch${m}rank`, Uint32Array, arcs.n);
+  const first = r.ints(`ch${m}first`, Uint32Array);
+  // out-slots counted per rank; a sum past 2^32 wraps below its rank's first, which is refused
+  const mid = r.decoded(`ch${m}mid`, Uint32Array, () => r.ints(`ch${m}outs`, Uint32Array).map((v, i) => first[i] + v));
+  const outTo = r.ints(`ch${m}outTo`, Uint32Array),
+    inTo = r.ints(`ch${m}inTo`, Uint32Array),
+    slots = r.array(`ch${m}slots`, Uint32Array);
+  let made: Hierarchy | undefined;
+  const derived = () => (made ??= Hierarchy.fromCompact(arcs, { rank, first, mid, outTo, inTo, slots })).data();
+  const head = r.decoded(`ch${m}head`, Uint32Array, () => derived().head);
+  const ab = r.decoded(`ch${m}ab`, Uint32Array, () => derived().ab);
+  const wrong = () => new RangeError(`the weights of mode ${m}'s hierarchy are not the ${type} the directory says`);
+  const weight =
+    type === 'f64'
+      ? r.decoded(`ch${m}weight`, Float64Array, () => {
+          const w = derived().weight;
+          if (!(w instanceof Float64Array)) throw wrong();
+          return w;
+        })
+      : r.decoded(`ch${m}weight`, Uint32Array, () => {
+          const w = derived().weight;
+          if (!(w instanceof Uint32Array)) throw wrong();
+          return w;
+        });
+  // a proven reader's arrays were derived by the thread that handed them over
+  return made ?? new Hierarchy(arcs, { rank, first, mid, head, weight, ab });
 }
 
 // A file written wrong must not index out of range: every node, edge, way and string
