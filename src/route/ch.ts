@@ -748,11 +748,10 @@ export class Hierarchy {
     // in one block: one look at the cache for both); a Float64Array once a sum passes 2^32 - 1.
     let hw: Uint32Array | Float64Array = new Uint32Array(2 * m);
     // Per rank h, the lower slots that lead to it (out-slots in `lowOut`, in-slots in `lowIn`, at
-    // outTo[h] and inTo[h] on): a shortcut's candidate halves, each as three numbers, the slot
-    // and the start and size of its rank's half of the other kind, where the shortcut's other
-    // half lies; filled as each slot is derived, so that reading them is one look, not a walk.
-    const lowOut = new Uint32Array(3 * outTo[n]),
-      lowIn = new Uint32Array(3 * inTo[n]);
+    // outTo[h] and inTo[h] on): a shortcut's candidate halves, each as the slot and its rank;
+    // filled as each slot is derived, so that reading them is one look, not a walk.
+    const lowOut = new Uint32Array(2 * outTo[n]),
+      lowIn = new Uint32Array(2 * inTo[n]);
     // per rank: out-slots to it so far and their end, in-slots to it so far and their end
     const fill = new Uint32Array(4 * n);
     for (let r = 0; r < n; r++) {
@@ -785,10 +784,7 @@ export class Hierarchy {
         const choices = deg + len;
         if (choices === 0 || choices > 2 ** 32) bad(`rank ${r} has ${choices} ways to make its slots`);
         const wx = widthOf(choices - 1);
-        // what this half offers a shortcut above that has a slot of it as candidate: r's other half
-        const base = out ? md : lo,
-          size = out ? hi - md : md - lo;
-        const to3 = out ? lowOut : lowIn,
+        const to2 = out ? lowOut : lowIn,
           at4 = out ? 0 : 2;
         for (let k = from; k < to; k++) {
           if (pos + wx > end) bad(`the slots' bits end at slot ${k}`);
@@ -805,16 +801,18 @@ export class Hierarchy {
             ab[2 * k + 1] = NONE;
           } else {
             // a shortcut over v: the candidate, a slot of v with head r, and a slot of v's other half
-            const i = 3 * (cs + x - deg);
+            const i = 2 * (cs + x - deg);
             const c = low[i],
-              vSize = low[i + 2];
+              v = low[i + 1];
+            const vBase = out ? first[v] : mid[v],
+              vSize = (out ? mid[v] : first[v + 1]) - vBase;
             if (vSize === 0) bad(`shortcut ${k} is over a rank without the other half`);
             const wy = widthOf(vSize - 1);
             if (pos + wy > end) bad(`the slots' bits end at slot ${k}`);
             const y = bitsAt(slots, pos, wy);
             pos += wy;
             if (y >= vSize) bad(`shortcut ${k} names slot ${y} of ${vSize}`);
-            const o = low[i + 1] + y;
+            const o = vBase + y;
             h = hw[2 * o];
             const sum = hw[2 * c + 1] + hw[2 * o + 1];
             if (sum > 0xffffffff && hw instanceof Uint32Array) hw = Float64Array.from(hw);
@@ -826,9 +824,8 @@ export class Hierarchy {
           hw[2 * k] = h;
           const j = fill[4 * h + at4]++;
           if (j >= fill[4 * h + at4 + 1]) bad(`more slots lead to rank ${h} than counted`);
-          to3[3 * j] = k;
-          to3[3 * j + 1] = base;
-          to3[3 * j + 2] = size;
+          to2[2 * j] = k;
+          to2[2 * j + 1] = r;
         }
       }
     }
