@@ -496,6 +496,9 @@ class Contraction {
   }
 }
 
+/** `fromCompact` puts slots in the lists of 2^BUCKET ranks at a time (1024: the quickest of 2^7 to 2^13 at Nepal scale). */
+const BUCKET = 10;
+
 /** A graph's arcs grouped by one end (`ends`: their tails, or their heads): node v's are `arc[start[v] .. start[v + 1]]`, in id order. */
 function arcsBy(ends: Uint32Array, n: number): { start: Uint32Array; arc: Uint32Array } {
   const start = new Uint32Array(n + 1);
@@ -760,9 +763,43 @@ export class Hierarchy {
       fill[4 * r + 2] = inTo[r];
       fill[4 * r + 3] = inTo[r + 1];
     }
+    // A slot that leads to a rank of a later bucket of ranks waits, in slot order, at the start
+    // of that bucket's lists, until the pass reaches the bucket and puts it in its rank's list:
+    // appending at a few thousand places, then placing within one bucket's lists, is a fifth
+    // quicker than putting every slot straight into a list anywhere (a miss of the cache each).
+    const nb = (n >>> BUCKET) + 1;
+    const wait = new Uint32Array(4 * nb);
+    for (let b = 0; b < nb; b++) {
+      const lo = Math.min(n, b << BUCKET),
+        hi = Math.min(n, (b + 1) << BUCKET);
+      wait[4 * b] = outTo[lo];
+      wait[4 * b + 1] = outTo[hi];
+      wait[4 * b + 2] = inTo[lo];
+      wait[4 * b + 3] = inTo[hi];
+    }
+    let moving = new Uint32Array(256);
     const end = 32 * slots.length;
     let pos = 0;
     for (let r = 0; r < n; r++) {
+      if ((r & ((1 << BUCKET) - 1)) === 0) {
+        // a bucket begins: the slots that waited for it go to their ranks' lists
+        const b = r >>> BUCKET;
+        for (let kind = 0; kind < 2; kind++) {
+          const low = kind === 0 ? lowOut : lowIn;
+          const from = kind === 0 ? outTo[r] : inTo[r],
+            count = wait[4 * b + 2 * kind] - from;
+          if (2 * count > moving.length) moving = new Uint32Array(Math.max(2 * count, 2 * moving.length));
+          moving.set(low.subarray(2 * from, 2 * (from + count)));
+          for (let i = 0; i < count; i++) {
+            const k = moving[2 * i],
+              q = 4 * hw[2 * k] + 2 * kind;
+            const j = fill[q]++;
+            if (j >= fill[q + 1]) bad(`more slots lead to rank ${hw[2 * k]} than counted`);
+            low[2 * j] = k;
+            low[2 * j + 1] = moving[2 * i + 1];
+          }
+        }
+      }
       const lo = first[r],
         md = mid[r],
         hi = first[r + 1];
@@ -822,8 +859,11 @@ export class Hierarchy {
           }
           if (h <= r) bad(`slot ${k} of rank ${r} leads to rank ${h}, not up`);
           hw[2 * k] = h;
-          const j = fill[4 * h + at4]++;
-          if (j >= fill[4 * h + at4 + 1]) bad(`more slots lead to rank ${h} than counted`);
+          // into its rank's list now if that is in this bucket, else to wait for its bucket
+          const q = h >>> BUCKET === r >>> BUCKET ? 4 * h + at4 : 4 * (h >>> BUCKET) + at4,
+            counts = h >>> BUCKET === r >>> BUCKET ? fill : wait;
+          const j = counts[q]++;
+          if (j >= counts[q + 1]) bad(`more slots lead to rank ${h} than counted`);
           to2[2 * j] = k;
           to2[2 * j + 1] = r;
         }
