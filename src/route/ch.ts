@@ -777,7 +777,17 @@ export class Hierarchy {
       wait[4 * b + 2] = inTo[lo];
       wait[4 * b + 3] = inTo[hi];
     }
+    // the waiting slots' heads, within their bucket, beside them: placing them reads no slot's head
+    const waitOut = new Uint16Array(outTo[n]),
+      waitIn = new Uint16Array(inTo[n]);
     let moving = new Uint32Array(256);
+    // each rank's first and mid side by side (a shortcut's middle's halves: one look, not two)
+    const fm = new Uint32Array(2 * n + 1);
+    for (let r = 0; r < n; r++) {
+      fm[2 * r] = first[r];
+      fm[2 * r + 1] = mid[r];
+    }
+    fm[2 * n] = m;
     const end = 32 * slots.length;
     let pos = 0;
     for (let r = 0; r < n; r++) {
@@ -785,17 +795,18 @@ export class Hierarchy {
         // a bucket begins: the slots that waited for it go to their ranks' lists
         const b = r >>> BUCKET;
         for (let kind = 0; kind < 2; kind++) {
-          const low = kind === 0 ? lowOut : lowIn;
+          const low = kind === 0 ? lowOut : lowIn,
+            heads = kind === 0 ? waitOut : waitIn;
           const from = kind === 0 ? outTo[r] : inTo[r],
             count = wait[4 * b + 2 * kind] - from;
           if (2 * count > moving.length) moving = new Uint32Array(Math.max(2 * count, 2 * moving.length));
           moving.set(low.subarray(2 * from, 2 * (from + count)));
           for (let i = 0; i < count; i++) {
-            const k = moving[2 * i],
-              q = 4 * hw[2 * k] + 2 * kind;
+            const h = r + heads[from + i],
+              q = 4 * h + 2 * kind;
             const j = fill[q]++;
-            if (j >= fill[q + 1]) bad(`more slots lead to rank ${hw[2 * k]} than counted`);
-            low[2 * j] = k;
+            if (j >= fill[q + 1]) bad(`more slots lead to rank ${h} than counted`);
+            low[2 * j] = moving[2 * i];
             low[2 * j + 1] = moving[2 * i + 1];
           }
         }
@@ -841,8 +852,8 @@ export class Hierarchy {
             const i = 2 * (cs + x - deg);
             const c = low[i],
               v = low[i + 1];
-            const vBase = out ? first[v] : mid[v],
-              vSize = (out ? mid[v] : first[v + 1]) - vBase;
+            const vBase = fm[2 * v + kind],
+              vSize = fm[2 * v + kind + 1] - vBase;
             if (vSize === 0) bad(`shortcut ${k} is over a rank without the other half`);
             const wy = widthOf(vSize - 1);
             if (pos + wy > end) bad(`the slots' bits end at slot ${k}`);
@@ -866,6 +877,7 @@ export class Hierarchy {
           if (j >= counts[q + 1]) bad(`more slots lead to rank ${h} than counted`);
           to2[2 * j] = k;
           to2[2 * j + 1] = r;
+          (out ? waitOut : waitIn)[j] = h & ((1 << BUCKET) - 1);
         }
       }
     }
