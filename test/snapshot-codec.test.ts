@@ -14,7 +14,8 @@ import {
   type IntArray,
   type SectionName,
 } from '../src/snapshot/sections.js';
-import { flatbushData, flatbushLeaves } from '../src/snapshot/flatbush.js';
+import { flatbushData, flatbushIds } from '../src/snapshot/flatbush.js';
+import type { BoxOf } from '../src/geom/boxes.js';
 import { kdbushFrom } from '../src/snapshot/kdbush.js';
 import { SnapshotError } from '../src/errors.js';
 import { random } from './support/random.js';
@@ -516,34 +517,48 @@ describe('trees stored by what cannot be computed again come back byte for byte'
     [17, 16],
     [5000, 16],
     [70_000, 8],
-  ])('a Flatbush of %i boxes, node size %i, from its leaves', (n, nodeSize) => {
+  ])("a Flatbush of %i boxes, node size %i, from its leaves' ids and the box rule", (n, nodeSize) => {
     const rnd = random(n);
-    const tree = new Flatbush(n, nodeSize, Int32Array);
+    const boxes = new Int32Array(4 * n);
     for (let i = 0; i < n; i++) {
       const x = Math.round((80 + 8 * rnd()) * 1e7),
         y = Math.round((26 + 4 * rnd()) * 1e7);
-      tree.add(x, y, x + Math.floor(rnd() * 1e5), y + Math.floor(rnd() * 1e5));
+      boxes.set([x, y, x + Math.floor(rnd() * 1e5), y + Math.floor(rnd() * 1e5)], 4 * i);
     }
+    const tree = new Flatbush(n, nodeSize, Int32Array);
+    for (let i = 0; i < n; i++) tree.add(boxes[4 * i], boxes[4 * i + 1], boxes[4 * i + 2], boxes[4 * i + 3]);
     tree.finish();
     const w = new SectionWriter();
     w.flatbush('streets', tree);
-    const back = new SectionReader(w.finish({}), 'test').flatbush('streets');
+    // the ids alone are stored: no boxes
+    expect(w.sizes().map((x) => x.name)).toEqual(['streets.ids']);
+    const back = new SectionReader(w.finish({}), 'test').flatbush('streets', n, boxOf(boxes));
     expect(Buffer.from(flatbushData(back)).equals(Buffer.from(flatbushData(tree)))).toBe(true);
-    // and its leaves take fewer bytes than its data
-    expect(w.sizes().reduce((s, x) => s + x.bytes, 0)).toBeLessThan(flatbushData(tree).length);
+    // and its ids take fewer bytes than a quarter of its data (4 bytes a box corner, 16 a leaf)
+    expect(w.sizes()[0].bytes).toBeLessThan(flatbushData(tree).length / 4);
   });
 
-  it('a Flatbush whose leaf ids are not each item once is corrupted', () => {
+  /** A snapshot of a tree of 40 unit boxes whose leaves' ids are `edit`ed before storing. */
+  const damaged = (edit: (ids: Uint32Array) => Uint32Array) => {
+    const boxes = Int32Array.from({ length: 160 }, (_, i) => (i >> 2) + (i & 2 ? 1 : 0));
     const tree = new Flatbush(40, 16, Int32Array);
     for (let i = 0; i < 40; i++) tree.add(i, i, i + 1, i + 1);
     tree.finish();
     const w = new SectionWriter();
-    const { ids, boxes } = flatbushLeaves(tree);
-    ids[3] = ids[4];
-    w.put('streets.ids', ids, 'bits');
+    w.put('streets.ids', edit(flatbushIds(tree)), 'bits');
     w.note({ nodeSize: 16 });
-    w.put('streets.boxes', boxes, 'delta2');
-    expect(() => new SectionReader(w.finish({}), 'test').flatbush('streets')).toThrow(/corrupted.*item ids/);
+    return { bytes: w.finish({}), box: boxOf(boxes) };
+  };
+
+  it.each<[string, (ids: Uint32Array) => Uint32Array, RegExp]>([
+    ['an item twice', (ids) => ids.map((v, i) => (i === 3 ? ids[4] : v)), /corrupted.*item ids are not its items/],
+    ['an item past the last', (ids) => ids.map((v, i) => (i === 3 ? 40 : v)), /corrupted/],
+    ['an item left out', (ids) => ids.subarray(1), /corrupted.*39 leaves, for 40 items/],
+    ['an item too many', (ids) => Uint32Array.from([...ids, 0]), /corrupted.*41 leaves, for 40 items/],
+    ['no items', () => new Uint32Array(0), /corrupted.*0 leaves/],
+  ])('a Flatbush whose leaf ids are not each item once (%s) is corrupted', (_, edit, message) => {
+    const { bytes, box } = damaged(edit);
+    expect(() => new SectionReader(bytes, 'test').flatbush('streets', 40, box)).toThrow(message);
   });
 
   it.each([100, 70_000])('a KDBush of %i points, from its ids and the points', (n) => {
@@ -558,3 +573,8 @@ describe('trees stored by what cannot be computed again come back byte for byte'
     expect(Buffer.from(back.data).equals(Buffer.from(tree.data))).toBe(true);
   });
 });
+
+/** The box rule of items whose boxes are listed, 4 numbers an item. */
+function boxOf(boxes: Int32Array): BoxOf {
+  return (item, out, at) => out.set(boxes.subarray(4 * item, 4 * item + 4), at);
+}

@@ -117,8 +117,8 @@ function replaceSection(b: Uint8Array, name: string, data: Uint8Array): Uint8Arr
   return out;
 }
 
-/** The sections that hold spatial indexes: KDBush ids, Flatbush leaves' ids and boxes. */
-const TREES = ['typeIds', 'landmarkIds', 'landmarkBoxes.ids', 'landmarkBoxes.boxes', 'streets.ids', 'streets.boxes'];
+/** The sections that hold spatial indexes: KDBush ids, Flatbush leaves' ids (their boxes are computed again). */
+const TREES = ['typeIds', 'landmarkIds', 'landmarkBoxes.ids', 'streets.ids', 'roadTree.ids'];
 
 /** Whether a section is the router's: the road graph, its snapping tree, each mode's hierarchy. */
 const routing = (name: string) => /^(ch\d|edge|road|restrictions)/.test(name);

@@ -270,6 +270,15 @@ describe('the file format', () => {
     expect(Buffer.from(back.landmarks.tree.data).equals(Buffer.from(index.landmarks.tree.data))).toBe(true);
     expect(Buffer.from(flatbushData(back.landmarks.boxes!)).equals(Buffer.from(flatbushData(index.landmarks.boxes!)))).toBe(true);
     expect(Buffer.from(flatbushData(back.streets.tree!)).equals(Buffer.from(flatbushData(index.streets.tree!)))).toBe(true);
+    expect(Buffer.from(flatbushData(back.router!.snapper.tree!)).equals(Buffer.from(flatbushData(index.router!.snapper.tree!)))).toBe(true);
+  });
+
+  it("stores a Flatbush by its leaves' ids alone: each leaf's box is computed again from the table or the road graph", () => {
+    const n = new DataView(bytes.buffer, bytes.byteOffset).getUint32(24, true);
+    const dir = JSON.parse(new TextDecoder().decode(bytes.subarray(28, 28 + n))) as { sections: { name: string }[] };
+    const names = dir.sections.map((x) => x.name);
+    for (const tree of ['streets', 'landmarkBoxes', 'roadTree'])
+      expect(names.filter((x) => x.startsWith(`${tree}.`))).toEqual([`${tree}.ids`]);
   });
 });
 

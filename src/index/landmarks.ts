@@ -1,9 +1,10 @@
 import KDBush from 'kdbush';
-import Flatbush from 'flatbush';
+import type Flatbush from 'flatbush';
 import type { PlaceTable } from '../model/table.js';
 import { BUILDING, STREET, POLYGON, MULTIPOLYGON } from '../model/table.js';
 import { forEachRing } from '../model/shape.js';
 import { inRing, ringAreaM2 } from '../geom/measure.js';
+import { boxTree, type TreeFrom } from '../geom/boxes.js';
 
 /**
  * What reverse geocoding answers with before it falls back to a street: every
@@ -26,11 +27,12 @@ export class Landmarks {
 
   /**
    * The landmarks of a table; `built`, the indexes found before from the same table, are reused as
-   * they are (the tree may be made from the landmark rows, as a snapshot restores it from its ids).
+   * they are (the tree may be made from the landmark rows, as a snapshot restores it from its ids;
+   * the boxes from the box of each area, `box`, in the order the snapshot stored).
    */
   constructor(
     t: PlaceTable,
-    built?: { tree: KDBush | ((rows: Uint32Array) => KDBush); boxes: Flatbush | undefined; areaM2: Float64Array },
+    built?: { tree: KDBush | ((rows: Uint32Array) => KDBush); boxes: Flatbush | TreeFrom | undefined; areaM2: Float64Array },
   ) {
     this.t = t;
     // names are interned: the one blank name has one index
@@ -46,13 +48,15 @@ export class Landmarks {
     }
     this.rows = rows.slice(0, n);
     this.areaRows = areas.slice(0, m);
+    const box = (i: number, out: Int32Array, o: number) => outerBox(t, this.areaRows[i], out, o);
     if (built) {
       const tree = typeof built.tree === 'function' ? built.tree(this.rows) : built.tree;
-      if (tree.numItems !== n || built.areaM2.length !== m || (built.boxes?.numItems ?? 0) !== m) {
+      const boxes = typeof built.boxes === 'function' ? built.boxes(m, box) : built.boxes;
+      if (tree.numItems !== n || built.areaM2.length !== m || (boxes?.numItems ?? 0) !== m) {
         throw new RangeError('landmark indexes do not fit the table');
       }
       this.tree = tree;
-      this.boxes = built.boxes;
+      this.boxes = boxes;
       this.areaM2 = built.areaM2;
       return;
     }
@@ -61,33 +65,13 @@ export class Landmarks {
     this.tree.finish();
 
     this.areaM2 = new Float64Array(m);
-    if (!m) {
-      this.boxes = undefined;
-      return;
-    }
-    // the boxes are of the table's own integer coordinates: Int32 holds them exactly, in half the bytes
-    const boxes = new Flatbush(m, 16, Int32Array);
     this.areaRows.forEach((r, i) => {
-      let x0 = Infinity,
-        y0 = Infinity,
-        x1 = -Infinity,
-        y1 = -Infinity;
       let m2 = 0;
-      forEachRing(t, r, (ring, outer) => {
-        m2 += outer ? ringAreaM2(ring) : -ringAreaM2(ring);
-        if (!outer) return;
-        for (let k = 0; k < ring.length; k += 2) {
-          x0 = Math.min(x0, ring[k]);
-          y0 = Math.min(y0, ring[k + 1]);
-          x1 = Math.max(x1, ring[k]);
-          y1 = Math.max(y1, ring[k + 1]);
-        }
-      });
+      forEachRing(t, r, (ring, outer) => (m2 += outer ? ringAreaM2(ring) : -ringAreaM2(ring)));
       this.areaM2[i] = Math.max(0, m2);
-      boxes.add(x0, y0, x1, y1);
     });
-    boxes.finish();
-    this.boxes = boxes;
+    // the boxes are of the table's own integer coordinates: Int32 holds them exactly, in half the bytes
+    this.boxes = m ? boxTree(m, box) : undefined;
   }
 
   /** Calls `visit(row, areaM2)` for each landmark area that contains the point (degrees). */
@@ -116,4 +100,42 @@ function contains(t: PlaceTable, r: number, x: number, y: number): boolean {
     }
   });
   return inside || inPolygon;
+}
+
+// Row r's bounding box, of its outer rings' points (its holes lie inside them), into out from o.
+// It walks the shape layout itself (as `forEachRing` does, see PlaceTable) rather than take a
+// callback a ring: a snapshot computes every area's box at opening, and the callback's captured
+// minimums made that several times slower.
+function outerBox(t: PlaceTable, r: number, out: Int32Array, o: number): void {
+  const shape = t.shape,
+    c = t.coords;
+  let s = t.shapeStart[r],
+    k = t.coordStart[r];
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
+  const polygons = t.geom[r] === POLYGON ? 1 : t.geom[r] === MULTIPOLYGON ? shape[s++] : 0;
+  for (let p = 0; p < polygons; p++) {
+    const rings = shape[s++];
+    for (let j = 0; j < rings; j++) {
+      const end = k + 2 * shape[s++];
+      if (j > 0) {
+        k = end;
+        continue;
+      }
+      for (; k < end; k += 2) {
+        const x = c[k],
+          y = c[k + 1];
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+    }
+  }
+  out[o] = x0;
+  out[o + 1] = y0;
+  out[o + 2] = x1;
+  out[o + 3] = y1;
 }

@@ -1,8 +1,9 @@
-import Flatbush from 'flatbush';
+import type Flatbush from 'flatbush';
 import type { Shapes } from '../model/shape.js';
 import { STREET } from '../model/table.js';
 import { segmentKm, boxAround, KM_PER_DEGREE } from '../geom/local.js';
 import { placeId } from '../osm/id.js';
+import { boxTree, type TreeFrom } from '../geom/boxes.js';
 
 const E7 = 1e7;
 // the first, small search of `nearest`, in km
@@ -22,8 +23,11 @@ export class Streets {
   private readonly row: Uint32Array;
   private readonly at: Uint32Array;
 
-  /** The streets of a table; `tree`, the one built before from the same table, is reused as is. */
-  constructor(t: Shapes, tree?: Flatbush) {
+  /**
+   * The streets of a table; `tree`, the one built before from the same table, is reused as is, or
+   * made by a snapshot from the box of each segment (`box`) in the order it stored.
+   */
+  constructor(t: Shapes, tree?: Flatbush | TreeFrom) {
     this.t = t;
     let n = 0;
     for (let r = 0; r < t.size; r++) if (t.what[r] === STREET) n += Math.max(0, (t.coordStart[r + 1] - t.coordStart[r]) / 2 - 1);
@@ -38,8 +42,19 @@ export class Streets {
         this.at[k++] = i;
       }
     }
-    if (tree && tree.numItems !== n) throw new RangeError(`a street tree of ${tree.numItems} segments for ${n}`);
-    this.tree = n === 0 ? undefined : (tree ?? boxes(t.coords, this.at));
+    const c = t.coords,
+      at = this.at;
+    // segment k's box: its two points, the first at coords[at[k]]
+    const box = (k: number, out: Int32Array, o: number) => {
+      const i = at[k];
+      out[o] = Math.min(c[i], c[i + 2]);
+      out[o + 1] = Math.min(c[i + 1], c[i + 3]);
+      out[o + 2] = Math.max(c[i], c[i + 2]);
+      out[o + 3] = Math.max(c[i + 1], c[i + 3]);
+    };
+    const made = typeof tree === 'function' ? tree(n, box) : tree;
+    if (made && made.numItems !== n) throw new RangeError(`a street tree of ${made.numItems} segments for ${n}`);
+    this.tree = n === 0 ? undefined : (made ?? boxTree(n, box));
   }
 
   /**
@@ -90,13 +105,4 @@ export class Streets {
     });
     return best < 0 ? undefined : { row: best, km: bestKm };
   }
-}
-
-// One box per segment, the segment starting at coords[at[k]].
-function boxes(c: Int32Array, at: Uint32Array): Flatbush {
-  const tree = new Flatbush(at.length, 16, Int32Array);
-  for (const i of at)
-    tree.add(Math.min(c[i], c[i + 2]), Math.min(c[i + 1], c[i + 3]), Math.max(c[i], c[i + 2]), Math.max(c[i + 1], c[i + 3]));
-  tree.finish();
-  return tree;
 }

@@ -1,4 +1,5 @@
 import type Flatbush from 'flatbush';
+import type { TreeFrom } from '../geom/boxes.js';
 import { ROUNDABOUT, type RoadGraph } from '../model/roads.js';
 import { MODES, forwardBit } from '../osm/profile.js';
 import { Snapper } from './snap.js';
@@ -46,13 +47,13 @@ export class Router {
   private readonly edges: (Uint32Array | undefined)[] = [];
 
   /**
-   * A router over `graph`; `tree` and `hierarchies` are what a snapshot stored of them (data is
+   * A router over `graph`; `tree` (or how a snapshot makes it, see `Snapper`) and `hierarchies` are what a snapshot stored of them (data is
    * checked by `Hierarchy.from`, a `Hierarchy` taken as it is). `modes`: the graph's per-mode graphs,
    * made already (by a thread that read the same snapshot), instead of making them again.
    */
   constructor(
     graph: RoadGraph,
-    tree?: Flatbush,
+    tree?: Flatbush | TreeFrom,
     hierarchies?: (HierarchyData | Hierarchy | undefined)[],
     options: { modes?: ModeGraph[] } = {},
   ) {

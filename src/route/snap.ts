@@ -1,7 +1,8 @@
-import Flatbush from 'flatbush';
+import type Flatbush from 'flatbush';
 import type { RoadGraph } from '../model/roads.js';
 import { segmentKm, boxAround } from '../geom/local.js';
 import { kmTo } from '../geom/haversine.js';
+import { boxTree, type TreeFrom } from '../geom/boxes.js';
 
 const E7 = 1e7;
 // Segments per box: one box per segment would take 16 bytes of Flatbush per road
@@ -37,8 +38,11 @@ export class Snapper {
   private readonly at: Uint32Array;
   private readonly g: RoadGraph;
 
-  /** The index of a graph; `tree`, built before from the same graph, is reused as is. */
-  constructor(g: RoadGraph, tree?: Flatbush) {
+  /**
+   * The index of a graph; `tree`, built before from the same graph, is reused as is, or made by
+   * a snapshot from the box of each run (`box`) in the order it stored.
+   */
+  constructor(g: RoadGraph, tree?: Flatbush | TreeFrom) {
     this.g = g;
     const edges = g.edgeFrom.length;
     let n = 0;
@@ -52,8 +56,33 @@ export class Snapper {
         this.at[k++] = i;
       }
     }
-    if (tree && tree.numItems !== n) throw new RangeError(`a road tree of ${tree.numItems} boxes for ${n}`);
-    this.tree = n === 0 ? undefined : (tree ?? this.boxes());
+    const c = g.coords,
+      starts = g.coordStart,
+      edge = this.edge,
+      at = this.at;
+    // run b's box: its points, up to RUN segments of edge[b] from point at[b]
+    const box = (b: number, out: Int32Array, o: number) => {
+      const end = Math.min(at[b] + RUN, starts[edge[b] + 1] - 1);
+      let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
+      for (let i = at[b]; i <= end; i++) {
+        const x = c[2 * i],
+          y = c[2 * i + 1];
+        if (x < minX) minX = x;
+        if (x > maxX) maxX = x;
+        if (y < minY) minY = y;
+        if (y > maxY) maxY = y;
+      }
+      out[o] = minX;
+      out[o + 1] = minY;
+      out[o + 2] = maxX;
+      out[o + 3] = maxY;
+    };
+    const made = typeof tree === 'function' ? tree(n, box) : tree;
+    if (made && made.numItems !== n) throw new RangeError(`a road tree of ${made.numItems} boxes for ${n}`);
+    this.tree = n === 0 ? undefined : (made ?? boxTree(n, box));
   }
 
   /**
@@ -175,30 +204,6 @@ export class Snapper {
     for (let i = this.g.coordStart[e]; i < at; i++) offset += segmentMetres(c, i);
     offset += t * segmentMetres(c, at);
     return { edge: e, at, t, lon: ax + t * (bx - ax), lat: ay + t * (by - ay), offset, km };
-  }
-
-  private boxes(): Flatbush {
-    const c = this.g.coords,
-      start = this.g.coordStart;
-    const tree = new Flatbush(this.edge.length, 16, Int32Array);
-    for (let b = 0; b < this.edge.length; b++) {
-      const end = Math.min(this.at[b] + RUN, start[this.edge[b] + 1] - 1);
-      let minX = Infinity,
-        minY = Infinity,
-        maxX = -Infinity,
-        maxY = -Infinity;
-      for (let i = this.at[b]; i <= end; i++) {
-        const x = c[2 * i],
-          y = c[2 * i + 1];
-        if (x < minX) minX = x;
-        if (x > maxX) maxX = x;
-        if (y < minY) minY = y;
-        if (y > maxY) maxY = y;
-      }
-      tree.add(minX, minY, maxX, maxY);
-    }
-    tree.finish();
-    return tree;
   }
 }
 

@@ -1,4 +1,5 @@
 import Flatbush from 'flatbush';
+import type { BoxOf } from '../geom/boxes.js';
 
 // Flatbush's bytes (version 3, pinned in package.json; test/library-layout.test.ts checks them):
 // an 8-byte header (0xfb, version << 4 | array type, nodeSize u16, numItems u32), then 4
@@ -20,26 +21,23 @@ export function flatbushData(tree: Flatbush): Uint8Array {
 }
 
 /**
- * What a Flatbush of Int32 boxes is made of: its leaves' item ids and boxes (minX, minY, maxX,
- * maxY), in tree order. The rest, each parent's box and first child, follows from them.
+ * The leaves' item ids of a Flatbush of Int32 boxes, in tree order: what a snapshot stores of it.
+ * Each leaf's box follows from its item (the index's box rule), each parent from its children.
  */
-export function flatbushLeaves(tree: Flatbush): { ids: Uint32Array; boxes: Int32Array } {
+export function flatbushIds(tree: Flatbush): Uint32Array {
   if (tree.ArrayType !== Int32Array) throw new TypeError('only a Flatbush of Int32Array boxes is stored by its leaves');
-  const n = tree.numItems;
-  const ids = Uint32Array.from(tree._indices.subarray(0, n));
-  const boxes = (tree._boxes as Int32Array).slice(0, 4 * n);
-  return { ids, boxes };
+  return Uint32Array.from(tree._indices.subarray(0, tree.numItems));
 }
 
 /**
- * The Flatbush whose leaves are `ids` and `boxes` (as `flatbushLeaves` gives them): its parents
- * computed as Flatbush's own `finish()` computes them after sorting, so that the tree is the one
- * stored, byte for byte. `ids` must be a permutation of the items (the caller checks).
+ * The Flatbush whose leaves are the items `ids` (as `flatbushIds` gives them), each leaf's box as
+ * `box` gives its item's: its parents computed as Flatbush's own `finish()` computes them after
+ * sorting, so that the tree is the one built with the same rule, byte for byte. `ids` must be a
+ * permutation of the items (the caller checks).
  */
-export function flatbushFrom(ids: Uint32Array, boxes: Int32Array, nodeSize: number): Flatbush {
+export function flatbushFrom(ids: Uint32Array, nodeSize: number, box: BoxOf): Flatbush {
   const n = ids.length;
-  if (!(n > 0 && boxes.length === 4 * n && nodeSize >= 2 && nodeSize <= 0xffff))
-    throw new RangeError('a tree of no items or of boxes not 4 a leaf');
+  if (!(n > 0 && nodeSize >= 2 && nodeSize <= 0xffff)) throw new RangeError('a tree of no items or of a node size out of range');
   const nodes = nodeCount(n, nodeSize);
   const Index = nodes < 16384 ? Uint16Array : Uint32Array;
   const data = new ArrayBuffer(8 + nodes * 16 + nodes * Index.BYTES_PER_ELEMENT);
@@ -48,7 +46,7 @@ export function flatbushFrom(ids: Uint32Array, boxes: Int32Array, nodeSize: numb
   new Uint32Array(data, 4, 1)[0] = n;
   const b = new Int32Array(data, 8, nodes * 4);
   const index = new Index(data, 8 + nodes * 16, nodes);
-  b.set(boxes);
+  for (let p = 0; p < n; p++) box(ids[p], b, 4 * p);
   index.set(ids);
   // each level's parents, a block of nodeSize children each, bottom-up (Flatbush's finish())
   let pos = 4 * n,

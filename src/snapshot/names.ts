@@ -3,7 +3,7 @@ import type { ColumnName } from '../model/table.js';
 /** String lists, each stored as two sections: `NAME.utf8` (the strings run together) and `NAME.len` (their lengths). */
 export type StringsName = 'strings' | 'words' | 'roadStrings';
 
-/** Flatbush trees, each stored as two sections: `NAME.ids` (the leaves' item ids) and `NAME.boxes` (the leaves' boxes). */
+/** Flatbush trees, each stored as `NAME.ids`, the leaves' item ids (their boxes follow from their items). */
 export type TreeName = 'streets' | 'landmarkBoxes' | 'roadTree';
 
 /** The index's sections beside the table: type and landmark trees (their KDBush ids), lookup order, text index. */
@@ -44,4 +44,4 @@ export type RoadSection =
   | `ch${number}${string}`;
 
 /** Every section a snapshot may hold. */
-export type SectionName = ColumnName | IndexSection | RoadSection | `${StringsName}.${'utf8' | 'len'}` | `${TreeName}.${'ids' | 'boxes'}`;
+export type SectionName = ColumnName | IndexSection | RoadSection | `${StringsName}.${'utf8' | 'len'}` | `${TreeName}.ids`;

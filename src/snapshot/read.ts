@@ -149,11 +149,11 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
   const landmarkIds = r.array('landmarkIds', Uint32Array);
   const landmarks = new Landmarks(t, {
     tree: (rows) => kdbush(r, landmarkIds, r.nodeSize('landmarkIds'), t, rows, 'landmarks'),
-    boxes: r.has('landmarkBoxes.ids') ? r.flatbush('landmarkBoxes') : undefined,
+    boxes: r.has('landmarkBoxes.ids') ? (items, box) => r.flatbush('landmarkBoxes', items, box) : undefined,
     areaM2: r.array('landmarkAreas', Float64Array),
   });
   yield 'landmarks';
-  const streets = new Streets(t, r.has('streets.ids') ? r.flatbush('streets') : undefined);
+  const streets = new Streets(t, r.has('streets.ids') ? (items, box) => r.flatbush('streets', items, box) : undefined);
   yield 'streets';
   const sorted = yield* r.stringSteps('words');
   const words = new Words({

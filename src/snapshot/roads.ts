@@ -7,6 +7,7 @@ import { bearings } from '../route/turns.js';
 import { restrictionsOf } from '../model/roads.js';
 import { MODES, forwardBit } from '../osm/profile.js';
 import type { ProfilesDoc } from '../osm/profiles.js';
+import type { BoxOf } from '../geom/boxes.js';
 
 /** The largest arc weight (ms) the searches' Uint32 weights hold. */
 const MAX_WEIGHT = 0xffffffff;
@@ -112,7 +113,8 @@ export function* readRoads(
     checkGraph(g);
     yield 'road graph checked';
   }
-  const tree = r.has('roadTree.ids') ? r.flatbush('roadTree') : undefined;
+  // the snapping tree by its ids, each run's box computed from the graph (`Snapper`'s rule)
+  const tree = r.has('roadTree.ids') ? (items: number, box: BoxOf) => r.flatbush('roadTree', items, box) : undefined;
   if (!Array.isArray(meta?.hierarchies)) throw new RangeError('the directory lacks the roads');
   // each mode's graph, which its hierarchy is derived over (a proven reader's are this graph's)
   let modes: ModeGraph[] | undefined = r.proven ? options.proven?.modes : undefined;

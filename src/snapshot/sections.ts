@@ -5,7 +5,8 @@ import { MAGIC, SNAPSHOT_VERSION, HEADER_SIZE, isSnapshot } from './format.js';
 import { varintSize, writeVarints, readVarints, readDeltas64, type Stride } from './varint.js';
 import { bitsFor, packedBytes, pack, unpack } from './bits.js';
 import { xxhash32 } from './xxhash.js';
-import { flatbushLeaves, flatbushFrom } from './flatbush.js';
+import { flatbushIds, flatbushFrom } from './flatbush.js';
+import type { BoxOf } from '../geom/boxes.js';
 import type { SectionName, StringsName, TreeName } from './names.js';
 import type { ModeGraph } from '../route/modes.js';
 import type Flatbush from 'flatbush';
@@ -181,15 +182,13 @@ export class SectionWriter {
   }
 
   /**
-   * Stores a Flatbush of Int32 boxes by its leaves: their item ids bit-packed, their boxes as
-   * deltas (a box's corners are near each other, and leaves in Hilbert order near the previous).
-   * The parents are computed again on reading, in one pass (`SectionReader.flatbush`).
+   * Stores a Flatbush of Int32 boxes by its leaves' item ids, bit-packed: the leaves' boxes follow
+   * from their items (the index's box rule), the parents from them, in one pass on reading
+   * (`SectionReader.flatbush`).
    */
   flatbush(name: TreeName, tree: Flatbush): void {
-    const { ids, boxes } = flatbushLeaves(tree);
-    this.put(`${name}.ids`, ids, 'bits');
+    this.put(`${name}.ids`, flatbushIds(tree), 'bits');
     this.entries[this.entries.length - 1].nodeSize = tree.nodeSize;
-    this.put(`${name}.boxes`, boxes, 'delta2');
   }
 
   /** The sections written so far: name, encoding and bytes of each, in order. */
@@ -532,19 +531,20 @@ export class SectionReader {
   }
 
   /**
-   * The Flatbush that `SectionWriter.flatbush` stored by its leaves: their ids must be each item
-   * once, and the parents are computed again from their boxes, so that every node is sound.
+   * The Flatbush of `items` items that `SectionWriter.flatbush` stored by its leaves' ids: they
+   * must be each item once; each leaf's box is its item's, as `box` (the index's box rule) gives
+   * it, and the parents are computed again from them, so that every node is sound.
    */
-  flatbush(name: TreeName): Flatbush {
+  flatbush(name: TreeName, items: number, box: BoxOf): Flatbush {
     const e = this.entry(`${name}.ids`, Uint32Array);
-    const ids = this.array(`${name}.ids`, Uint32Array, e.count);
-    const boxes = this.array(`${name}.boxes`, Int32Array);
     const nodeSize = e.nodeSize;
     if (!(Number.isSafeInteger(nodeSize) && nodeSize! >= 2 && nodeSize! <= 0xffff))
       throw this.fail('corrupted', `the ${name} tree has a node size of ${nodeSize}`);
-    if (ids.length === 0 || boxes.length !== 4 * ids.length) throw this.fail('corrupted', `the ${name} tree's boxes are not 4 a leaf`);
+    if (e.count === 0 || e.count !== items) throw this.fail('corrupted', `the ${name} tree has ${e.count} leaves, for ${items} items`);
+    const ids = this.array(`${name}.ids`, Uint32Array, items);
+    if (ids.length !== items) throw this.fail('corrupted', `the ${name} tree has ${ids.length} leaves, for ${items} items`);
     if (!this.proven && !isPermutation(ids)) throw this.fail('corrupted', `the ${name} tree's item ids are not its items`);
-    return flatbushFrom(ids, boxes, nodeSize!);
+    return flatbushFrom(ids, nodeSize!, box);
   }
 
   /**
