@@ -3,6 +3,7 @@
  * snapshot writer makes: each is refused at load as `corrupted`, before a query can hang
  * on it or a command report something false from it.
  */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot, fromSnapshot, SnapshotError } from '../src/index.js';
 import { engine } from './support/fixture.js';
@@ -79,32 +80,62 @@ describe('the stats a snapshot carries are counts: whole, finite and not negativ
 /** The car mode's index in the snapshot's routing sections (`ch2…`). */
 const CAR = 2;
 
+/** A section's encoded bytes: inflated (raw deflate, by node:zlib) where the section is deflated. */
+function encoded(b: Uint8Array, name: string): Uint8Array {
+  const s = section(b, name);
+  const bytes = b.subarray(s.at, s.at + s.bytes);
+  return s.inflated === undefined ? bytes : new Uint8Array(inflateRawSync(bytes));
+}
+
 /** The values of a `bits` section without a base, or a `steps` one (its differences): `width` bits each, least significant first. */
 function packed(b: Uint8Array, name: string): number[] {
-  const s = section(b, name);
+  const { count, width } = section(b, name);
+  const bytes = encoded(b, name);
   const out: number[] = [];
-  for (let i = 0; i < s.count; i++) {
+  for (let i = 0; i < count; i++) {
     let v = 0;
-    for (let k = s.width! - 1; k >= 0; k--) {
-      const bit = i * s.width! + k;
-      v = v * 2 + ((b[s.at + (bit >> 3)] >> (bit & 7)) & 1);
+    for (let k = width! - 1; k >= 0; k--) {
+      const bit = i * width! + k;
+      v = v * 2 + ((bytes[bit >> 3] >> (bit & 7)) & 1);
     }
     out.push(v);
   }
   return out;
 }
 
-/** Writes `packed()` values back in place. */
-function writePacked(b: Uint8Array, name: string, values: number[]): void {
+/**
+ * A copy of the snapshot with `packed()` values written back into the section (deflated again
+ * where it was), the sections after it moved as the format lays them out, the checksum made right.
+ */
+function withPacked(b: Uint8Array, name: string, values: number[]): Uint8Array {
   const s = section(b, name);
+  const bytes = encoded(b, name).slice();
   values.forEach((v, i) => {
     for (let k = 0; k < s.width!; k++) {
-      const bit = i * s.width! + k,
-        at = s.at + (bit >> 3);
-      if (Math.floor(v / 2 ** k) % 2) b[at] |= 1 << (bit & 7);
-      else b[at] &= ~(1 << (bit & 7));
+      const bit = i * s.width! + k;
+      if (Math.floor(v / 2 ** k) % 2) bytes[bit >> 3] |= 1 << (bit & 7);
+      else bytes[bit >> 3] &= ~(1 << (bit & 7));
     }
   });
+  const data = s.inflated === undefined ? bytes : new Uint8Array(deflateRawSync(bytes));
+  const { dir, start } = directory(b);
+  const parts = dir.sections.map((x) => (x.name === name ? data : b.subarray(start + x.offset, start + x.offset + x.bytes)));
+  let at = 0;
+  dir.sections.forEach((x, i) => {
+    x.offset = at;
+    x.bytes = parts[i].length;
+    at = (at + x.bytes + 7) & ~7;
+  });
+  const text = new TextEncoder().encode(JSON.stringify(dir));
+  const from = (24 + 4 + text.length + 7) & ~7;
+  const out = new Uint8Array(from + at);
+  out.set(b.subarray(0, 24));
+  const view = new DataView(out.buffer);
+  view.setUint32(12, out.length - 24, true);
+  view.setUint32(24, text.length, true);
+  out.set(text, 28);
+  dir.sections.forEach((x, i) => out.set(parts[i], from + x.offset));
+  return reseal(out);
 }
 
 describe('a hierarchy whose stored slots do not derive one is refused at load', () => {
@@ -116,6 +147,9 @@ describe('a hierarchy whose stored slots do not derive one is refused at load', 
     expect(slots).toBeGreaterThan(100);
     expect((8 * s.bytes) / slots).toBeLessThan(8);
     expect(fromSnapshot(bytes).router!.contracted).toBe(true);
+    // and its counts written back as they were load (the crafting below is sound)
+    for (const name of ['outTo', 'inTo'])
+      expect(refusal(withPacked(bytes, `ch${CAR}${name}`, packed(bytes, `ch${CAR}${name}`)))).toBe('loaded');
   });
 
   it('every bit of the car slots set (the last way each slot may name, or one past them): corrupted', () => {
@@ -138,14 +172,12 @@ describe('a hierarchy whose stored slots do not derive one is refused at load', 
   });
 
   it.each(['outTo', 'inTo'])('one of the car %s counts moved to the next rank (the slots that lead to each): corrupted', (name) => {
-    const b = bytes.slice();
-    const counts = packed(b, `ch${CAR}${name}`);
+    const counts = packed(bytes, `ch${CAR}${name}`);
     // counts[r + 1] is rank r's; swapping two that differ leaves one rank more slots than counted
     const r = counts.findIndex((c, i) => i > 0 && i + 1 < counts.length && c !== counts[i + 1]);
     expect(r).toBeGreaterThan(0);
     [counts[r], counts[r + 1]] = [counts[r + 1], counts[r]];
-    writePacked(b, `ch${CAR}${name}`, counts);
-    const got = refusal(reseal(b));
+    const got = refusal(withPacked(bytes, `ch${CAR}${name}`, counts));
     expect(got).toMatchObject({ problem: 'corrupted' });
     expect((got as { message: string }).message).toMatch(/hierarchy data: (more|fewer) slots lead to rank \d+/);
   });

@@ -59,18 +59,19 @@ export function writeRoads(w: SectionWriter, router: Router): RoadMeta {
       return;
     }
     // What cannot be derived (CompactHierarchy): the order, a permutation, bit-packed; the
-    // slot ranges and the counts of slots that lead to each rank, as counts of a few bits; and
+    // slot ranges and the counts of slots that lead to each rank, as counts of a few bits,
+    // deflated (they repeat: 6.6 MB of them deflate to 2.6 at Nepal scale, inflated in ms); and
     // a few bits per slot, from which the reader derives every slot's head, weight and halves
     const c = h.compactData();
     w.put(`ch${m}rank`, c.rank, 'bits');
-    w.put(`ch${m}first`, c.first, 'steps');
+    w.put(`ch${m}first`, c.first, { enc: 'steps', deflate: true });
     w.put(
       `ch${m}outs`,
       c.mid.map((v, r) => v - c.first[r]),
-      'bits',
+      { enc: 'bits', deflate: true },
     );
-    w.put(`ch${m}outTo`, c.outTo, 'steps');
-    w.put(`ch${m}inTo`, c.inTo, 'steps');
+    w.put(`ch${m}outTo`, c.outTo, { enc: 'steps', deflate: true });
+    w.put(`ch${m}inTo`, c.inTo, { enc: 'steps', deflate: true });
     w.put(`ch${m}slots`, c.slots, 'raw');
     meta.hierarchies.push({ weight: h.data().weight instanceof Float64Array ? 'f64' : 'u32' });
   });
