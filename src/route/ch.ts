@@ -617,7 +617,7 @@ class Query {
 /**
  * A contracted graph: answers cheapest-path queries with two upward Dijkstra searches
  * (forward from the sources, backward from the targets) with stall-on-demand, unpacking
- * shortcuts to the original arcs. Made by `contract()`, or restored by `Hierarchy.from()`.
+ * shortcuts to the original arcs. Made by `contract()`, or restored by `Hierarchy.fromCompact()` (a snapshot's) or `Hierarchy.from()`.
  *
  * For routing, its nodes are the search nodes of a mode's edge-based graph (`ModeGraph` in
  * src/route/modes.ts: a directed road segment driven to its end; an arc a turn onto the next),
@@ -770,8 +770,8 @@ export class Hierarchy {
     const nb = (n >>> BUCKET) + 1;
     const wait = new Uint32Array(4 * nb);
     for (let b = 0; b < nb; b++) {
-      const lo = Math.min(n, b << BUCKET),
-        hi = Math.min(n, (b + 1) << BUCKET);
+      const lo = Math.min(n, b * 2 ** BUCKET),
+        hi = Math.min(n, (b + 1) * 2 ** BUCKET);
       wait[4 * b] = outTo[lo];
       wait[4 * b + 1] = outTo[hi];
       wait[4 * b + 2] = inTo[lo];
