@@ -172,7 +172,12 @@ async function main(): Promise<void> {
       ...around.slice(0, 5).map((p) => own(() => nearby(index, { type: common, ...p, by: 'time', mode, minutes: cap, limit: 100 }))),
     );
   }
-  slow['matrix car 100 × 100 (HTTP)'] = Math.max(...httpTimes.slice(5));
+  // the largest request, gzip asked (its dearest form), as the other endpoints' slowest are taken:
+  // the worst of consecutive medians of 3, so that a full collection of the PBF-loaded heap
+  // landing in one request is not counted as the request's cost
+  const medians: number[] = [];
+  for (let i = 4; i + 3 <= httpTimes.length; i += 3) medians.push(median(httpTimes.slice(i, i + 3)));
+  slow['matrix car 100 × 100 (HTTP)'] = Math.max(...medians);
 
   printTable(
     'travel time (Nepal-scale bench data, car unless said)',
@@ -197,7 +202,7 @@ async function main(): Promise<void> {
         `slowest: ${k}`,
         `${num(v)} ms`,
         '≤ 50 ms',
-        k.startsWith('matrix') ? 'max of 35 requests' : 'max of 5 points (each the median of 3)',
+        k.startsWith('matrix') ? 'max of 12 medians of 3 requests' : 'max of 5 points (each the median of 3)',
       ]),
     ],
   );
