@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot, fromSnapshot, SnapshotError } from '../src/index.js';
 import { engine } from './support/fixture.js';
 import { TRANSIT } from './support/raw.js';
-import { directory, readFloats, readInts, reseal, section, withDirectory, writeFloats } from './support/crafted.js';
+import { directory, readFloats, readInts, replaceSection, reseal, section, withDirectory, writeFloats } from './support/crafted.js';
 
 let bytes: Uint8Array;
 
@@ -118,24 +118,7 @@ function withPacked(b: Uint8Array, name: string, values: number[]): Uint8Array {
     }
   });
   const data = s.inflated === undefined ? bytes : new Uint8Array(deflateRawSync(bytes));
-  const { dir, start } = directory(b);
-  const parts = dir.sections.map((x) => (x.name === name ? data : b.subarray(start + x.offset, start + x.offset + x.bytes)));
-  let at = 0;
-  dir.sections.forEach((x, i) => {
-    x.offset = at;
-    x.bytes = parts[i].length;
-    at = (at + x.bytes + 7) & ~7;
-  });
-  const text = new TextEncoder().encode(JSON.stringify(dir));
-  const from = (24 + 4 + text.length + 7) & ~7;
-  const out = new Uint8Array(from + at);
-  out.set(b.subarray(0, 24));
-  const view = new DataView(out.buffer);
-  view.setUint32(12, out.length - 24, true);
-  view.setUint32(24, text.length, true);
-  out.set(text, 28);
-  dir.sections.forEach((x, i) => out.set(parts[i], from + x.offset));
-  return reseal(out);
+  return replaceSection(b, name, data);
 }
 
 describe('a hierarchy whose stored slots do not derive one is refused at load', () => {

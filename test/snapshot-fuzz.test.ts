@@ -15,6 +15,7 @@ import { route, type RouteQuery } from '../src/query/route.js';
 import { engine, CENTER } from './support/fixture.js';
 import { CORE, TRANSIT } from './support/raw.js';
 import { random } from './support/random.js';
+import { replaceSection } from './support/crafted.js';
 
 interface Section {
   name: string;
@@ -90,31 +91,6 @@ function writeDeltas(values: number[]): Uint8Array {
     out.push(v);
   }
   return Uint8Array.from(out);
-}
-
-/** A copy of the snapshot with section `name`'s bytes replaced, the sections after it moved (checksum not sealed). */
-function replaceSection(b: Uint8Array, name: string, data: Uint8Array): Uint8Array {
-  const view = new DataView(b.buffer, b.byteOffset);
-  const n = view.getUint32(HEADER, true);
-  const dir = JSON.parse(new TextDecoder().decode(b.subarray(HEADER + 4, HEADER + 4 + n))) as { sections: Section[] };
-  const from = (HEADER + 4 + n + 7) & ~7;
-  const parts = dir.sections.map((x) => (x.name === name ? data : b.subarray(from + x.offset, from + x.offset + x.bytes)));
-  let at = 0;
-  dir.sections.forEach((x, i) => {
-    x.offset = at;
-    x.bytes = parts[i].length;
-    at = (at + x.bytes + 7) & ~7;
-  });
-  const text = new TextEncoder().encode(JSON.stringify(dir));
-  const to = (HEADER + 4 + text.length + 7) & ~7;
-  const out = new Uint8Array(to + at);
-  out.set(b.subarray(0, HEADER));
-  const v = new DataView(out.buffer);
-  v.setUint32(12, out.length - HEADER, true);
-  v.setUint32(HEADER, text.length, true);
-  out.set(text, HEADER + 4);
-  dir.sections.forEach((x, i) => out.set(parts[i], to + x.offset));
-  return out;
 }
 
 /** The sections that hold spatial indexes: KDBush ids, Flatbush leaves' ids (their boxes are computed again). */
