@@ -15,7 +15,7 @@ import { route, type RouteQuery } from '../src/query/route.js';
 import { engine, CENTER } from './support/fixture.js';
 import { CORE, TRANSIT } from './support/raw.js';
 import { random } from './support/random.js';
-import { replaceSection } from './support/crafted.js';
+import { openWhole, replaceSection } from './support/crafted.js';
 
 interface Section {
   name: string;
@@ -338,7 +338,7 @@ describe.each(RUNS)('a crafted snapshot of the %s fixture with a valid checksum 
       const o = (outcome[craft] ??= { refused: 0, loaded: 0 });
       let index: PlaceIndex;
       try {
-        index = fromSnapshot(b, 'crafted.places');
+        index = openWhole(b, 'crafted.places');
       } catch (err) {
         if (!(err instanceof SnapshotError && err.problem === 'corrupted'))
           failures.push(`trial ${trial} (${craft}): threw ${String(err)}`);

@@ -23,6 +23,7 @@ import { flatbushData } from '../src/snapshot/flatbush.js';
 import { engine } from './support/fixture.js';
 import { CORE, TRANSIT } from './support/raw.js';
 import { random } from './support/random.js';
+import { openWhole } from './support/crafted.js';
 
 // A fixed instant, so `isOpen` and the records' `open` compare equal whenever the test runs.
 const AT = new Date('2026-01-10T06:30:00Z'); // 12:15 Nepal Time
@@ -320,7 +321,7 @@ function problemOf(fn: () => unknown): string {
 
 describe('bad bytes throw SnapshotError saying which problem', () => {
   let bytes: Uint8Array;
-  const read = (b: Uint8Array | ArrayBuffer) => () => fromSnapshot(b, 'snapshot.places');
+  const read = (b: Uint8Array | ArrayBuffer) => () => openWhole(b, 'snapshot.places');
   beforeAll(async () => {
     bytes = buildSnapshot(await engine());
   });

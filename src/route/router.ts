@@ -7,6 +7,7 @@ import { modeGraph, openJunctions, type ModeGraph } from './modes.js';
 import { contract, Hierarchy, type HierarchyData, type ContractOptions } from './ch.js';
 import { BiDijkstra } from './dijkstra.js';
 import { bearings, turnCostsOf, type TurnCosts } from './turns.js';
+import { lazyItems } from './lazy.js';
 import type { Ends, Path } from './ends.js';
 import type { AlternativeOptions } from './alternatives.js';
 
@@ -33,9 +34,13 @@ export interface Search {
 export class Router {
   readonly graph: RoadGraph;
   readonly snapper: Snapper;
+  /** Per mode, its graph (made on first use where the router was made with `later`). */
   readonly modes: ModeGraph[];
-  /** Per mode, its hierarchy once contracted. */
+  /** Per mode, its hierarchy once contracted (likewise). */
   readonly hierarchies: (Hierarchy | undefined)[];
+  /** Per mode, whether its hierarchy is still to be made on first use, and whether there will be one. */
+  private readonly waiting: boolean[] = MODES.map(() => false);
+  private readonly planned: boolean[] = MODES.map(() => false);
   /** Per junction: how many edge ends meet there (any mode). */
   readonly degree: Uint8Array;
   /** Per mode: its turn costs, read (and checked) once from the graph's profiles rather than per query. */
@@ -50,25 +55,39 @@ export class Router {
    * A router over `graph`; `tree` (or how a snapshot makes it, see `Snapper`) and `hierarchies` are what a snapshot stored of them (data is
    * checked by `Hierarchy.from`, a `Hierarchy` taken as it is). `modes`: the graph's per-mode graphs,
    * made already (by a thread that read the same snapshot), instead of making them again.
+   * `later`: each mode's graph, and its hierarchy by `later.hierarchy` (where `later.has` says
+   * there is one), made on the mode's first use instead (a snapshot's reader: see `lazyItems`).
    */
   constructor(
     graph: RoadGraph,
     tree?: Flatbush | TreeFrom,
     hierarchies?: (HierarchyData | Hierarchy | undefined)[],
-    options: { modes?: ModeGraph[] } = {},
+    options: { modes?: ModeGraph[]; later?: { has: readonly boolean[]; hierarchy: (m: number, mg: ModeGraph) => Hierarchy } } = {},
   ) {
     this.graph = graph;
     this.turnCosts = MODES.map((_, m) => turnCostsOf(graph, m));
     this.snapper = new Snapper(graph, tree);
+    let angles: ReturnType<typeof bearings> | undefined; // trigonometry per edge end: once for all modes
+    const make = (m: number) => modeGraph(graph, m, (angles ??= bearings(graph)));
+    const later = options.later;
     if (options.modes) this.modes = options.modes;
-    else {
-      const angles = bearings(graph); // trigonometry per edge end: once for all modes
-      this.modes = MODES.map((_, m) => modeGraph(graph, m, angles));
-    }
-    this.hierarchies = this.modes.map((mg, m) => {
-      const h = hierarchies?.[m];
-      return h instanceof Hierarchy ? h : h ? Hierarchy.from(mg.arcs, h) : undefined;
-    });
+    else if (later) this.modes = lazyItems(MODES.length, make);
+    else this.modes = MODES.map((_, m) => make(m));
+    if (later) {
+      MODES.forEach((_, m) => {
+        this.waiting[m] = true;
+        this.planned[m] = !!later.has[m];
+      });
+      this.hierarchies = lazyItems(
+        MODES.length,
+        (m) => (later.has[m] ? later.hierarchy(m, this.modes[m]) : undefined),
+        (m) => (this.waiting[m] = false),
+      );
+    } else
+      this.hierarchies = this.modes.map((mg, m) => {
+        const h = hierarchies?.[m];
+        return h instanceof Hierarchy ? h : h ? Hierarchy.from(mg.arcs, h) : undefined;
+      });
     const degree = new Uint8Array(graph.nodeLon.length);
     for (let e = 0; e < graph.edgeFrom.length; e++) {
       const a = graph.edgeFrom[e],
@@ -123,9 +142,14 @@ export class Router {
     });
   }
 
-  /** Whether every mode has its hierarchy. */
+  /** Whether every mode has its hierarchy (made, or to be made on first use). */
   get contracted(): boolean {
-    return this.hierarchies.every(Boolean);
+    return MODES.every((_, m) => this.has(m));
+  }
+
+  /** Whether mode `m` has a hierarchy, made or to be made on its first use (without making it). */
+  has(m: number): boolean {
+    return this.waiting[m] ? this.planned[m] : !!this.hierarchies[m];
   }
 
   /** Per arc of mode `m`: the length of the edge it turns onto, metres (what alternatives share is measured in). */

@@ -188,7 +188,7 @@ function checkPackMeta(p: PackInfo, index: PlaceIndex): PackInfo {
   if (!Array.isArray(p.modes) || !p.modes.every((m) => MODES.includes(m as Mode))) throw bad('has unknown modes');
   if (p.routing !== !!index.router)
     throw bad(`says it ${p.routing ? 'routes' : 'does not route'}, but it has ${index.router ? 'roads' : 'no roads'}`);
-  for (const m of p.modes) if (!index.router?.hierarchies[MODES.indexOf(m as Mode)]) throw bad(`lists ${m}, whose hierarchy it lacks`);
+  for (const m of p.modes) if (!index.router?.has(MODES.indexOf(m as Mode))) throw bad(`lists ${m}, whose hierarchy it lacks`);
   return {
     bbox: p.bbox && [...p.bbox],
     ...(p.region !== undefined && { region: p.region }),

@@ -117,6 +117,25 @@ export function* readRoads(
   // the snapping tree by its ids, each run's box computed from the graph (`Snapper`'s rule)
   const tree = r.has('roadTree.ids') ? (items: number, box: BoxOf) => r.flatbush('roadTree', items, box) : undefined;
   if (!Array.isArray(meta?.hierarchies)) throw new RangeError('the directory lacks the roads');
+  if (meta.hierarchies.length > MODES.length)
+    throw new RangeError(`the directory lists ${meta.hierarchies.length} hierarchies, for ${MODES.length} modes`);
+  for (const [m, h] of meta.hierarchies.entries())
+    if (h && h.weight !== 'u32' && h.weight !== 'f64') throw new RangeError(`the hierarchy of mode ${m} has weights of no known type`);
+  // A plain read makes each mode's graph and hierarchy on the mode's first use: most of the
+  // open's time otherwise, for modes an app may never route by. A hierarchy that does not fit
+  // its stream is then refused as `corrupted` by that first use. A thread's read for a handover
+  // (`keep`), and a reader given what it made (`proven`), make them all now.
+  if (!r.proven && !options.keep) {
+    const has = MODES.map((_, m) => !!meta.hierarchies[m]);
+    const hierarchy = (m: number, mg: ModeGraph): Hierarchy => {
+      try {
+        return hierarchyOf(r, m, mg, meta.hierarchies[m]!.weight);
+      } catch (err) {
+        throw err instanceof RangeError ? r.fail('corrupted', err.message) : err;
+      }
+    };
+    return new Router(g, tree, undefined, { later: { has, hierarchy } });
+  }
   // each mode's graph, which its hierarchy is derived over (a proven reader's are this graph's)
   let modes: ModeGraph[] | undefined = r.proven ? options.proven?.modes : undefined;
   if (!modes) {
@@ -132,7 +151,6 @@ export function* readRoads(
   const hierarchies: Hierarchy[] = [];
   for (const [m, h] of meta.hierarchies.entries()) {
     if (!h) continue;
-    if (h.weight !== 'u32' && h.weight !== 'f64') throw new RangeError(`the hierarchy of mode ${m} has weights of no known type`);
     hierarchies[m] = hierarchyOf(r, m, modes[m], h.weight);
     yield `hierarchy ${m}`;
   }

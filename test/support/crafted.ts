@@ -5,6 +5,7 @@
  */
 import { inflateRawSync } from 'node:zlib';
 import { xxHash32 } from 'js-xxhash';
+import { fromSnapshot, type PlaceIndex } from '../../src/index.js';
 
 const HEADER = 24;
 
@@ -28,6 +29,18 @@ export interface Section {
 export interface Directory {
   sections: Section[];
   meta: Record<string, unknown>;
+}
+
+/**
+ * `fromSnapshot`, then every mode's graph and hierarchy made at once (a snapshot's router makes
+ * each on the mode's first use, and refuses a damaged one then): what a file is refused for, all
+ * of it, as opening it and routing by every mode would.
+ */
+export function openWhole(b: Uint8Array | ArrayBuffer, file?: string): PlaceIndex {
+  const index = fromSnapshot(b, file);
+  const router = index.router;
+  if (router) for (let m = 0; m < router.modes.length; m++) void router.hierarchies[m];
+  return index;
 }
 
 /** The directory of a snapshot, and where its sections start (the next multiple of 8 after it). */
