@@ -8,7 +8,7 @@ import { Admin, nepalDistricts, type AdminName } from './admin.js';
 import { tagValue } from './tags.js';
 import { officialDistrict, officialProvince, type OfficialName } from './official.js';
 import { labelName, nameIn, textIn, type Lang } from '../osm/name.js';
-import { kmTo } from '../geom/haversine.js';
+import { CalledNames } from './called.js';
 
 /** How far (km) a street may be to name a place's address. */
 export const STREET_KM = 0.1;
@@ -214,28 +214,9 @@ class Parts {
  * `CALLED_KM`; undefined when none.
  */
 function calledIndex(input: AddressInput): (value: string, lon: number, lat: number, lang: Lang, what: number) => string | undefined {
-  const t = input.shapes;
-  const rows = new Map<string, number[]>();
-  for (const names of input.called) {
-    names.forEach((n, r) => {
-      if (!n) return;
-      const k = n.trim().toLowerCase();
-      const list = rows.get(k);
-      if (!list) rows.set(k, [r]);
-      else if (list[list.length - 1] !== r) list.push(r);
-    });
-  }
+  const names = new CalledNames(input.shapes, input.called);
   return (value, lon, lat, lang, what) => {
-    let best = -1,
-      bestKm = CALLED_KM;
-    for (const r of rows.get(value.trim().toLowerCase()) ?? []) {
-      if (t.what[r] !== what) continue;
-      const km = kmTo(lon, lat, t.lon[r], t.lat[r]);
-      if (km <= bestKm) {
-        best = r;
-        bestKm = km;
-      }
-    }
+    const best = names.nearest(value, lon, lat, what, CALLED_KM);
     if (best < 0) return undefined;
     return (lang === 'en' ? input.labelsEn : input.labelsNe)[best] || undefined;
   };
