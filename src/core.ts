@@ -35,7 +35,7 @@ export {
 export { PlaceIndex, type PackInfo } from './index/place-index.js';
 export { buildSnapshot } from './snapshot/build.js';
 export { packIndex, REGIONS, PackError, type PackOptions, type Bbox, type Region } from './snapshot/pack.js';
-export { fromSnapshot } from './snapshot/read.js';
+export { fromSnapshot, openWhole, type SnapshotOptions } from './snapshot/read.js';
 export { isSnapshot, SNAPSHOT_VERSION } from './snapshot/format.js';
 export { parseInstant, INSTANT_FORMAT } from './hours/instant.js';
 export { MERGED_TYPES, FEATURE_KEYS, NODE_FEATURE_KEYS } from './osm/place.js';

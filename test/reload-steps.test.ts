@@ -3,7 +3,7 @@
  * (every check `fromSnapshot` makes) and hands over, with its bytes, the arrays it decoded and the
  * router's graphs it made; the serving thread takes them as they are and builds the index, and warms
  * its search, in steps. The index so made is the one `fromSnapshot` makes; the library's `fromSnapshot`
- * keeps checking everything (`test/snapshot-crafted.test.ts`, `test/snapshot-fuzz.test.ts`).
+ * checks every section, on its first use (`test/snapshot-crafted.test.ts`, `test/snapshot-fuzz.test.ts`).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { matchKeys } from '../src/lang/glossary.js';
 import { modeGraph } from '../src/route/modes.js';
 import { CORE } from './support/raw.js';
 import { MODES } from '../src/osm/profile.js';
+import { section } from './support/crafted.js';
 
 let dir: string;
 let file: string;
@@ -125,12 +126,16 @@ describe("the serving thread's index, made of what was handed over, is the one f
   });
 });
 
-describe("the library's fromSnapshot, and steps without a handover, check everything", () => {
-  it('a damaged byte is refused by both, with the checksum', () => {
+describe("the library's fromSnapshot, and steps without a handover, check every section: `whole` at once, else on its first use", () => {
+  it('a damaged byte is refused by both, with the checksum of its section', () => {
     const bad = bytes.slice();
-    bad[bad.length - 9] ^= 0x40;
-    expect(() => fromSnapshot(bad)).toThrow(SnapshotError);
-    expect(() => run(snapshotSteps(bad, 'bad.places'))).toThrow(/checksum mismatch/);
+    const s = section(bad, 'coords');
+    bad[s.at + (s.bytes >> 1)] ^= 0x40;
+    expect(() => fromSnapshot(bad, 'bad.places', { whole: true })).toThrow(/checksum mismatch in section coords/);
+    expect(() => run(snapshotSteps(bad, 'bad.places', { whole: true }))).toThrow(/checksum mismatch in section coords/);
+    const index = fromSnapshot(bad, 'bad.places');
+    expect(() => index.table.coords).toThrow(SnapshotError);
+    expect(() => index.table.coords).toThrow(/checksum mismatch in section coords/);
   });
 });
 

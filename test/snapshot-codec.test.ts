@@ -282,7 +282,7 @@ describe('dict: floats dictionary-coded come back bit for bit', () => {
 });
 
 describe('a crafted section of each encoding is refused as corrupted, never read wrong', () => {
-  /** The one section's entry and bytes, edited, the checksum made right. */
+  /** The one section's entry and bytes, edited, the checksums made right. */
   function craft(a: IntArray, codec: Codec | Encoding, edit: (e: Record<string, number>, b: Uint8Array) => void): Uint8Array {
     const w = new SectionWriter();
     w.put(N('x'), a, codec);
@@ -293,6 +293,7 @@ describe('a crafted section of each encoding is refused as corrupted, never read
     const start = (28 + n + 7) & ~7;
     const e = dir.sections[0];
     edit(e, b.subarray(start + e.offset, start + e.offset + e.bytes));
+    e.hash = xxHash32(b.subarray(start + e.offset, start + e.offset + e.bytes), 0);
     const text = new TextEncoder().encode(JSON.stringify(dir));
     const at = (28 + text.length + 7) & ~7;
     const out = new Uint8Array(at + b.length - start);
@@ -302,7 +303,7 @@ describe('a crafted section of each encoding is refused as corrupted, never read
     v.setUint32(24, text.length, true);
     out.set(text, 28);
     out.set(b.subarray(start), at);
-    v.setUint32(16, xxHash32(out.subarray(24), 0), true);
+    v.setUint32(16, xxHash32(out.subarray(24, 28 + text.length), 0), true);
     return out;
   }
   const u32 = (r: SectionReader) => r.array(N('x'), Uint32Array);

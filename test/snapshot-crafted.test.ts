@@ -159,7 +159,7 @@ describe('a hierarchy whose stored slots do not derive one is refused at load', 
     const s = dir.sections.find((x) => x.name === `ch${CAR}slots`)!;
     s.bytes -= 4;
     s.count -= 1;
-    const r = refusal(withDirectory(bytes, JSON.stringify(dir)));
+    const r = refusal(reseal(withDirectory(bytes, JSON.stringify(dir))));
     expect(r).toMatchObject({ problem: 'corrupted' });
     expect((r as { message: string }).message).toMatch(/hierarchy data: the slots' bits end at slot \d+/);
   });

@@ -23,7 +23,7 @@ import { flatbushData } from '../src/snapshot/flatbush.js';
 import { engine } from './support/fixture.js';
 import { CORE, TRANSIT } from './support/raw.js';
 import { random } from './support/random.js';
-import { openWhole } from './support/crafted.js';
+import { directory, openWhole, reseal, withDirectory as withText } from './support/crafted.js';
 
 // A fixed instant, so `isOpen` and the records' `open` compare equal whenever the test runs.
 const AT = new Date('2026-01-10T06:30:00Z'); // 12:15 Nepal Time
@@ -208,9 +208,12 @@ describe('the file format', () => {
     expect(isSnapshot(readFileSync(CORE))).toBe(false);
   });
 
-  it('checksums its payload with xxHash32, as the reference implementation computes it', () => {
+  it('checksums its directory, and each section in the directory, with xxHash32, as the reference implementation computes it', () => {
     const view = new DataView(bytes.buffer, bytes.byteOffset);
-    expect(view.getUint32(16, true)).toBe(xxHash32(bytes.subarray(24), 0));
+    expect(view.getUint32(16, true)).toBe(xxHash32(bytes.subarray(24, 28 + view.getUint32(24, true)), 0));
+    const { dir, start } = directory(bytes);
+    expect(dir.sections.length).toBeGreaterThan(20);
+    for (const s of dir.sections) expect(s.hash, s.name).toBe(xxHash32(bytes.subarray(start + s.offset, start + s.offset + s.bytes), 0));
   });
 
   it('lists its sections in a JSON directory, each within the file', () => {
@@ -283,30 +286,15 @@ describe('the file format', () => {
   });
 });
 
-/** Re-seals a snapshot after a change, so that only the change (not the checksum) is wrong. */
-function reseal(b: Uint8Array): Uint8Array {
-  new DataView(b.buffer, b.byteOffset).setUint32(16, xxHash32(b.subarray(24), 0), true);
-  return b;
+/** The snapshot with its directory replaced by `edit(directory)`, sections moved after it, checksums made right. */
+function withDirectory(bytes: Uint8Array, edit: (dir: any) => void): Uint8Array {
+  const { dir } = directory(bytes);
+  edit(dir);
+  return reseal(withText(bytes, JSON.stringify(dir)));
 }
 
-/** The snapshot with its directory replaced by `edit(directory)`, sections moved after it, checksum made right. */
-function withDirectory(bytes: Uint8Array, edit: (dir: any) => void): Uint8Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset);
-  const n = view.getUint32(24, true);
-  const dir = JSON.parse(new TextDecoder().decode(bytes.subarray(28, 28 + n)));
-  edit(dir);
-  const text = new TextEncoder().encode(JSON.stringify(dir));
-  const from = (28 + n + 7) & ~7,
-    to = (28 + text.length + 7) & ~7;
-  const out = new Uint8Array(to + bytes.length - from);
-  out.set(bytes.subarray(0, 24));
-  const v = new DataView(out.buffer);
-  v.setUint32(12, out.length - 24, true);
-  v.setUint32(24, text.length, true);
-  out.set(text, 28);
-  out.set(bytes.subarray(from), to);
-  return reseal(out);
-}
+/** The prototype of an index: a copy made on it keeps its parts' getters. */
+const PlaceIndexProto = (index: PlaceIndex): object => Object.getPrototypeOf(index) as object;
 
 function problemOf(fn: () => unknown): string {
   try {
@@ -414,16 +402,17 @@ describe('bad bytes throw SnapshotError saying which problem', () => {
     expect(problemOf(read(withDirectory(bytes, () => {}))), 'the same directory, moved').toBe('none');
     for (const [what, edit] of cases) expect(problemOf(read(withDirectory(bytes, edit))), what).toBe('corrupted');
     // a directory that is not JSON
-    const b = bytes.slice();
-    b[28] = 0x7b + 1;
-    expect(problemOf(read(reseal(b)))).toBe('corrupted');
+    const text = JSON.stringify(directory(bytes).dir);
+    expect(problemOf(read(withText(bytes, '|' + text.slice(1))))).toBe('corrupted');
   });
 
   it('corrupted, not a silently wrong index: a string index past the string table', async () => {
     // an index whose table lost its last string, which a row still names
     const index = await engine();
     const strings = index.table.strings.slice(0, -1);
-    const bad = buildSnapshot({ ...index, table: { ...index.table, strings } } as PlaceIndex);
+    const bad = buildSnapshot(
+      Object.assign(Object.create(PlaceIndexProto(index)) as PlaceIndex, index, { table: { ...index.table, strings } }),
+    );
     expect(problemOf(read(bad))).toBe('corrupted');
     expect(() => read(bad)()).toThrow(/below/);
   });

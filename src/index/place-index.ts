@@ -8,6 +8,7 @@ import { Words } from '../search/words.js';
 import { Walks } from './around.js';
 import type { Router } from '../route/router.js';
 import { tableBounds, type Bounds } from './bounds.js';
+import { Later } from './later.js';
 
 /**
  * What a pack holds (`buildSnapshot(index, { bbox, modes, routing, search })`, docs/api.md):
@@ -27,10 +28,17 @@ export interface PackInfo {
   search: boolean;
 }
 
+/** A part of an index given made, or a maker of it (a snapshot's parts are made on first use, see `Later`). */
+export type Part<T> = T | Later<T>;
+
+const later = <T>(p: Part<T>): Later<T> => (p instanceof Later ? p : Later.of(p));
+
 /**
  * A loaded set of places: the place table, one spatial index per type, and the
  * parsed opening hours. Built by `loadPbf()`; read by the query functions.
- * Its fields are the engine's own layout, not a stable API.
+ * Its fields are the engine's own layout, not a stable API. A snapshot's index makes its
+ * parts (the text index, the road graph, …) on their first use: reading one may throw
+ * `SnapshotError` `corrupted` where its bytes are damaged.
  */
 export class PlaceIndex {
   /** The `license` of every record. */
@@ -43,42 +51,86 @@ export class PlaceIndex {
   readonly table: PlaceTable;
   /** @internal */
   readonly types: Map<string, TypeTree>;
+  private readonly parts: {
+    lookup: Later<PlaceLookup>;
+    words: Later<Words>;
+    landmarks: Later<Landmarks>;
+    streets: Later<Streets>;
+    bounds: Later<Bounds | undefined>;
+    router: Later<Router | undefined>;
+  };
+  /**
+   * @internal What a snapshot's index left to first use, made now in steps, each yielding what it
+   * made (`fromSnapshot`'s `whole`, a server's handover); undefined for an index made whole.
+   */
+  readonly unmade: (() => Generator<string, void>) | undefined;
+
   /** @internal Every row by placeId. */
-  readonly lookup: PlaceLookup;
+  get lookup(): PlaceLookup {
+    return this.parts.lookup.get();
+  }
   /** @internal The text index of the named rows, for `search`. */
-  readonly words: Words;
+  get words(): Words {
+    return this.parts.words.get();
+  }
   /** @internal Named places, localities and addressed buildings, for `reverse`. */
-  readonly landmarks: Landmarks;
+  get landmarks(): Landmarks {
+    return this.parts.landmarks.get();
+  }
   /** @internal The named streets, segment by segment, for the nearest street to a point. */
-  readonly streets: Streets;
+  get streets(): Streets {
+    return this.parts.streets.get();
+  }
   /** @internal The road network and its searches, for `route`. */
-  router: Router | undefined;
+  get router(): Router | undefined {
+    return this.parts.router.get();
+  }
+  set router(router: Router | undefined) {
+    this.parts.router.set(router);
+  }
+  /** The box around every row's centroid (undefined when the data is empty), degrees. */
+  get bounds(): Bounds | undefined {
+    return this.parts.bounds.get();
+  }
+
   /** What a pack (a snapshot of one area, or of some parts) holds; undefined for a whole index. */
   pack: PackInfo | undefined;
   /** @internal The scratch of the walks over `types` and `landmarks` (see `around`): lent per walk, never index data. */
   readonly walks = new Walks();
-  /** The box around every row's centroid (undefined when the data is empty), degrees. */
-  readonly bounds: Bounds | undefined;
 
-  /** @internal `built`: the lookup, text index and landmarks when they were found before (a snapshot's). */
+  /**
+   * @internal `built`: the lookup, text index and landmarks when they were found before, or
+   * their makers (a snapshot's), and a snapshot's router and `unmade`.
+   */
   constructor(
     table: PlaceTable,
     types: Map<string, TypeTree>,
-    streets: Streets,
+    streets: Part<Streets>,
     license: string,
     stats: LoadStats,
-    built?: { lookup: PlaceLookup; words: Words; landmarks: Landmarks },
+    built?: {
+      lookup: Part<PlaceLookup>;
+      words: Part<Words>;
+      landmarks: Part<Landmarks>;
+      router?: Later<Router | undefined>;
+      unmade?: () => Generator<string, void>;
+    },
   ) {
     this.table = table;
     this.types = types;
-    this.lookup = built?.lookup ?? new PlaceLookup(table);
-    this.words = built?.words ?? Words.build(table);
-    this.landmarks = built?.landmarks ?? new Landmarks(table);
-    this.streets = streets;
+    this.parts = {
+      lookup: later(built?.lookup ?? new PlaceLookup(table)),
+      words: later(built?.words ?? Words.build(table)),
+      landmarks: later(built?.landmarks ?? new Landmarks(table)),
+      streets: later(streets),
+      // a snapshot's is made on first use, as its table's coordinates are
+      bounds: built ? new Later(() => tableBounds(table)) : Later.of(tableBounds(table)),
+      router: built?.router ?? Later.of(undefined),
+    };
+    this.unmade = built?.unmade;
     this.license = license;
     this.stats = stats;
     this.size = stats.points + stats.lineStrings + stats.polygons + stats.multiPolygons;
-    this.bounds = tableBounds(table);
   }
 
   /** Number of places (rows that `nearby` can answer with; the table also holds localities, streets and buildings). */

@@ -25,22 +25,50 @@ import { SnapshotError } from '../errors.js';
 import { SectionReader, isPermutation, type ArrayType, type Handover, type IntArray } from './sections.js';
 import { kdbushFrom } from './kdbush.js';
 import type { Meta } from './build.js';
-import { readRoads } from './roads.js';
+import { readRoads, type RoadMeta } from './roads.js';
+import { Later, defineLater, isMade } from '../index/later.js';
 import type { LoadStats } from '../types.js';
+
+/** Options of `fromSnapshot`. */
+export interface SnapshotOptions {
+  /**
+   * Decode and check every part now, as the first query of each kind would (`openWhole`): a
+   * damaged section is refused by the open, not by a later query. Slower to open (seconds at
+   * Nepal scale), for a tool that vets a file before shipping it.
+   */
+  whole?: boolean;
+}
 
 /**
  * Reads a snapshot written by `buildSnapshot` into an index that answers every query
- * as the one it was built from. Spatial indexes are restored with their `from()`,
- * and most arrays view `bytes` instead of copying them: do not modify them afterwards.
- * Bytes that are truncated, damaged, of another format version or not a snapshot
- * throw `SnapshotError`, saying which; `file` names them in its message.
+ * as the one it was built from. Opening reads the header and the directory alone (its
+ * hash checked); each part is decoded, its sections' hashes and values checked, when a
+ * query first needs it (the spatial index of a type at the first `nearby` of that type,
+ * the text index at the first `search`, the landmarks and streets at the first `reverse`,
+ * the road graph at the first route; each mode's hierarchy at that mode's first route),
+ * then kept. Most arrays view `bytes` instead of copying them: do not modify them afterwards.
+ *
+ * Bytes that are truncated, of another format version or not a snapshot, or a damaged header
+ * or directory, throw `SnapshotError` here, saying which; `file` names them in its message. A
+ * damaged section throws `SnapshotError` `corrupted` from the first query that needs it (and
+ * from every later one), never a wrong answer; `{ whole: true }` checks every section now.
  *
  * @example
  * const res = await fetch('/nepal.places');
  * const index = fromSnapshot(await res.arrayBuffer());
  */
-export function fromSnapshot(bytes: Uint8Array | ArrayBuffer, file = '<buffer>'): PlaceIndex {
-  return allSteps(snapshotSteps(bytes, file));
+export function fromSnapshot(bytes: Uint8Array | ArrayBuffer, file = '<buffer>', options: SnapshotOptions = {}): PlaceIndex {
+  return allSteps(snapshotSteps(bytes, file, options));
+}
+
+/**
+ * Makes now every part of a snapshot's index that `fromSnapshot` left to its first use (nothing
+ * for an index made whole); throws `SnapshotError` `corrupted` as the first query that needs a
+ * damaged part would. Returns the index.
+ */
+export function openWhole(index: PlaceIndex): PlaceIndex {
+  if (index.unmade) allSteps(index.unmade());
+  return index;
 }
 
 /** Runs steps (`snapshotSteps`) to their end, at once; what the last returns. */
@@ -52,11 +80,12 @@ export function allSteps<T>(steps: Generator<string, T>): T {
 }
 
 /**
- * Internal options of `snapshotSteps` (the library's `fromSnapshot` passes none: it checks everything).
+ * Internal options of `snapshotSteps` (the library's `fromSnapshot` passes none, or `whole`).
  * `keep` and `proven` are `SectionReader`'s: a thread reading the bytes keeps its arrays and its
  * router's graphs, and the serving thread, handed both with the bytes, takes them as proven.
+ * Either makes every part in the steps.
  */
-export interface StepOptions {
+export interface StepOptions extends SnapshotOptions {
   keep?: Handover;
   proven?: Handover;
 }
@@ -65,7 +94,7 @@ export interface StepOptions {
  * `fromSnapshot` as steps: each `next()` does a part of the reading (a few sections, one spatial
  * index, one mode's hierarchy) and yields what it did, the last returns the index. A server
  * drives them a turn of its event loop each (`loadOffThread`), so that requests are answered in
- * between. Throws `SnapshotError` as `fromSnapshot` does.
+ * between; it makes every part in them (`keep`, `proven`). Throws `SnapshotError` as `fromSnapshot` does.
  */
 export function* snapshotSteps(bytes: Uint8Array | ArrayBuffer, file: string, options: StepOptions = {}): Generator<string, PlaceIndex> {
   const t0 = performance.now();
@@ -74,19 +103,32 @@ export function* snapshotSteps(bytes: Uint8Array | ArrayBuffer, file: string, op
   }
   const r = new SectionReader(bytes, file, { keep: options.keep?.arrays, proven: options.proven?.arrays });
   yield 'header';
-  let index: PlaceIndex;
-  try {
-    index = yield* read(r, options);
-  } catch (err) {
-    // the checksum matched, so this is a file written wrong, not one damaged since
-    if (err instanceof SnapshotError) throw err;
-    throw r.fail('corrupted', (err as Error).message);
-  }
+  const index = sound(r, () => read(r, options));
+  yield 'index';
+  if (options.whole || options.keep || options.proven) yield* index.unmade!();
   index.timings = { read: 0, decode: Math.round((performance.now() - t0) * 10) / 10, types: 0, addresses: 0, search: 0, roads: 0 };
   return index;
 }
 
-function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceIndex> {
+/**
+ * What `make` returns; any error but a SnapshotError thrown as `corrupted`: the hashes matched, so
+ * a section that does not fit is a file written wrong (or crafted), not one damaged since.
+ */
+function sound<T>(r: SectionReader, make: () => T): T {
+  try {
+    return make();
+  } catch (err) {
+    if (err instanceof SnapshotError) throw err;
+    throw r.fail('corrupted', (err as Error).message);
+  }
+}
+
+/** A `Later` whose maker's errors are `corrupted` (`sound`). */
+const later = <T>(r: SectionReader, make: () => T) => new Later(() => sound(r, make));
+
+// Every part is made on first use (`Later`, `defineLater`), each checked as it is made; `unmade`
+// makes them all, in steps. Only the directory's small fields are checked here.
+function read(r: SectionReader, options: StepOptions): PlaceIndex {
   const meta = r.meta as Meta;
   if (
     typeof meta !== 'object' ||
@@ -99,96 +141,220 @@ function* read(r: SectionReader, options: StepOptions): Generator<string, PlaceI
   ) {
     throw new RangeError('the directory lacks the index fields');
   }
-  const strings = yield* r.stringSteps('strings');
-  const columns: Partial<Record<ColumnName, ColumnArray<ColumnName>>> = {};
-  for (const name of COLUMN_NAMES) {
-    const c: Column = COLUMNS[name];
-    const below = c.strings ? strings.length : undefined;
-    const like = c.like;
-    // stored as 0 for the value of column `like` in the row, else the value plus 1
-    columns[name] = (
-      like
-        ? r.decoded(name, Uint32Array, () =>
-            likeColumn(r.array(name, Uint32Array, below === undefined ? undefined : below + 1), columns[like] as Uint32Array, true),
-          )
-        : r.array<IntArray>(name, c.type as ArrayType, below)
-    ) as ColumnArray<ColumnName>;
-  }
+  const n = meta.rows;
+  const stringCount = r.count('strings.len');
   const t = {
-    ...(columns as { [K in ColumnName]: ColumnArray<K> }),
-    size: meta.rows,
-    strings,
+    size: n,
     schedules: Schedules.of(meta.schedules.map(String), Number(meta.badSchedules) || 0),
-  } satisfies PlaceTable;
-  yield 'table';
-  if (!r.proven) {
-    checkTable(t);
-    yield 'table checked';
-  }
+  } as PlaceTable;
+  defineLater(t, 'strings', () => sound(r, () => r.strings('strings')));
+  for (const name of COLUMN_NAMES) defineLater(t, name, () => sound(r, () => column(r, t, name, stringCount)));
+  // the shape layout is checked against the coordinates when either of its columns is first read
+  const shapes = later(r, () => checkShapes(r, t, r.array('shapeStart', Uint32Array), r.array('shape', Uint32Array)));
+  defineLater(t, 'shapeStart', () => shapes.get().starts);
+  defineLater(t, 'shape', () => shapes.get().shape);
 
-  const ids = r.array('typeIds', Uint32Array);
-  const places = r.array('typePlace', Uint32Array, t.size);
-  const matched = r.array('typeMatched', Uint32Array, strings.length);
-  if (ids.length !== places.length || matched.length !== places.length) throw new RangeError("the types' items do not fit together");
+  const types = typeTrees(r, t, meta, stringCount);
+  const landmarks = later(r, () => {
+    const landmarkIds = r.array('landmarkIds', Uint32Array);
+    return new Landmarks(t, {
+      tree: (rows) => kdbush(r, landmarkIds, r.nodeSize('landmarkIds'), t, rows, 'landmarks'),
+      boxes: r.has('landmarkBoxes.ids') ? (items, box) => r.flatbush('landmarkBoxes', items, box) : undefined,
+      areaM2: r.array('landmarkAreas', Float64Array),
+    });
+  });
+  const streets = later(r, () => new Streets(t, r.has('streets.ids') ? (items, box) => r.flatbush('streets', items, box) : undefined));
+  const sorted = later(r, () => r.strings('words'));
+  const words = later(r, () => {
+    const w = new Words({
+      sorted: sorted.get(),
+      sortedId: r.array('wordId', Uint32Array),
+      docRow: r.array('docRow', Uint32Array),
+      docLen: r.array('docLen', Uint16Array),
+      docOld: r.array('docOld', Uint8Array),
+      avgLen: Number(meta.avgLen),
+      start: r.array('postingStart', Uint32Array),
+      doc: r.array('postingDoc', Uint32Array),
+      tf: r.array('postingTf', Uint8Array),
+    });
+    if (!r.proven) checkWords(w, n);
+    return w;
+  });
+  const lookup = later(r, () => new PlaceLookup(t, r.array('lookup', Uint32Array, n)));
+  const roads = meta.roads;
+  const router = later(r, () => (roads ? allSteps(readRoads(r, roads, options)) : undefined));
+  const pack = meta.pack !== undefined ? checkPackMeta(meta.pack, roads) : undefined;
+
+  function* unmade(): Generator<string, void> {
+    if (!isMade(t, 'strings')) t.strings = yield* sounds(r, r.stringSteps('strings'));
+    for (const name of COLUMN_NAMES) {
+      void t[name];
+      yield name;
+    }
+    let i = 0;
+    for (const [name, tree] of types) {
+      void tree.nodeMax;
+      // types are many and mostly small: a step every few hundred thousand items
+      if (tree.place.length > 50_000 || i++ % 16 === 15) yield `types to ${name}`;
+    }
+    yield 'types';
+    void landmarks.get();
+    yield 'landmarks';
+    void streets.get();
+    yield 'streets';
+    if (!sorted.made) sorted.set(yield* r.stringSteps('words'));
+    void words.get();
+    yield 'text index';
+    void lookup.get();
+    void index.bounds;
+    yield 'lookup';
+    if (roads && !router.made) router.set(yield* sounds(r, readRoads(r, roads, options)));
+    // a plain read leaves each mode's hierarchy to its first use: made here, every one
+    const rt = router.get();
+    if (rt) for (let m = 0; m < rt.modes.length; m++) if (rt.has(m)) void rt.hierarchies[m];
+  }
+  const index = new PlaceIndex(t, types, streets, meta.license, checkStats(meta.stats), { lookup, words, landmarks, router, unmade });
+  index.pack = pack;
+  return index;
+}
+
+/** Steps whose errors are `corrupted` (`sound`). */
+function* sounds<T>(r: SectionReader, steps: Generator<string, T>): Generator<string, T> {
+  for (;;) {
+    const step = sound(r, () => steps.next());
+    if (step.done) return step.value;
+    yield step.value;
+  }
+}
+
+/**
+ * Column `name` of the table, decoded and checked against what the directory says of the others
+ * (their lengths, the strings' count): a file written wrong must not read out of range or loop
+ * over a bogus count. All linear and cheap; each column alone, so that a query pays for the columns it reads.
+ */
+function column(r: SectionReader, t: PlaceTable, name: ColumnName, strings: number): ColumnArray<ColumnName> {
+  const c: Column = COLUMNS[name];
+  const n = t.size;
+  const below = c.strings ? strings : name === 'kind' ? 3 : name === 'what' ? BUILDING + 1 : name === 'geom' ? MULTIPOLYGON + 1 : undefined;
+  const like = c.like;
+  // stored as 0 for the value of column `like` in the row, else the value plus 1
+  const a = (
+    like
+      ? r.decoded(name, Uint32Array, () =>
+          likeColumn(r.array(name, Uint32Array, below === undefined ? undefined : below + 1), t[like], true),
+        )
+      : r.array<IntArray>(name, c.type as ArrayType, below)
+  ) as ColumnArray<ColumnName>;
+  if (r.proven) return a;
+  if (c.size === 'rows' && a.length !== n) throw new RangeError(`table column ${name} is not ${n} rows long`);
+  if (c.size === 'starts') {
+    // the values a row's range indexes: tag pairs, types, shape numbers, coordinates
+    const end = {
+      tagStart: r.count('tagKV') / 2,
+      typeStart: r.count('typeList'),
+      shapeStart: r.count('shape'),
+      coordStart: r.count('coords'),
+    }[name as 'tagStart'];
+    const s = a as Uint32Array;
+    if (s.length !== n + 1 || s[0] !== 0 || s[n] !== end) throw new RangeError('a table offset column does not fit its data');
+    for (let i = 0; i < n; i++) if (s[i + 1] < s[i]) throw new RangeError('a table offset column goes backwards');
+  }
+  if (name === 'osmId') {
+    const ids = a as Float64Array;
+    for (let i = 0; i < n; i++) {
+      // placeId = osmId * 4 + kind must be a whole number, exact in a double: a fractional,
+      // NaN or huge id would come out of every query as a placeId that place() cannot find
+      const id = ids[i];
+      if (!(Number.isInteger(id) && Math.abs(id) < MAX_OSM_ID))
+        throw new RangeError(`row ${i} has osmId ${id}, not a whole number below 2^51`);
+    }
+  }
+  if (name === 'hours') {
+    const h = a as Int32Array;
+    for (let i = 0; i < n; i++) if (h[i] >= t.schedules.size) throw new RangeError(`row ${i} has an unknown kind`);
+  }
+  return a;
+}
+
+/** The shape columns, once each row's layout (see PlaceTable) accounts for exactly its coordinates. */
+function checkShapes(
+  r: SectionReader,
+  t: PlaceTable,
+  starts: Uint32Array,
+  shape: Uint32Array,
+): { starts: Uint32Array; shape: Uint32Array } {
+  const n = t.size;
+  if (r.proven) return { starts, shape };
+  if (starts.length !== n + 1 || starts[0] !== 0 || starts[n] !== shape.length)
+    throw new RangeError('a table offset column does not fit its data');
+  for (let i = 0; i < n; i++) if (starts[i + 1] < starts[i]) throw new RangeError('a table offset column goes backwards');
+  const { geom, coordStart } = t;
+  for (let i = 0; i < n; i++)
+    if (!shapeFits(geom, coordStart, starts, shape, i)) throw new RangeError(`row ${i}'s shape does not fit its coordinates`);
+  return { starts, shape };
+}
+
+/**
+ * The types' spatial indexes, each made on its first use: its places and matched types are views
+ * of two sections decoded for all, its KDBush and score bounds its own.
+ */
+function typeTrees(r: SectionReader, t: PlaceTable, meta: Meta, strings: number): Map<string, TypeTree> {
+  const all = later(r, () => {
+    const ids = r.array('typeIds', Uint32Array);
+    const places = r.array('typePlace', Uint32Array, t.size);
+    const matched = r.array('typeMatched', Uint32Array, strings);
+    if (ids.length !== places.length || matched.length !== places.length) throw new RangeError("the types' items do not fit together");
+    return { ids, places, matched };
+  });
   const types = new Map<string, TypeTree>();
   let at = 0;
+  const total = r.count('typeIds');
   for (const [i, { name, items, nodeSize }] of meta.types.entries()) {
-    if (typeof name !== 'string' || !Number.isSafeInteger(items) || items < 0 || at + items > places.length) {
+    if (typeof name !== 'string' || !Number.isSafeInteger(items) || items < 0 || at + items > total) {
       throw new RangeError(`type ${i} does not fit its places`);
     }
-    const rows = places.subarray(at, at + items);
-    const tree = kdbush(r, ids.subarray(at, at + items), nodeSize, t, rows, `type ${name}`);
-    types.set(name, typeTree(t, tree, rows, matched.subarray(at, at + items)));
+    const from = at;
+    const rows = later(r, () => all.get().places.subarray(from, from + items));
+    const made = later(r, () => {
+      const { ids, matched } = all.get();
+      const place = rows.get();
+      const tree = kdbush(r, ids.subarray(from, from + items), nodeSize, t, place, `type ${name}`);
+      return typeTree(t, tree, place, matched.subarray(from, from + items));
+    });
+    types.set(name, {
+      get place() {
+        return rows.get();
+      },
+      get matched() {
+        return made.get().matched;
+      },
+      get tree() {
+        return made.get().tree;
+      },
+      get prom() {
+        return made.get().prom;
+      },
+      get nodeMax() {
+        return made.get().nodeMax;
+      },
+    });
     at += items;
-    // types are many and mostly small: a step every few hundred thousand items
-    if (items > 50_000 || i % 16 === 15) yield `types to ${name}`;
   }
-  if (at !== places.length) throw new RangeError(`${places.length - at} type items belong to no type`);
-  yield 'types';
-
-  const landmarkIds = r.array('landmarkIds', Uint32Array);
-  const landmarks = new Landmarks(t, {
-    tree: (rows) => kdbush(r, landmarkIds, r.nodeSize('landmarkIds'), t, rows, 'landmarks'),
-    boxes: r.has('landmarkBoxes.ids') ? (items, box) => r.flatbush('landmarkBoxes', items, box) : undefined,
-    areaM2: r.array('landmarkAreas', Float64Array),
-  });
-  yield 'landmarks';
-  const streets = new Streets(t, r.has('streets.ids') ? (items, box) => r.flatbush('streets', items, box) : undefined);
-  yield 'streets';
-  const sorted = yield* r.stringSteps('words');
-  const words = new Words({
-    sorted,
-    sortedId: r.array('wordId', Uint32Array),
-    docRow: r.array('docRow', Uint32Array),
-    docLen: r.array('docLen', Uint16Array),
-    docOld: r.array('docOld', Uint8Array),
-    avgLen: Number(meta.avgLen),
-    start: r.array('postingStart', Uint32Array),
-    doc: r.array('postingDoc', Uint32Array),
-    tf: r.array('postingTf', Uint8Array),
-  });
-  if (!r.proven) checkWords(words, t.size);
-  yield 'text index';
-  const lookup = new PlaceLookup(t, r.array('lookup', Uint32Array, t.size));
-  const index = new PlaceIndex(t, types, streets, meta.license, checkStats(meta.stats), { lookup, words, landmarks });
-  yield 'index';
-  if (meta.roads) index.router = yield* readRoads(r, meta.roads, options);
-  if (meta.pack !== undefined) index.pack = checkPackMeta(meta.pack, index);
-  return index;
+  if (at !== total) throw new RangeError(`${total - at} type items belong to no type`);
+  return types;
 }
 
 // A pack's record, as `packIndex` writes it: a box of four numbers or null, modes among MODES
 // (none without routing; each with its hierarchy), two flags.
-function checkPackMeta(p: PackInfo, index: PlaceIndex): PackInfo {
+function checkPackMeta(p: PackInfo, roads: RoadMeta | undefined): PackInfo {
   const bad = (what: string) => new RangeError(`the pack's record ${what}`);
   if (typeof p !== 'object' || p === null) throw bad('is not an object');
   if (p.bbox !== null && !(Array.isArray(p.bbox) && p.bbox.length === 4 && p.bbox.every(Number.isFinite))) throw bad('has no box');
   if (p.region !== undefined && typeof p.region !== 'string') throw bad('has a region that is no name');
   if (typeof p.routing !== 'boolean' || typeof p.search !== 'boolean') throw bad('lacks its flags');
   if (!Array.isArray(p.modes) || !p.modes.every((m) => MODES.includes(m as Mode))) throw bad('has unknown modes');
-  if (p.routing !== !!index.router)
-    throw bad(`says it ${p.routing ? 'routes' : 'does not route'}, but it has ${index.router ? 'roads' : 'no roads'}`);
-  for (const m of p.modes) if (!index.router?.has(MODES.indexOf(m as Mode))) throw bad(`lists ${m}, whose hierarchy it lacks`);
+  if (p.routing !== !!roads) throw bad(`says it ${p.routing ? 'routes' : 'does not route'}, but it has ${roads ? 'roads' : 'no roads'}`);
+  for (const m of p.modes) if (!roads?.hierarchies?.[MODES.indexOf(m as Mode)]) throw bad(`lists ${m}, whose hierarchy it lacks`);
   return {
     bbox: p.bbox && [...p.bbox],
     ...(p.region !== undefined && { region: p.region }),
@@ -232,35 +398,6 @@ function checkStats(stats: LoadStats): LoadStats {
   return out;
 }
 
-// The checksum catches damage; these catch a file written wrong, whose bad offsets
-// would otherwise read out of range or loop over a bogus count. All linear and cheap.
-function checkTable(t: PlaceTable): void {
-  const n = t.size;
-  for (const name of COLUMN_NAMES)
-    if (COLUMNS[name].size === 'rows' && t[name].length !== n) throw new RangeError(`table column ${name} is not ${n} rows long`);
-  const starts: [Uint32Array, number][] = [
-    [t.tagStart, t.tagKV.length / 2],
-    [t.typeStart, t.typeList.length],
-    [t.shapeStart, t.shape.length],
-    [t.coordStart, t.coords.length],
-  ];
-  for (const [s, end] of starts) {
-    if (s.length !== n + 1 || s[0] !== 0 || s[n] !== end) throw new RangeError('a table offset column does not fit its data');
-    for (let i = 0; i < n; i++) if (s[i + 1] < s[i]) throw new RangeError('a table offset column goes backwards');
-  }
-  for (let i = 0; i < n; i++) {
-    // placeId = osmId * 4 + kind must be a whole number, exact in a double: a fractional,
-    // NaN or huge id would come out of every query as a placeId that place() cannot find
-    const id = t.osmId[i];
-    if (!(Number.isInteger(id) && Math.abs(id) < MAX_OSM_ID))
-      throw new RangeError(`row ${i} has osmId ${id}, not a whole number below 2^51`);
-    if (t.kind[i] > 2 || t.what[i] > BUILDING || t.geom[i] > MULTIPOLYGON || t.hours[i] >= t.schedules.size) {
-      throw new RangeError(`row ${i} has an unknown kind`);
-    }
-    if (!shapeFits(t, i)) throw new RangeError(`row ${i}'s shape does not fit its coordinates`);
-  }
-}
-
 /** OSM ids must stay below this in magnitude for `osmId * 4 + kind` to be exact. */
 const MAX_OSM_ID = 2 ** 51;
 
@@ -277,20 +414,20 @@ function kdbush(r: SectionReader, ids: Uint32Array, nodeSize: unknown, t: PlaceT
 }
 
 // Whether row r's shape layout (see PlaceTable) accounts for exactly its coordinates.
-function shapeFits(t: PlaceTable, r: number): boolean {
-  const s0 = t.shapeStart[r],
-    s1 = t.shapeStart[r + 1];
-  const coords = t.coordStart[r + 1] - t.coordStart[r];
-  const g = t.geom[r];
+function shapeFits(geom: Uint8Array, coordStart: Uint32Array, shapeStart: Uint32Array, shape: Uint32Array, r: number): boolean {
+  const s0 = shapeStart[r],
+    s1 = shapeStart[r + 1];
+  const coords = coordStart[r + 1] - coordStart[r];
+  const g = geom[r];
   if (g === POINT) return s1 === s0 && coords === 0;
-  if (g === LINE) return s1 - s0 === 1 && 2 * t.shape[s0] === coords;
+  if (g === LINE) return s1 - s0 === 1 && 2 * shape[s0] === coords;
   let s = s0,
     points = 0;
-  const polygons = g === POLYGON ? 1 : t.shape[s++];
+  const polygons = g === POLYGON ? 1 : shape[s++];
   for (let p = 0; p < polygons && s < s1; p++) {
-    const rings = t.shape[s++];
+    const rings = shape[s++];
     if (rings > s1 - s) return false;
-    for (let k = 0; k < rings; k++) points += t.shape[s++];
+    for (let k = 0; k < rings; k++) points += shape[s++];
   }
   return s === s1 && 2 * points === coords;
 }

@@ -61,6 +61,8 @@ export interface Entry {
   inflated?: number;
   /** The node size of a tree stored by its ids (`NAME.ids` of a Flatbush, a KDBush's ids). */
   nodeSize?: number;
+  /** xxHash32 of the section's stored bytes, checked when the section is first read. */
+  hash?: number;
 }
 
 /** The directory: the section table and the index's small fields. */
@@ -203,6 +205,7 @@ export class SectionWriter {
 
   /** The snapshot: header, directory (section table and `meta`), sections. */
   finish(meta: unknown): Uint8Array {
+    this.entries.forEach((e, i) => (e.hash = xxhash32(this.parts[i])));
     const dir = new TextEncoder().encode(JSON.stringify({ sections: this.entries, meta } satisfies Directory));
     const start = align8(HEADER_SIZE + 4 + dir.length);
     const out = new Uint8Array(start + this.size);
@@ -214,7 +217,7 @@ export class SectionWriter {
     view.setUint32(HEADER_SIZE, dir.length, true);
     out.set(dir, HEADER_SIZE + 4);
     this.entries.forEach((e, i) => out.set(this.parts[i], start + e.offset));
-    view.setUint32(16, xxhash32(out.subarray(HEADER_SIZE)), true);
+    view.setUint32(16, xxhash32(out.subarray(HEADER_SIZE, HEADER_SIZE + 4 + dir.length)), true);
     return out;
   }
 
@@ -417,6 +420,8 @@ export class SectionReader {
   private readonly entries = new Map<SectionName, Entry>();
   private readonly keep?: Decoded;
   private readonly given?: Decoded;
+  /** The sections whose hash has been checked: each is hashed once, when first read. */
+  private readonly hashed = new Set<SectionName>();
 
   constructor(
     input: Uint8Array | ArrayBuffer,
@@ -449,15 +454,17 @@ export class SectionReader {
     const length = view.getUint32(12, true);
     if (bytes.length < HEADER_SIZE + length) throw this.fail('truncated', `${bytes.length} bytes of ${HEADER_SIZE + length}`);
     if (bytes.length > HEADER_SIZE + length) throw this.fail('corrupted', `${bytes.length - HEADER_SIZE - length} bytes past its end`);
-    if (!this.proven && xxhash32(bytes.subarray(HEADER_SIZE)) !== view.getUint32(16, true))
-      throw this.fail('corrupted', 'checksum mismatch');
+    const dirLength = bytes.length >= HEADER_SIZE + 4 ? view.getUint32(HEADER_SIZE, true) : -1;
+    if (dirLength < 0 || HEADER_SIZE + 4 + dirLength > bytes.length)
+      throw this.fail('corrupted', 'checksum mismatch: the directory runs past the end');
+    // the header's hash covers the directory; each section's, in the directory, its bytes (`source`)
+    if (!this.proven && xxhash32(bytes.subarray(HEADER_SIZE, HEADER_SIZE + 4 + dirLength)) !== view.getUint32(16, true))
+      throw this.fail('corrupted', 'checksum mismatch in the directory');
     // typed arrays view the bytes where they lie: they must lie at multiples of 8
     if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
     this.bytes = bytes;
-    const dirLength = view.getUint32(HEADER_SIZE, true);
     let dir: Directory;
     try {
-      if (HEADER_SIZE + 4 + dirLength > bytes.length) throw new Error('it runs past the end');
       dir = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(HEADER_SIZE + 4, HEADER_SIZE + 4 + dirLength)));
       if (!Array.isArray(dir.sections)) throw new Error('no section table');
     } catch (err) {
@@ -476,6 +483,7 @@ export class SectionReader {
       )) {
         throw this.fail('corrupted', `section ${e.name} lies outside the file`);
       }
+      if (!(Number.isInteger(e.hash) && e.hash! >= 0 && e.hash! < 2 ** 32)) throw this.fail('corrupted', `section ${e.name} has no hash`);
       this.entries.set(e.name, e);
     }
     this.meta = dir.meta;
@@ -510,6 +518,13 @@ export class SectionReader {
     return this.array(name, type, below);
   }
 
+  /** The values a section holds, as the directory says (its array, decoded, holds that many). */
+  count(name: SectionName): number {
+    const e = this.entries.get(name);
+    if (!e) throw this.fail('corrupted', `no section ${name}`);
+    return e.count;
+  }
+
   /** The node size its writer noted for a section that holds a tree's ids. */
   nodeSize(name: SectionName): number | undefined {
     return this.entries.get(name)?.nodeSize;
@@ -526,6 +541,7 @@ export class SectionReader {
     if (!(Number.isSafeInteger(at) && Number.isSafeInteger(n) && at >= 0 && n >= 0 && at + n <= e.bytes)) {
       throw this.fail('corrupted', `${n} bytes at ${at} lie outside section ${name}`);
     }
+    this.stored(e);
     const from = this.bytes.byteOffset + this.start + e.offset + at;
     return this.bytes.buffer.slice(from, from + n) as ArrayBuffer;
   }
@@ -621,9 +637,19 @@ export class SectionReader {
     return e;
   }
 
+  /** A section's stored bytes, their hash checked the first time (not for a proven reader's bytes). */
+  private stored(e: Entry): Uint8Array {
+    const stored = this.bytes.subarray(this.start + e.offset, this.start + e.offset + e.bytes);
+    if (!this.proven && !this.hashed.has(e.name)) {
+      if (xxhash32(stored) !== e.hash) throw this.fail('corrupted', `checksum mismatch in section ${e.name}`);
+      this.hashed.add(e.name);
+    }
+    return stored;
+  }
+
   /** A section's encoded bytes, inflated if they are deflated; 8-aligned in their buffer either way. */
   private source(e: Entry): Uint8Array {
-    const stored = this.bytes.subarray(this.start + e.offset, this.start + e.offset + e.bytes);
+    const stored = this.stored(e);
     if (e.inflated === undefined) return stored;
     const n = e.inflated;
     // deflate gives at most 1032 bytes a byte: a larger claim is no deflate's

@@ -1,11 +1,12 @@
 /**
  * Crafting snapshots as an adversary would: sections and directory read as the format
- * describes them (`src/snapshot/format.ts`), changed, and the checksum made right again
- * (xxHash32 of the payload, by js-xxhash, not the reader's own xxhash).
+ * describes them (`src/snapshot/format.ts`), changed, and the checksums made right again
+ * (xxHash32 of each section and of the directory, by js-xxhash, not the reader's own xxhash).
  */
 import { inflateRawSync } from 'node:zlib';
 import { xxHash32 } from 'js-xxhash';
 import { fromSnapshot, type PlaceIndex } from '../../src/index.js';
+import { openWhole as makeWhole } from '../../src/snapshot/read.js';
 
 const HEADER = 24;
 
@@ -23,6 +24,8 @@ export interface Section {
   base?: number;
   /** Bytes before deflating, of a deflated section. */
   inflated?: number;
+  /** xxHash32 of the section's bytes. */
+  hash?: number;
 }
 
 /** A snapshot's directory: the section table and the index's small fields. */
@@ -32,15 +35,13 @@ export interface Directory {
 }
 
 /**
- * `fromSnapshot`, then every mode's graph and hierarchy made at once (a snapshot's router makes
- * each on the mode's first use, and refuses a damaged one then): what a file is refused for, all
- * of it, as opening it and routing by every mode would.
+ * `fromSnapshot`, then every part it leaves to first use made at once (`openWhole`: the tables'
+ * columns, each type's tree, the text index, the landmarks, the road graph, every mode's
+ * hierarchy), each refused as `corrupted` when damaged: what a file is refused for, all of it, as
+ * opening it and asking every kind of query would.
  */
 export function openWhole(b: Uint8Array | ArrayBuffer, file?: string): PlaceIndex {
-  const index = fromSnapshot(b, file);
-  const router = index.router;
-  if (router) for (let m = 0; m < router.modes.length; m++) void router.hierarchies[m];
-  return index;
+  return makeWhole(fromSnapshot(b, file));
 }
 
 /** The directory of a snapshot, and where its sections start (the next multiple of 8 after it). */
@@ -50,16 +51,24 @@ export function directory(b: Uint8Array): { dir: Directory; start: number } {
   return { dir, start: (HEADER + 4 + n + 7) & ~7 };
 }
 
-/** Writes the checksum of `b`'s payload into its header, in place. */
-export function reseal(b: Uint8Array): Uint8Array {
-  new DataView(b.buffer, b.byteOffset).setUint32(16, xxHash32(b.subarray(HEADER), 0), true);
+/** Writes the checksum of `b`'s directory (its length and text) into its header, in place. */
+function sealDirectory(b: Uint8Array): Uint8Array {
+  const view = new DataView(b.buffer, b.byteOffset);
+  view.setUint32(16, xxHash32(b.subarray(HEADER, HEADER + 4 + view.getUint32(HEADER, true)), 0), true);
   return b;
+}
+
+/** A copy of `b` with each section's hash, then the directory's, made right for its bytes as they are now. */
+export function reseal(b: Uint8Array): Uint8Array {
+  const { dir, start } = directory(b);
+  for (const s of dir.sections) s.hash = xxHash32(b.subarray(start + s.offset, start + s.offset + s.bytes), 0);
+  return withDirectory(b, JSON.stringify(dir));
 }
 
 /**
  * A copy of a snapshot with its directory replaced by `json` (text, so that values JSON
  * cannot write, such as 1e999, can be put in): the sections moved after it, the payload
- * length and the checksum made right.
+ * length and the directory's checksum made right (the sections' hashes are `json`'s).
  */
 export function withDirectory(b: Uint8Array, json: string): Uint8Array {
   const { start } = directory(b);
@@ -72,7 +81,7 @@ export function withDirectory(b: Uint8Array, json: string): Uint8Array {
   view.setUint32(HEADER, text.length, true);
   out.set(text, HEADER + 4);
   out.set(b.subarray(start), at);
-  return reseal(out);
+  return sealDirectory(out);
 }
 
 /** The section `name` of a snapshot, or an Error. */
@@ -149,7 +158,7 @@ export function replaceSection(b: Uint8Array, name: string, data: Uint8Array, fi
   const parts = dir.sections.map((x) => (x.name === name ? data : b.subarray(start + x.offset, start + x.offset + x.bytes)));
   let at = 0;
   dir.sections.forEach((x, i) => {
-    if (x.name === name) Object.assign(x, fields);
+    if (x.name === name) Object.assign(x, fields, { hash: xxHash32(data, 0) });
     x.offset = at;
     x.bytes = parts[i].length;
     at = (at + x.bytes + 7) & ~7;
@@ -160,7 +169,7 @@ export function replaceSection(b: Uint8Array, name: string, data: Uint8Array, fi
   out.set(moved.subarray(0, to));
   new DataView(out.buffer).setUint32(12, out.length - HEADER, true);
   dir.sections.forEach((x, i) => out.set(parts[i], to + x.offset));
-  return reseal(out);
+  return sealDirectory(out);
 }
 
 /** 32-bit words per value of a float section's type. */
