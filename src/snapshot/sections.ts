@@ -580,9 +580,9 @@ export class SectionReader {
     return out;
   }
 
-  /** The strings of a `strings` section. */
+  /** The strings of a `strings` section: `stringSteps` in one, its UTF-8 decoded at once. */
   strings(name: StringsName): string[] {
-    const steps = this.stringSteps(name);
+    const steps = this.stringSteps(name, Infinity);
     for (;;) {
       const step = steps.next();
       if (step.done) return step.value;
@@ -591,19 +591,19 @@ export class SectionReader {
 
   /**
    * `strings()` in steps, for a reader that yields between them (see `snapshotSteps`): UTF-8 is
-   * decoded STRING_BYTES at a time (some ms; a country's names are megabytes) and cut into strings
-   * STRING_COUNT at a time.
+   * decoded `chunk` bytes at a time (STRING_BYTES, some ms; a country's names are megabytes) and
+   * cut into strings STRING_COUNT at a time.
    */
-  *stringSteps(name: StringsName): Generator<string, string[]> {
+  *stringSteps(name: StringsName, chunk = STRING_BYTES): Generator<string, string[]> {
     const utf8 = this.array(`${name}.utf8`, Uint8Array);
     yield name;
     const len = this.array(`${name}.len`, Uint32Array);
     const decoder = new TextDecoder('utf-8', { fatal: true });
     const parts: string[] = [];
-    for (let at = 0; at < utf8.length; at += STRING_BYTES) {
+    for (let at = 0; at < utf8.length; at += chunk) {
       try {
         // a character cut at the chunk's end is held back for the next (stream)
-        parts.push(decoder.decode(utf8.subarray(at, at + STRING_BYTES), { stream: true }));
+        parts.push(decoder.decode(utf8.subarray(at, at + chunk), { stream: true }));
       } catch {
         throw this.fail('corrupted', `section ${name} is not UTF-8`);
       }
@@ -729,15 +729,9 @@ export class SectionReader {
         const vals = new Uint32Array(2 * dict);
         if (!unpack(new Uint32Array(src.buffer, src.byteOffset, head >> 2), vw, 0, vals, lo, this.proven ? Infinity : limit))
           throw bad(`holds a value below ${lo} or not below ${limit}`);
-        const index = new Uint32Array(n / 2);
-        unpack(new Uint32Array(src.buffer, src.byteOffset + head, (src.length - head) >> 2), w, 0, index);
         const out = new type(n) as Uint32Array;
-        for (let i = 0; i < index.length; i++) {
-          const k = index[i];
-          if (k >= dict) throw bad(`refers to pair ${k} of ${dict}`);
-          out[2 * i] = vals[2 * k];
-          out[2 * i + 1] = vals[2 * k + 1];
-        }
+        if (!unpairs(new Uint32Array(src.buffer, src.byteOffset + head, (src.length - head) >> 2), w, vals, out))
+          throw bad(`refers past its dictionary of ${dict} pairs`);
         return out as unknown as T;
       }
       case 'dict':
@@ -840,6 +834,36 @@ export class SectionReader {
     }
     return out;
   }
+}
+
+/**
+ * `out.length / 2` indexes of `width` bits unpacked from `words`, each pair of `vals` it names put
+ * in `out`; false at an index past them. One pass, without an array of the indexes between: tag
+ * pairs are millions at Nepal scale, read at a first query.
+ */
+function unpairs(words: Uint32Array, width: number, vals: Uint32Array, out: Uint32Array): boolean {
+  const n = out.length >> 1,
+    dict = vals.length >> 1;
+  if (width === 0) {
+    if (n && !dict) return false;
+    for (let i = 0; i < n; i++) {
+      out[2 * i] = vals[0];
+      out[2 * i + 1] = vals[1];
+    }
+    return true;
+  }
+  const mask = width === 32 ? -1 : 2 ** width - 1;
+  for (let i = 0, p = 0; i < n; i++, p += width) {
+    const word = p >>> 5,
+      bit = p & 31;
+    let v = words[word] >>> bit;
+    if (bit + width > 32) v |= words[word + 1] << (32 - bit);
+    const k = (v & mask) >>> 0;
+    if (k >= dict) return false;
+    out[2 * i] = vals[2 * k];
+    out[2 * i + 1] = vals[2 * k + 1];
+  }
+  return true;
 }
 
 /** The values each integer type holds: from, and below. */

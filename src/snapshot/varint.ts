@@ -72,35 +72,55 @@ export function readVarints(buf: Uint8Array, pos: number, end: number, out: Int3
   return at === end;
 }
 
+// Each loop reads its varints inline, a one-byte value (most deltas) without a call, and a longer
+// one through `long`, which returns the value and leaves its end in `end[0]` of the loop's own
+// scratch: no state outside the call, and loops that stay monomorphic and small.
+
 // The end of the varints read into `out`, or -1 when a value is `below` or more.
 function plain(buf: Uint8Array, pos: number, out: Int32Array, below: number): number {
+  const end = [0];
   for (let i = 0; i < out.length; i++) {
-    const v = varint(buf, pos);
-    if (v < 0 || v >= below) return -1;
-    pos = next;
+    let v = buf[pos];
+    if (v < 0x80) pos++;
+    else {
+      v = long(buf, pos, end);
+      if (v < 0) return -1;
+      pos = end[0];
+    }
+    if (v >= below) return -1;
     out[i] = v;
   }
   return pos;
 }
 
 function deltas(buf: Uint8Array, pos: number, out: Int32Array): number {
+  const end = [0];
   let a = 0;
   for (let i = 0; i < out.length; i++) {
-    const v = varint(buf, pos);
-    if (v < 0) return -1;
-    pos = next;
+    let v = buf[pos];
+    if (v < 0x80) pos++;
+    else {
+      v = long(buf, pos, end);
+      if (v < 0) return -1;
+      pos = end[0];
+    }
     out[i] = a += v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : unzigzag(v);
   }
   return pos;
 }
 
 function pairs(buf: Uint8Array, pos: number, out: Int32Array): number {
+  const end = [0];
   let a = 0,
     b = 0;
   for (let i = 0; i < out.length; i++) {
-    const v = varint(buf, pos);
-    if (v < 0) return -1;
-    pos = next;
+    let v = buf[pos];
+    if (v < 0x80) pos++;
+    else {
+      v = long(buf, pos, end);
+      if (v < 0) return -1;
+      pos = end[0];
+    }
     const d = v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : unzigzag(v);
     if (i & 1) out[i] = b += d;
     else out[i] = a += d;
@@ -113,11 +133,16 @@ function pairs(buf: Uint8Array, pos: number, out: Int32Array): number {
  * cannot hold); false when they do not end exactly at `end`, or a sum leaves the safe integers.
  */
 export function readDeltas64(buf: Uint8Array, pos: number, end: number, out: Float64Array): boolean {
+  const at = [0];
   let a = 0;
   for (let i = 0; i < out.length; i++) {
-    const v = varint(buf, pos);
-    if (v < 0) return false;
-    pos = next;
+    let v = buf[pos];
+    if (v < 0x80) pos++;
+    else {
+      v = long(buf, pos, at);
+      if (v < 0) return false;
+      pos = at[0];
+    }
     a += v < 0x40000000 ? (v >>> 1) ^ -(v & 1) : unzigzag(v);
     if (!(Math.abs(a) <= Number.MAX_SAFE_INTEGER)) return false;
     out[i] = a;
@@ -127,12 +152,9 @@ export function readDeltas64(buf: Uint8Array, pos: number, end: number, out: Flo
 
 const unzigzag = (v: number) => (v % 2 ? -(v + 1) / 2 : v / 2);
 
-// where the last `varint` ended: a second result without allocating a pair
-let next = 0;
-
-// The varint at `pos`, or -1 when it does not end by 2^53. Four bytes hold 28 bits:
-// integer arithmetic; longer ones (rare) in doubles. Small enough to be inlined.
-function varint(buf: Uint8Array, pos: number): number {
+// The varint at `pos` (undefined bytes, past the end, end it), its end put in `end[0]`; -1 when it
+// does not end by 2^53. Four bytes hold 28 bits: integer arithmetic; longer ones (rare) in doubles.
+function long(buf: Uint8Array, pos: number, end: number[]): number {
   let x = buf[pos++];
   let v = x & 0x7f;
   if (x >= 0x80) {
@@ -156,6 +178,6 @@ function varint(buf: Uint8Array, pos: number): number {
       }
     }
   }
-  next = pos;
+  end[0] = pos;
   return v;
 }
