@@ -299,27 +299,24 @@ function checkShapes(
  * of two sections decoded for all, its KDBush and score bounds its own.
  */
 function typeTrees(r: SectionReader, t: PlaceTable, meta: Meta, strings: number): Map<string, TypeTree> {
-  const all = later(r, () => {
-    const ids = r.array('typeIds', Uint32Array);
-    const places = r.array('typePlace', Uint32Array, t.size);
-    const matched = r.array('typeMatched', Uint32Array, strings);
-    if (ids.length !== places.length || matched.length !== places.length) throw new RangeError("the types' items do not fit together");
-    return { ids, places, matched };
-  });
+  const total = r.count('typeIds');
+  if (r.count('typePlace') !== total || r.count('typeMatched') !== total) throw new RangeError("the types' items do not fit together");
+  // each decoded for all types at the first that needs it: a type's places alone (its count) need no tree
+  const ids = later(r, () => r.array('typeIds', Uint32Array));
+  const places = later(r, () => r.array('typePlace', Uint32Array, t.size));
+  const matched = later(r, () => r.array('typeMatched', Uint32Array, strings));
   const types = new Map<string, TypeTree>();
   let at = 0;
-  const total = r.count('typeIds');
   for (const [i, { name, items, nodeSize }] of meta.types.entries()) {
     if (typeof name !== 'string' || !Number.isSafeInteger(items) || items < 0 || at + items > total) {
       throw new RangeError(`type ${i} does not fit its places`);
     }
     const from = at;
-    const rows = later(r, () => all.get().places.subarray(from, from + items));
+    const rows = later(r, () => places.get().subarray(from, from + items));
     const made = later(r, () => {
-      const { ids, matched } = all.get();
       const place = rows.get();
-      const tree = kdbush(r, ids.subarray(from, from + items), nodeSize, t, place, `type ${name}`);
-      return typeTree(t, tree, place, matched.subarray(from, from + items));
+      const tree = kdbush(r, ids.get().subarray(from, from + items), nodeSize, t, place, `type ${name}`);
+      return typeTree(t, tree, place, matched.get().subarray(from, from + items));
     });
     types.set(name, {
       get place() {
