@@ -3,7 +3,7 @@ import type { Snap } from './snap.js';
 import type { Router } from './router.js';
 import type { Path } from './ends.js';
 import type { AlternativeOptions } from './alternatives.js';
-import { NO_NODE, choiceAfter, copiesOf, entryPenalty, headOf, tailOf, timeOf } from './modes.js';
+import { DESTINATION_PENALTY_MS, NO_NODE, choiceAfter, copiesOf, entryPenalty, headOf, tailOf, timeOf } from './modes.js';
 import { turnMs } from './turns.js';
 import type { Track } from './track.js';
 
@@ -240,13 +240,25 @@ export function walkLeg(router: Router, m: number, leg: Leg, track: Track): numb
       );
     return turnMs(g, costs, keys[i - 1], k, choiceAfter(g, router.incidence, m, keys[i - 1]));
   };
+  const last = keys.length - 1;
   let ms = 0;
-  for (let i = 0; i < keys.length; i++) {
+  for (let i = 0; i <= last; i++) {
     const k = keys[i],
       e = k >> 1;
+    const whole = (i > 0 || sAt) && (i < last || tAt);
+    if (whole && i > 0 && leg.arcs && i - 1 < leg.arcs.length) {
+      // a whole edge after a turn of the search: its time and the turn's are the arc's weight less
+      // any entry penalty, exactly (both are whole ms); looking up neither the edge's length nor its
+      // speed saves two of a long route's cache misses per edge. A weight below the penalty holds none.
+      const w = weight[leg.arcs[i - 1]];
+      const time = w < DESTINATION_PENALTY_MS ? w : w - entryPenalty(g, m, open, k, tailOf(g, k));
+      track.whole(g, e, (k & 1) === 0, time);
+      ms += time;
+      continue;
+    }
     const time = pieceMs(g, m, s, t, keys, i, sAt, tAt) + (i > 0 ? turn(i) : leg.startMs);
     const a = i === 0 && !sAt ? s : k & 1 ? 'to' : 'from';
-    const b = i === keys.length - 1 && !tAt ? t : k & 1 ? 'from' : 'to';
+    const b = i === last && !tAt ? t : k & 1 ? 'from' : 'to';
     track.walk(g, e, a, b, time);
     ms += time;
   }

@@ -45,11 +45,13 @@ export function encodePolyline(lat: readonly number[], lon: readonly number[]): 
 }
 
 // One signed delta: zigzag, then 5-bit groups, low first, each + 63, 0x20 set on all but the last.
+// Integer operators: a delta of whole 1e-5 degrees is at most 3.6e7 in magnitude, so the zigzag
+// stays far below 2^31.
 function value(out: Uint8Array, pos: number, d: number): number {
-  let v = d < 0 ? -2 * d - 1 : 2 * d;
+  let v = d < 0 ? ~(d << 1) : d << 1;
   while (v >= 0x20) {
     out[pos++] = (0x20 | (v & 0x1f)) + 63;
-    v = Math.floor(v / 32);
+    v >>= 5;
   }
   out[pos++] = v + 63;
   return pos;

@@ -49,7 +49,7 @@ export class Track {
    */
   walk(g: RoadGraph, e: number, a: Snap | 'from' | 'to', b: Snap | 'from' | 'to', ms: number): void {
     if (typeof a === 'string' && typeof b === 'string') {
-      this.edgeWhole(g, e, a === 'from', ms);
+      this.whole(g, e, a === 'from', ms);
       return;
     }
     const first = g.coordStart[e],
@@ -76,13 +76,32 @@ export class Track {
     this.share(before, e, ms, !forward);
   }
 
-  // A whole edge, forward or backward: the hot case (every edge between the ends), without
-  // the position arithmetic of a partial walk.
-  private edgeWhole(g: RoadGraph, e: number, forward: boolean, ms: number): void {
+  /**
+   * Walks edge `e` whole, `forward` from its first point to its last or back, taking `ms`: the hot
+   * case (every edge between a route's ends), without the position arithmetic of a partial walk.
+   */
+  whole(g: RoadGraph, e: number, forward: boolean, ms: number): void {
     const first = g.coordStart[e],
       last = g.coordStart[e + 1] - 1;
     const c = g.coords;
     const before = this.lon.length;
+    if (!this.detail) {
+      // a bare track keeps points alone: no junction to note per point, no shares of time
+      const { lon, lat } = this;
+      let x0 = lon[before - 1],
+        y0 = lat[before - 1];
+      const step = forward ? 1 : -1;
+      for (let k = forward ? first + 1 : last - 1, end = forward ? last + 1 : first - 1; k !== end; k += step) {
+        const x = c[2 * k] / E7,
+          y = c[2 * k + 1] / E7;
+        if (x === x0 && y === y0) continue;
+        lon.push(x);
+        lat.push(y);
+        x0 = x;
+        y0 = y;
+      }
+      return;
+    }
     if (forward) for (let k = first + 1; k <= last; k++) this.point(c, k, k === last ? g.edgeTo[e] : -1);
     else for (let k = last - 1; k >= first; k--) this.point(c, k, k === first ? g.edgeFrom[e] : -1);
     this.share(before, e, ms, !forward);
