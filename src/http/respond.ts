@@ -70,14 +70,18 @@ export function compressible(c: Context<AppEnv>): void {
 
 /** An envelope (`envelope()`) as the answer, with its status. */
 export function envelopeAnswer(c: Context<AppEnv>, body: Envelope): Response {
-  const text = JSON.stringify(body);
+  return envelopeText(c, JSON.stringify(body), body.status);
+}
+
+/** An envelope already written as JSON text (`routesJson`), as the answer, with its status. */
+export function envelopeText(c: Context<AppEnv>, text: string, status: number): Response {
   flushSaid(c);
   c.header('Content-Type', 'application/json');
   for (const name in ANSWER_HEADERS) c.header(name, ANSWER_HEADERS[name as keyof typeof ANSWER_HEADERS]);
   // UTF-8 is at least as long as UTF-16 code units: a long text needs no measuring to be compressed.
   if (text.length < COMPRESS_MIN) c.header('Content-Length', String(encoder.encode(text).length));
   else compressible(c);
-  return c.body(text, body.status as 200);
+  return c.body(text, status as 200);
 }
 
 /** A 200 GeoJSON answer of `records`. */
