@@ -3,7 +3,7 @@ import type { z } from '@hono/zod-openapi';
 import type { Lang } from '../osm/name.js';
 import type { AppEnv } from './api.js';
 import { requestLang } from './params.js';
-import { say } from './respond.js';
+import { requestHeader, say } from './respond.js';
 import type { Search } from './query.js';
 
 /**
@@ -16,5 +16,5 @@ export function answerLang(c: Context<AppEnv>, search: Search, schema: z.ZodObje
   // said with the middleware's own Vary (Origin), which the answer writes last
   const vary = c.get('said')?.vary;
   say(c, 'vary', vary ? `${vary}, Accept-Language` : 'Accept-Language');
-  return requestLang(search, schema, c.req.header('accept-language'));
+  return requestLang(search, schema, requestHeader(c, 'accept-language'));
 }

@@ -51,7 +51,7 @@ export function flushSaid(c: Context<AppEnv>): void {
  */
 export function requestHeader(
   c: Context<AppEnv>,
-  name: 'x-request-id' | 'accept-encoding' | 'origin' | 'sec-fetch-site' | 'referer',
+  name: 'x-request-id' | 'accept-encoding' | 'accept-language' | 'origin' | 'sec-fetch-site' | 'referer',
 ): string | undefined {
   const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
   if (!incoming?.headers) return c.req.header(name);
