@@ -70,18 +70,14 @@ export function compressible(c: Context<AppEnv>): void {
 
 /** An envelope (`envelope()`) as the answer, with its status. */
 export function envelopeAnswer(c: Context<AppEnv>, body: Envelope): Response {
-  return envelopeText(c, JSON.stringify(body), body.status);
-}
-
-/** An envelope already written as JSON text (`routesJson`), as the answer, with its status. */
-export function envelopeText(c: Context<AppEnv>, text: string, status: number): Response {
+  const text = JSON.stringify(body);
   flushSaid(c);
   c.header('Content-Type', 'application/json');
   for (const name in ANSWER_HEADERS) c.header(name, ANSWER_HEADERS[name as keyof typeof ANSWER_HEADERS]);
   // UTF-8 is at least as long as UTF-16 code units: a long text needs no measuring to be compressed.
   if (text.length < COMPRESS_MIN) c.header('Content-Length', String(encoder.encode(text).length));
   else compressible(c);
-  return c.body(text, status as 200);
+  return c.body(text, body.status as 200);
 }
 
 /** A 200 GeoJSON answer of `records`. */
@@ -99,7 +95,7 @@ export function geoJsonText(c: Context<AppEnv>, text: string): Response {
 }
 
 /**
- * A 200 envelope already written as UTF-8 (`NearbyAnswer`), with the headers of `envelopeAnswer`,
+ * A 200 envelope already written as UTF-8 (`NearbyAnswer`, `routesBody`), with the headers of `envelopeAnswer`,
  * in a plain object: what the middleware said (its object, made for this request, becomes the
  * headers), after what was said through Hono's context (Hono's CORS, for a browser's request).
  * With `encoding`, the bytes are already compressed so (compress() leaves such an answer alone).

@@ -9,6 +9,9 @@
  */
 import type { Route } from '../query/route.js';
 import { envelope } from './envelope.js';
+import type { Body } from './nearby-json.js';
+
+const encoder = new TextEncoder();
 
 /** The 200 envelope of `routes` at `now`, as JSON text. */
 export function routesJson(routes: readonly Route[], now: number): string {
@@ -22,4 +25,10 @@ export function routesJson(routes: readonly Route[], now: number): string {
       `"instructionList":${JSON.stringify(r.instructionList)}}`,
   );
   return `${lead}${records.join(',')}]}`;
+}
+
+/** `routesJson` as UTF-8, to answer with `bytesAnswer` (its headers in a plain object, as the other written answers'). */
+export function routesBody(routes: readonly Route[], now: number): Body {
+  const text = routesJson(routes, now);
+  return { bytes: encoder.encode(text), chars: text.length };
 }

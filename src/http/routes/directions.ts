@@ -7,8 +7,8 @@ import { parseDirectionsParams } from '../params.js';
 import { answerLang } from '../lang.js';
 import { readParam } from '../schema.js';
 import { routesToGeoJSON } from '../../query/route-geojson.js';
-import { envelopeText, geoJsonText } from '../respond.js';
-import { routesJson } from '../route-json.js';
+import { bytesAnswer, geoJsonText } from '../respond.js';
+import { routesBody } from '../route-json.js';
 import { SUCCESS } from '../envelope.js';
 import { nptTimestamp } from '../timestamp.js';
 
@@ -28,7 +28,7 @@ export function directionsRoutes(api: Api): void {
     const geojson = readParam(search, endpoint.query, 'format') === 'geojson';
     try {
       const routes = core(() => route(index, query));
-      if (!geojson) return envelopeText(c, routesJson(routes, api.now()), 200);
+      if (!geojson) return bytesAnswer(c, routesBody(routes, api.now()));
       const { type, features } = routesToGeoJSON(routes, { mode: query.mode ?? 'foot' });
       return geoJsonText(c, JSON.stringify({ type, timestamp: nptTimestamp(api.now()), status: 200, message: SUCCESS, features }));
     } catch (err) {
