@@ -1,5 +1,5 @@
 import type { Contract, LoadOptions, LoadStats, LoadTimings } from '../types.js';
-import { openPbf, readBlocks, type PbfFile } from '../load/read.js';
+import { openPbf, readBlocks } from '../load/read.js';
 import { PLACE_KEEP } from '../osm/place.js';
 import { defaultWorkers } from '../load/decode.js';
 import { Osm } from '../load/osm.js';
@@ -57,11 +57,9 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
     duplicates: 0,
   };
   const ms: LoadTimings = { read: 0, decode: 0, types: 0, addresses: 0, search: 0, roads: 0 };
-  const pbf = await openPbf(source, options.strict);
-  ms.read = clock();
-  const workers = options.workers ?? defaultWorkers(pbf.bytes.length);
-  const built = await ingest(pbf, { workers, profiles, roads: options.roads !== false, progress: options.onProgress, stats });
+  const built = await ingest(source, { options, profiles, stats, ms, clock });
   ms.decode = clock();
+  const workers = built.workers;
   const index = await assemble(built.table, built.graph, built.areas, stats, ms, {
     license: options.license ?? OSM_LICENSE,
     contract: options.contract,
@@ -71,9 +69,10 @@ export async function loadPbf(source: string | Uint8Array, options: LoadOptions 
   return index;
 }
 
-/** What `ingest` makes of a PBF: the model, and the counts the last progress report gives. */
+/** What `ingest` makes of a PBF: the model, the decoder threads it used, and the counts the last progress report gives. */
 interface Ingested {
   table: PlaceTable;
+  workers: number;
   graph: RoadGraph | undefined;
   areas: Area[];
   bytes: number;
@@ -81,16 +80,22 @@ interface Ingested {
 }
 
 /**
- * Decodes `pbf` and builds the place table, the road graph and the administrative areas,
- * filling `stats`. A function of its own so that the decoded file (every node, way and
- * relation: most of a load's peak memory) and the file's bytes are garbage by the time
- * `assemble` builds the indexes; held in `loadPbf`'s frame they would live to its end.
+ * Reads and decodes a PBF and builds the place table, the road graph and the administrative
+ * areas, filling `stats` and `ms.read`. A function of its own, the file opened in it, so that
+ * the decoded file (every node, way and relation: most of a load's peak memory) and the file's
+ * bytes are garbage by the time `assemble` builds the indexes; held in `loadPbf`'s frame they
+ * would live to its end.
  */
 async function ingest(
-  pbf: PbfFile,
-  o: { workers: number; profiles: Profiles; roads: boolean; progress: LoadOptions['onProgress']; stats: LoadStats },
+  source: string | Uint8Array,
+  o: { options: LoadOptions; profiles: Profiles; stats: LoadStats; ms: LoadTimings; clock: () => number },
 ): Promise<Ingested> {
-  const { stats, progress, profiles } = o;
+  const { stats, profiles } = o;
+  const progress = o.options.onProgress;
+  const pbf = await openPbf(source, o.options.strict);
+  o.ms.read = o.clock();
+  const workers = o.options.workers ?? defaultWorkers(pbf.bytes.length);
+  const withRoads = o.options.roads !== false;
   const total = pbf.bytes.length;
   let read = pbf.headerEnd;
   let objects = 0;
@@ -102,9 +107,9 @@ async function ingest(
   // relations), as extracts are; a file that is not gets built again at the end.
   const osm = new Osm();
   let places: PlaceBuilder | undefined = new PlaceBuilder(osm, stats, guessSizes(total));
-  let roads: RoadBuilder | undefined = o.roads ? new RoadBuilder(osm, profiles) : undefined;
+  let roads: RoadBuilder | undefined = withRoads ? new RoadBuilder(osm, profiles) : undefined;
   let phase = 0; // 0 nodes, 1 ways, 2 relations
-  await readBlocks(pbf, o.workers, PLACE_KEEP, (seq, blk) => {
+  await readBlocks(pbf, workers, PLACE_KEEP, (seq, blk) => {
     osm.add(blk);
     read += pbf.data[seq].length;
     objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;
@@ -141,9 +146,9 @@ async function ingest(
     Object.assign(stats, { partial: 0, skippedWays: 0, skippedRelations: 0 });
     table = buildPlaces(osm, stats);
   }
-  const network = !o.roads ? undefined : roads ? roads.finish() : buildRoads(osm, profiles);
+  const network = !withRoads ? undefined : roads ? roads.finish() : buildRoads(osm, profiles);
   if (network) Object.assign(stats, network.stats);
-  return { table, graph: network?.graph, areas: osmAdminAreas(osm), bytes: total, objects };
+  return { table, workers, graph: network?.graph, areas: osmAdminAreas(osm), bytes: total, objects };
 }
 
 // Milliseconds since the previous call (or since the clock was made), rounded.

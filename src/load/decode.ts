@@ -50,6 +50,11 @@ export async function decodeFrames(
     }
     return;
   }
+  // The file and the caller's `take` (through which every decoded block is reachable), held for
+  // the threads' listeners (and named nowhere else in them) and let go once the load is over: a
+  // terminated thread keeps its listeners until it has exited, a turn of the event loop later,
+  // and meanwhile the caller's next phase would run with the file and all its blocks unfreeable.
+  let held: { buf: Uint8Array; take: (seq: number, b: Block) => void } | undefined = { buf, take };
   return new Promise<void>((resolve, reject) => {
     const pool = startWorkers(Math.min(workers, frames.length));
     const cancel = new SharedArrayBuffer(4);
@@ -62,6 +67,8 @@ export async function decodeFrames(
     // ends each thread once it is idle (at once when the load is done: they all are)
     const stop = () => {
       stopping = true;
+      held = undefined;
+      ready.clear();
       Atomics.store(new Int32Array(cancel), 0, 1);
       for (const w of pool) if (!pending.get(w)) void w.terminate();
     };
@@ -77,7 +84,7 @@ export async function decodeFrames(
       // a copy of the blob alone, transferred: the file buffer is neither cloned nor
       // detached (Buffer#slice would share the file's memory)
       const bytes = new Uint8Array(f.length);
-      bytes.set(buf.subarray(f.offset, f.offset + f.length));
+      bytes.set(held!.buf.subarray(f.offset, f.offset + f.length));
       pending.set(w, (pending.get(w) ?? 0) + 1);
       w.postMessage({ seq, bytes } satisfies Job, [bytes.buffer]);
     };
@@ -97,7 +104,7 @@ export async function decodeFrames(
         try {
           for (let b; (b = ready.get(out)); out++) {
             ready.delete(out);
-            take(out, b);
+            held!.take(out, b);
           }
         } catch (err) {
           failed = true;
