@@ -48,6 +48,8 @@ describe('varints read back what was written', () => {
     ['plain, every byte length up to 2^32 - 1', [0, 1, 127, 128, 16383, 16384, 2 ** 21 - 1, 2 ** 21, 2 ** 28 - 1, 2 ** 28, 2 ** 32 - 1], 0],
     ['deltas, up and down', [5, 3, 3, 1000, -1000, 2 ** 31 - 1, -(2 ** 31), 0], 1],
     ['pairs: lon and lat each from its own previous', [853000000, 277000000, 853000100, 276999900, -1800000000, 900000000], 2],
+    ['pairs, an odd count: the last a lon alone', [853000000, 277000000, 853000100, 276999900, 853000050], 2],
+    ['pairs, a long varint on either side', [1, 2 ** 31 - 1, -(2 ** 31), 5, 2 ** 30, -(2 ** 30), 7], 2],
   ];
   it.each(cases)('%s', (_, values, stride) => {
     const buf = new Uint8Array(varintSize(values, stride));
