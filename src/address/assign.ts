@@ -102,12 +102,60 @@ export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
 /** The name tags an `addr:street` or `addr:place` value is matched against. */
 const NAME_KEYS = ['name', 'name:en', 'name:ne'];
 
-/** Every row's address: as mapped, in English and in Nepali (see `computeAddresses`). */
+/**
+ * Every row's address: as mapped, in English and in Nepali (see `computeAddresses`), each distinct
+ * text once. Why not a string per row and column: at Nepal scale that is five million strings,
+ * hundreds of MB held on the address thread and again on the main thread that receives them,
+ * where a few hundred thousand are distinct; these are typed arrays, moved without a copy.
+ */
 export interface Addresses {
-  /** The default address (names as mapped, `name:en` first). */
-  list: string[];
-  en: string[];
-  ne: string[];
+  /** The distinct addresses but `''`, in the order first met: all rows' as mapped, then the new ones in English, then in Nepali. */
+  texts: string[];
+  /** Per row: its address as mapped (`name:en` first), English and Nepali, as 1 + its index in `texts`; 0 for none (`''`). */
+  list: Uint32Array;
+  en: Uint32Array;
+  ne: Uint32Array;
+}
+
+/** One column of addresses being made: each row's text as an index into the column's own distinct texts. */
+class Column {
+  private readonly ids = new Map<string, number>([['', 0]]);
+  readonly texts: string[] = [''];
+  readonly rows: Uint32Array;
+  constructor(size: number) {
+    this.rows = new Uint32Array(size);
+  }
+  set(r: number, s: string): void {
+    let i = this.ids.get(s);
+    if (i === undefined) {
+      i = this.texts.length;
+      this.texts.push(s);
+      this.ids.set(s, i);
+    }
+    this.rows[r] = i;
+  }
+}
+
+// The columns' texts numbered as one list, in the order a scan of the columns one after the
+// other meets them, and each column's rows renumbered to it.
+function merge(columns: Column[]): Addresses {
+  const ids = new Map<string, number>([['', 0]]);
+  const texts: string[] = [];
+  const out = columns.map((c) => {
+    const to = Uint32Array.from(c.texts, (s) => {
+      let i = ids.get(s);
+      if (i === undefined) {
+        texts.push(s);
+        i = texts.length;
+        ids.set(s, i);
+      }
+      return i;
+    });
+    const rows = c.rows;
+    for (let r = 0; r < rows.length; r++) rows[r] = to[rows[r]];
+    return rows;
+  });
+  return { texts, list: out[0], en: out[1], ne: out[2] };
 }
 
 /** How far (km) a street or locality named by an `addr:*` tag may be to lend the address its names in another language. */
@@ -130,7 +178,7 @@ export async function computeAddresses(input: AddressInput, streets = new Street
   const localities = new Localities(t, input.localities);
   const admin = new Admin(input.areas, await nepalDistricts());
   const called = calledIndex(input);
-  const out: Addresses = { list: new Array(t.size), en: new Array(t.size), ne: new Array(t.size) };
+  const out = [new Column(t.size), new Column(t.size), new Column(t.size)];
   const address = [new Parts(), new Parts(), new Parts()];
   const langs = [undefined, 'en', 'ne'] as const;
   const labelsOf = [input.labels, input.labelsEn, input.labelsNe];
@@ -170,11 +218,11 @@ export async function computeAddresses(input: AddressInput, streets = new Street
       area(district, v[DISTRICT], officialDistrict);
       area(province, v[PROVINCE], officialProvince);
     });
-    out.list[r] = address[0].text();
-    out.en[r] = address[1].text();
-    out.ne[r] = address[2].text();
+    out[0].set(r, address[0].text());
+    out[1].set(r, address[1].text());
+    out[2].set(r, address[2].text());
   }
-  return out;
+  return merge(out);
 }
 
 /** One address being assembled: its parts, no empty ones and no repeats. */
@@ -224,18 +272,10 @@ function calledIndex(input: AddressInput): (value: string, lon: number, lat: num
 
 /** Stores computed addresses in the table, each distinct one once in its strings. */
 export function storeAddresses(t: PlaceTable, addresses: Addresses): void {
-  const ids = new Map<string, number>([['', 0]]);
-  const store = (list: string[], column: Uint32Array) => {
-    for (let r = 0; r < t.size; r++) {
-      const s = list[r];
-      let i = ids.get(s);
-      if (i === undefined) {
-        i = t.strings.length;
-        t.strings.push(s);
-        ids.set(s, i);
-      }
-      column[r] = i;
-    }
+  const base = t.strings.length - 1; // text k (from 1) is string base + k
+  for (const s of addresses.texts) t.strings.push(s);
+  const store = (rows: Uint32Array, column: Uint32Array) => {
+    for (let r = 0; r < t.size; r++) column[r] = rows[r] === 0 ? 0 : base + rows[r];
   };
   store(addresses.list, t.address);
   store(addresses.en, t.addressEn);

@@ -5,7 +5,8 @@ import { computeAddresses, type AddressInput } from './assign.js';
 // lookup and search indexes: the two need nothing of each other.
 parentPort?.once('message', (input: AddressInput) => {
   computeAddresses(input).then(
-    (list) => parentPort!.postMessage({ list }),
+    (list) =>
+      parentPort!.postMessage({ list }, [list.list.buffer as ArrayBuffer, list.en.buffer as ArrayBuffer, list.ne.buffer as ArrayBuffer]),
     (err: unknown) => parentPort!.postMessage({ error: (err as Error).message }),
   );
 });
