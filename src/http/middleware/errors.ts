@@ -3,10 +3,18 @@ import { HTTPException } from 'hono/http-exception';
 import { accessLine } from '../access-log.js';
 import type { AppEnv } from '../api.js';
 import { HttpError, quote } from '../http-error.js';
+import { SnapshotError } from '../../errors.js';
 import { envelope } from '../envelope.js';
 import { envelopeAnswer } from '../respond.js';
 
 const MESSAGE_500 = 'Internal server error';
+/**
+ * A snapshot opened with `fromSnapshot` reads each part on its first use: a part damaged on disk
+ * or in memory is found by the request that needs it. That is the server's data, not the client's
+ * request: a 503 that says so, without the file's path; the log has the whole error.
+ */
+const MESSAGE_DAMAGED =
+  "Service unavailable: the server's data is damaged where this request reads it (a snapshot section failed its check); the operator must build the snapshot again";
 /** The methods every route of the API answers. */
 export const ALLOW = 'GET, HEAD, OPTIONS';
 /** The methods of a route that also takes a JSON body (`POST /matrix`). */
@@ -26,7 +34,7 @@ export interface ErrorsOptions {
 
 /** The error answers of the API, each an envelope. */
 export interface Errors {
-  /** `app.onError`: an `HttpError` (or Hono's `HTTPException`) answers its status; anything else a 500. */
+  /** `app.onError`: an `HttpError` (or Hono's `HTTPException`) answers its status; a damaged snapshot (`SnapshotError`) a 503; anything else a 500. */
   onError: (err: unknown, c: Context<AppEnv>) => Response;
   /** The 405 of a path that has routes, for any other method. */
   methodNotAllowed: Handler<AppEnv>;
@@ -53,6 +61,7 @@ export function errors(options: ErrorsOptions): Errors {
     }
     if (err instanceof HTTPException) return envelopeAnswer(c, envelope(err.status, err.message, [], now()));
     log(`${c.get('requestId')} error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (err instanceof SnapshotError) return envelopeAnswer(c, envelope(503, MESSAGE_DAMAGED, [], now()));
     return envelopeAnswer(c, envelope(500, MESSAGE_500, [], now()));
   };
   // The base path as mounted (a host's prefix included): the catch-all's own route, less its `/*`.
