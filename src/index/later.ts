@@ -40,26 +40,47 @@ export class Later<T> {
   }
 }
 
+/** Where `lazyFields` keeps which fields are made: on the prototype it gives the object. */
+const MADE = Symbol('made');
+
 /**
- * Defines `obj[key]` as a value made by `make` when first read, then kept as a plain property;
- * writing it replaces the maker. For plain objects whose readers should not change (a place table's
- * columns): code that reads `t.coords` stays as it is.
+ * `base` with fields `keys`, each made by `make(key)` when first read, then kept; writing one
+ * gives it instead; a maker that throws is called again at the next read. For plain objects whose
+ * readers should not change (a place table's columns): code that reads `t.coords` stays as it is.
+ * The fields are accessors on a prototype of the object's own, each value held in its accessor's
+ * closure: defined one by one on the object itself, they turned it into a dictionary (V8's slow
+ * properties), and every column read of every query into a hash lookup.
  */
-export function defineLater<O extends object, K extends keyof O>(obj: O, key: K, make: () => O[K]): void {
-  const keep = (value: O[K]) => Object.defineProperty(obj, key, { value, writable: true, configurable: true, enumerable: true });
-  Object.defineProperty(obj, key, {
-    configurable: true,
-    enumerable: true,
-    get: () => {
-      const value = make();
-      keep(value);
-      return value;
-    },
-    set: (value: O[K]) => keep(value),
-  });
+export function lazyFields<O extends object, K extends keyof O & string>(base: Omit<O, K>, keys: readonly K[], make: (key: K) => O[K]): O {
+  const made = new Set<PropertyKey>();
+  const proto: object = {};
+  for (const key of keys) {
+    let value: O[K] | undefined;
+    let pending = true;
+    Object.defineProperty(proto, key, {
+      enumerable: true,
+      get: () => {
+        if (pending) {
+          value = make(key);
+          pending = false;
+          made.add(key);
+        }
+        return value;
+      },
+      set: (v: O[K]) => {
+        value = v;
+        pending = false;
+        made.add(key);
+      },
+    });
+  }
+  Object.defineProperty(proto, MADE, { value: made });
+  return Object.assign(Object.create(proto) as O, base);
 }
 
-/** Whether `obj[key]` has been made (it is no longer read through its maker). */
+/** Whether field `key` of `obj` has been made (`lazyFields`), or is not one made later. */
 export function isMade(obj: object, key: PropertyKey): boolean {
+  const made = (obj as { [MADE]?: Set<PropertyKey> })[MADE];
+  if (made) return made.has(key);
   return Object.getOwnPropertyDescriptor(obj, key)?.get === undefined;
 }

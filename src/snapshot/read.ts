@@ -26,7 +26,7 @@ import { SectionReader, isPermutation, type ArrayType, type Handover, type IntAr
 import { kdbushFrom } from './kdbush.js';
 import type { Meta } from './build.js';
 import { readRoads, type RoadMeta } from './roads.js';
-import { Later, defineLater, isMade } from '../index/later.js';
+import { Later, lazyFields, isMade } from '../index/later.js';
 import type { LoadStats } from '../types.js';
 
 /** Options of `fromSnapshot`. */
@@ -126,7 +126,7 @@ function sound<T>(r: SectionReader, make: () => T): T {
 /** A `Later` whose maker's errors are `corrupted` (`sound`). */
 const later = <T>(r: SectionReader, make: () => T) => new Later(() => sound(r, make));
 
-// Every part is made on first use (`Later`, `defineLater`), each checked as it is made; `unmade`
+// Every part is made on first use (`Later`, `lazyFields`), each checked as it is made; `unmade`
 // makes them all, in steps. Only the directory's small fields are checked here.
 function read(r: SectionReader, options: StepOptions): PlaceIndex {
   const meta = r.meta as Meta;
@@ -143,16 +143,20 @@ function read(r: SectionReader, options: StepOptions): PlaceIndex {
   }
   const n = meta.rows;
   const stringCount = r.count('strings.len');
-  const t = {
-    size: n,
-    schedules: Schedules.of(meta.schedules.map(String), Number(meta.badSchedules) || 0),
-  } as PlaceTable;
-  defineLater(t, 'strings', () => sound(r, () => r.strings('strings')));
-  for (const name of COLUMN_NAMES) defineLater(t, name, () => sound(r, () => column(r, t, name, stringCount)));
   // the shape layout is checked against the coordinates when either of its columns is first read
   const shapes = later(r, () => checkShapes(r, t, r.array('shapeStart', Uint32Array), r.array('shape', Uint32Array)));
-  defineLater(t, 'shapeStart', () => shapes.get().starts);
-  defineLater(t, 'shape', () => shapes.get().shape);
+  const t: PlaceTable = lazyFields<PlaceTable, 'strings' | ColumnName>(
+    { size: n, schedules: Schedules.of(meta.schedules.map(String), Number(meta.badSchedules) || 0) },
+    ['strings', ...COLUMN_NAMES],
+    (name) =>
+      (name === 'strings'
+        ? sound(r, () => r.strings('strings'))
+        : name === 'shapeStart'
+          ? shapes.get().starts
+          : name === 'shape'
+            ? shapes.get().shape
+            : sound(r, () => column(r, t, name, stringCount))) as PlaceTable[typeof name],
+  );
 
   const types = typeTrees(r, t, meta, stringCount);
   const landmarks = later(r, () => {
