@@ -136,24 +136,37 @@ class Column {
   }
 }
 
-// The columns' texts numbered as one list, in the order a scan of the columns one after the
-// other meets them, and each column's rows renumbered to it.
-function merge(columns: Column[]): Addresses {
+/** The addresses of a run of rows (`computeAddresses`): per column, its distinct texts (`''` first) and each row's index into them. */
+export interface AddressRun {
+  /** The first row of the run. */
+  from: number;
+  texts: string[][];
+  rows: Uint32Array[];
+}
+
+/**
+ * The addresses of runs that together cover a table's rows in order, numbered as one list: texts
+ * in the order a scan of the whole table meets them, column after column (as mapped, English, Nepali).
+ */
+export function mergeAddresses(runs: AddressRun[], size: number): Addresses {
   const ids = new Map<string, number>([['', 0]]);
   const texts: string[] = [];
-  const out = columns.map((c) => {
-    const to = Uint32Array.from(c.texts, (s) => {
-      let i = ids.get(s);
-      if (i === undefined) {
-        texts.push(s);
-        i = texts.length;
-        ids.set(s, i);
-      }
-      return i;
-    });
-    const rows = c.rows;
-    for (let r = 0; r < rows.length; r++) rows[r] = to[rows[r]];
-    return rows;
+  const out = [0, 1, 2].map((c) => {
+    const column = new Uint32Array(size);
+    for (const run of runs) {
+      const to = Uint32Array.from(run.texts[c], (s) => {
+        let i = ids.get(s);
+        if (i === undefined) {
+          texts.push(s);
+          i = texts.length;
+          ids.set(s, i);
+        }
+        return i;
+      });
+      const rows = run.rows[c];
+      for (let r = 0; r < rows.length; r++) column[run.from + r] = to[rows[r]];
+    }
+    return column;
   });
   return { texts, list: out[0], en: out[1], ne: out[2] };
 }
@@ -162,7 +175,8 @@ function merge(columns: Column[]): Addresses {
 const CALLED_KM = 5;
 
 /**
- * Every row's address, most specific first, no empty parts, no repeats, joined with ", ":
+ * The address of every row (of `run`, by default all), most specific first, no empty parts, no
+ * repeats, joined with ", " (see `mergeAddresses` for all runs' as one list):
  *   house name and number and street from `addr:*`, else the nearest street within 100 m;
  *   the locality: `addr:place`/`addr:suburb`, else the containing or nearest locality within 2 km;
  *   municipality, district and province from the administrative areas, else `addr:city`,
@@ -173,18 +187,24 @@ const CALLED_KM = 5;
  * an `addr:street`/`addr:place` value by the names of the nearest street or locality it names
  * (within 5 km), an `addr:*` value otherwise in the language's script (`textIn`).
  */
-export async function computeAddresses(input: AddressInput, streets = new Streets(input.shapes)): Promise<Addresses> {
+export async function computeAddresses(
+  input: AddressInput,
+  streets = new Streets(input.shapes),
+  run: { from: number; to: number } = { from: 0, to: input.shapes.size },
+): Promise<AddressRun> {
   const t = input.shapes;
+  const { from, to } = run;
   const localities = new Localities(t, input.localities);
   const admin = new Admin(input.areas, await nepalDistricts());
   const called = calledIndex(input);
-  const out = [new Column(t.size), new Column(t.size), new Column(t.size)];
+  const out = [new Column(to - from), new Column(to - from), new Column(to - from)];
   const address = [new Parts(), new Parts(), new Parts()];
   const langs = [undefined, 'en', 'ne'] as const;
   const labelsOf = [input.labels, input.labelsEn, input.labelsNe];
   const none: (string | null)[] = new Array(KEYS.length).fill(null);
   let next = 0; // the next row with addr:* values
-  for (let r = 0; r < t.size; r++) {
+  while (next < input.addrRows.length && input.addrRows[next] < from) next++;
+  for (let r = from; r < to; r++) {
     for (const a of address) a.clear();
     let v = none;
     if (next < input.addrRows.length && input.addrRows[next] === r) {
@@ -218,11 +238,11 @@ export async function computeAddresses(input: AddressInput, streets = new Street
       area(district, v[DISTRICT], officialDistrict);
       area(province, v[PROVINCE], officialProvince);
     });
-    out[0].set(r, address[0].text());
-    out[1].set(r, address[1].text());
-    out[2].set(r, address[2].text());
+    out[0].set(r - from, address[0].text());
+    out[1].set(r - from, address[1].text());
+    out[2].set(r - from, address[2].text());
   }
-  return merge(out);
+  return { from, texts: out.map((c) => c.texts), rows: out.map((c) => c.rows) };
 }
 
 /** One address being assembled: its parts, no empty ones and no repeats. */

@@ -4,7 +4,7 @@ import type { Area } from '../geom/areas.js';
 import { buildTypeTrees } from '../index/type-trees.js';
 import { PlaceIndex } from '../index/place-index.js';
 import { Streets } from '../index/streets.js';
-import { addressInput, computeAddresses, storeAddresses, type AddressInput, type Addresses } from '../address/assign.js';
+import { addressInput, computeAddresses, mergeAddresses, storeAddresses, type AddressInput, type AddressRun } from '../address/assign.js';
 import { startThread } from '../load/thread.js';
 import type { RoadGraph } from '../model/roads.js';
 import { Router } from '../route/router.js';
@@ -45,15 +45,17 @@ export async function assemble(
   stats.schedules = table.schedules.size + table.schedules.bad;
   stats.badSchedules = table.schedules.bad;
   // Addresses need the whole table but nothing of the indexes below: on a big table
-  // they are computed on a thread meanwhile, on a small one here (a thread's start-up
-  // would cost more).
+  // most rows' are computed on a thread meanwhile and the rest here once the indexes are
+  // built (the thread would finish long after them alone); on a small table all here (a
+  // thread's start-up would cost more).
   let clock = performance.now();
   const started = clock;
   const input = addressInput(table, areas);
   const streets = new Streets(table);
   const threaded = options.threads ?? table.size >= THREAD_ROWS;
-  const addresses = threaded ? addressesOnThread(input) : computeAddresses(input, streets);
-  addresses.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+  const split = threaded ? Math.round(table.size * THREAD_SHARE) : 0;
+  const addresses = threaded ? addressesOnThread(input, { from: 0, to: split }) : undefined;
+  addresses?.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
   const types = buildTypeTrees(table);
   ms.types = Math.round(performance.now() - clock);
   clock = performance.now();
@@ -66,7 +68,8 @@ export async function assemble(
     if (contract === 'always' || (contract === 'auto' && roads.nodeLon.length <= CONTRACT_NODES)) index.router.contract();
   }
   ms.roads = Math.round(performance.now() - clock);
-  storeAddresses(table, await addresses);
+  const here = await computeAddresses(input, streets, { from: split, to: table.size });
+  storeAddresses(table, mergeAddresses(addresses ? [await addresses, here] : [here], table.size));
   ms.addresses = Math.round(performance.now() - started);
   index.timings = ms;
   return index;
@@ -76,24 +79,28 @@ export async function assemble(
 // 6,888); threads asked for with `workers` are used whatever the size.
 const THREAD_ROWS = 50_000;
 
-// Computes the addresses on a thread; if the thread fails, here.
-function addressesOnThread(input: AddressInput): Promise<Addresses> {
-  return new Promise<Addresses>((resolve, reject) => {
+// The share of a big table's rows whose addresses the thread computes: at Nepal scale the main
+// thread's indexes take about half as long as all the addresses, so both end together near here.
+const THREAD_SHARE = 0.75;
+
+// Computes the addresses of a run of rows on a thread; if the thread fails, here.
+function addressesOnThread(input: AddressInput, run: { from: number; to: number }): Promise<AddressRun> {
+  return new Promise<AddressRun>((resolve, reject) => {
     const w = startThread(import.meta.url, '../address/worker');
     let settled = false;
     const fallback = () => {
       if (settled) return;
       settled = true;
       void w.terminate();
-      computeAddresses(input).then(resolve, reject);
+      computeAddresses(input, undefined, run).then(resolve, reject);
     };
-    w.once('message', (m: { list?: Addresses; error?: string }) => {
+    w.once('message', (m: { list?: AddressRun; error?: string }) => {
       if (!m.list) return fallback();
       settled = true;
       void w.terminate();
       resolve(m.list);
     });
     w.once('error', fallback);
-    w.postMessage(input);
+    w.postMessage({ input, run });
   });
 }
