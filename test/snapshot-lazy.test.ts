@@ -4,12 +4,10 @@
  * hierarchy is refused, as `corrupted`, by the first query of its mode.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot, fromSnapshot, SnapshotError, type PlaceIndex } from '../src/index.js';
+import { fromSnapshot, SnapshotError, type PlaceIndex } from '../src/index.js';
 import { route } from '../src/query/route.js';
 import { MODES } from '../src/osm/profile.js';
-import { engine } from './support/fixture.js';
-import { TRANSIT } from './support/raw.js';
-import { reseal, section } from './support/crafted.js';
+import { reseal, section, transitSnapshot } from './support/crafted.js';
 
 const FOOT = MODES.indexOf('foot'),
   CAR = MODES.indexOf('car');
@@ -19,14 +17,7 @@ let whole: PlaceIndex;
 let bytes: Uint8Array;
 
 beforeAll(async () => {
-  whole = await engine(TRANSIT);
-  bytes = buildSnapshot(whole);
-  const g = whole.router!.graph;
-  // the ends of the first edge every mode may take both ways, and of one a few edges later
-  const open = (e: number) => (g.edgeAccess[e] & 0xff) === 0xff;
-  const edges = [...g.edgeFrom.keys()].filter(open);
-  const at = (e: number): [number, number] => [g.nodeLat[g.edgeFrom[e]] / 1e7, g.nodeLon[g.edgeFrom[e]] / 1e7];
-  points = [at(edges[0]), at(edges[Math.floor(edges.length / 2)])];
+  ({ whole, bytes, points } = await transitSnapshot());
 });
 
 /** Whether mode m's graph has been made (the items are made by their getter until then). */

@@ -7,7 +7,6 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildSnapshot,
   fromSnapshot,
   isochrone,
   matrix,
@@ -23,9 +22,7 @@ import {
 } from '../src/index.js';
 import { COLUMN_NAMES } from '../src/model/table.js';
 import { isMade } from '../src/index/later.js';
-import { engine } from './support/fixture.js';
-import { TRANSIT } from './support/raw.js';
-import { section } from './support/crafted.js';
+import { section, transitSnapshot } from './support/crafted.js';
 
 let whole: PlaceIndex;
 let bytes: Uint8Array;
@@ -34,14 +31,7 @@ let at: { lat: number; lon: number };
 let type: string;
 
 beforeAll(async () => {
-  whole = await engine(TRANSIT);
-  bytes = buildSnapshot(whole);
-  const g = whole.router!.graph;
-  // the ends of the first edge every mode may take both ways, and of one half the graph later
-  const open = (e: number) => (g.edgeAccess[e] & 0xff) === 0xff;
-  const edges = [...g.edgeFrom.keys()].filter(open);
-  const node = (e: number): [number, number] => [g.nodeLat[g.edgeFrom[e]] / 1e7, g.nodeLon[g.edgeFrom[e]] / 1e7];
-  points = [node(edges[0]), node(edges[Math.floor(edges.length / 2)])];
+  ({ whole, bytes, points } = await transitSnapshot());
   at = { lat: points[0][0], lon: points[0][1] };
   // the type with the most places
   type = Object.entries(whole.typeCounts()).sort((a, b) => b[1] - a[1])[0][0];

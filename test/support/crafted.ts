@@ -5,7 +5,9 @@
  */
 import { inflateRawSync } from 'node:zlib';
 import { xxHash32 } from 'js-xxhash';
-import { fromSnapshot, type PlaceIndex } from '../../src/index.js';
+import { buildSnapshot, fromSnapshot, type PlaceIndex } from '../../src/index.js';
+import { engine } from './fixture.js';
+import { TRANSIT } from './raw.js';
 import { openWhole as makeWhole } from '../../src/snapshot/read.js';
 
 const HEADER = 24;
@@ -229,4 +231,17 @@ export function writeFloats(b: Uint8Array, name: string, values: Float32Array | 
     for (let j = 0; j < width; j++) if (Math.floor(k / 2 ** j) % 2) out[head + ((i * width + j) >> 3)] |= 1 << ((i * width + j) & 7);
   });
   return replaceSection(b, name, out, { width, dict: table.length } as Partial<Section>);
+}
+
+/**
+ * The transit fixture's index, its snapshot, and two junction points a few hundred metres apart
+ * on roads every mode may take both ways: the ends of the first such edge and of one half the graph later.
+ */
+export async function transitSnapshot(): Promise<{ whole: PlaceIndex; bytes: Uint8Array; points: [number, number][] }> {
+  const whole = await engine(TRANSIT);
+  const g = whole.router!.graph;
+  const open = (e: number) => (g.edgeAccess[e] & 0xff) === 0xff;
+  const edges = [...g.edgeFrom.keys()].filter(open);
+  const at = (e: number): [number, number] => [g.nodeLat[g.edgeFrom[e]] / 1e7, g.nodeLon[g.edgeFrom[e]] / 1e7];
+  return { whole, bytes: buildSnapshot(whole), points: [at(edges[0]), at(edges[Math.floor(edges.length / 2)])] };
 }
