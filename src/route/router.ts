@@ -34,7 +34,7 @@ export interface Search {
 export class Router {
   readonly graph: RoadGraph;
   readonly snapper: Snapper;
-  /** Per mode, its graph (made on first use where the router was made with `later`). */
+  /** Per mode, its graph, made on its first read unless the constructor was given `modes`. */
   readonly modes: ModeGraph[];
   /** Per mode, its hierarchy once contracted (likewise). */
   readonly hierarchies: (Hierarchy | undefined)[];
@@ -54,9 +54,9 @@ export class Router {
   /**
    * A router over `graph`; `tree` (or how a snapshot makes it, see `Snapper`) and `hierarchies` are what a snapshot stored of them (data is
    * checked by `Hierarchy.from`, a `Hierarchy` taken as it is). `modes`: the graph's per-mode graphs,
-   * made already (by a thread that read the same snapshot), instead of making them again.
-   * `later`: each mode's graph, and its hierarchy by `later.hierarchy` (where `later.has` says
-   * there is one), made on the mode's first use instead (a snapshot's reader: see `lazyItems`).
+   * made already (by a thread that read the same snapshot), instead of making them again; else each
+   * mode's graph is made on its first use (`lazyItems`). `later`: each mode's hierarchy by
+   * `later.hierarchy` (where `later.has` says there is one), made on the mode's first use too (a snapshot's reader).
    */
   constructor(
     graph: RoadGraph,
@@ -70,9 +70,8 @@ export class Router {
     let angles: ReturnType<typeof bearings> | undefined; // trigonometry per edge end: once for all modes
     const make = (m: number) => modeGraph(graph, m, (angles ??= bearings(graph)));
     const later = options.later;
-    if (options.modes) this.modes = options.modes;
-    else if (later) this.modes = lazyItems(MODES.length, make);
-    else this.modes = MODES.map((_, m) => make(m));
+    // made on first use unless given: a PBF load, like a snapshot's open, then costs no mode's graph
+    this.modes = options.modes ?? lazyItems(MODES.length, make);
     if (later) {
       MODES.forEach((_, m) => {
         this.waiting[m] = true;
@@ -84,9 +83,9 @@ export class Router {
         (m) => (this.waiting[m] = false),
       );
     } else
-      this.hierarchies = this.modes.map((mg, m) => {
+      this.hierarchies = MODES.map((_, m) => {
         const h = hierarchies?.[m];
-        return h instanceof Hierarchy ? h : h ? Hierarchy.from(mg.arcs, h) : undefined;
+        return h instanceof Hierarchy ? h : h ? Hierarchy.from(this.modes[m].arcs, h) : undefined;
       });
     const degree = new Uint8Array(graph.nodeLon.length);
     for (let e = 0; e < graph.edgeFrom.length; e++) {
