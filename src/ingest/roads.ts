@@ -21,7 +21,7 @@ import {
 } from '../model/roads.js';
 import { restrictionRules } from '../osm/restriction.js';
 import { delayOf } from '../osm/delay.js';
-import { MODES, forwardBit, roadRules } from '../osm/profile.js';
+import { MODES, forwardBit, roadRuleKeys, roadRules, type RoadRules } from '../osm/profile.js';
 import { DEFAULTS, type Profiles } from '../osm/profiles.js';
 import { nodePasses } from '../osm/barrier.js';
 import { isRoundabout } from '../osm/road.js';
@@ -90,10 +90,14 @@ export class RoadBuilder {
   private readonly closed = new Map<number, number>();
   private readonly profiles: Profiles;
   private readonly builtUp: BuiltUp;
+  // the keys `roadRules` reads, and its answer per distinct set of them (`rulesOf`)
+  private readonly ruleKeys: Set<string>;
+  private readonly rules = new Map<string, RoadRules>();
 
   constructor(osm: Osm, profiles: Profiles = DEFAULTS) {
     this.osm = osm;
     this.profiles = profiles;
+    this.ruleKeys = roadRuleKeys(profiles);
     this.builtUp = new BuiltUp(profiles.doc.builtUp);
     this.wayRefStart.push(0);
   }
@@ -108,6 +112,7 @@ export class RoadBuilder {
     if (!this.first) this.ordinals();
     const tags = new TagReader(runs, blk.strings);
     const { get } = tags;
+    const ruled = Uint8Array.from(blk.strings, (k) => (this.ruleKeys.has(k) ? 1 : 0));
     for (let i = 0; i < runs.owner.length; i++) {
       tags.at(i);
       let road = false,
@@ -121,7 +126,7 @@ export class RoadBuilder {
         continue;
       }
       if (!road) continue;
-      const rules = roadRules(get, this.profiles);
+      const rules = this.rulesOf(tags, ruled, blk.strings);
       if (rules.access === 0) continue;
       const w = runs.owner[i];
       this.wayId.push(blk.wayId[w]);
@@ -142,6 +147,23 @@ export class RoadBuilder {
       this.refs(blk, w);
       this.wayRefStart.push(this.refOrd.length);
     }
+  }
+
+  // `roadRules` of the current way of `tags`, once per distinct set of the tags it reads
+  // (`ruled[k]`: string k is such a key). Why: a file's road ways share a few thousand such sets,
+  // and the rules, read per mode and direction, were a third of the stream's road work.
+  private rulesOf(tags: TagReader, ruled: Uint8Array, strings: readonly string[]): RoadRules {
+    let key = '';
+    for (let j = 0; j < tags.count; j++) {
+      const k = tags.keyIndex(j);
+      if (ruled[k]) key += `${strings[k]}\u0000${tags.value(j)}\u0001`;
+    }
+    let rules = this.rules.get(key);
+    if (!rules) {
+      rules = roadRules(tags.get, this.profiles);
+      this.rules.set(key, rules);
+    }
+    return rules;
   }
 
   /**

@@ -157,6 +157,21 @@ export function roadRules(get: Get, profiles: Profiles): RoadRules {
   };
 }
 
+/**
+ * Every key `roadRules` may read under `profiles`: the class keys, `maxspeed`, `area`,
+ * `duration`, `junction`, `cycleway`, each mode's access keys (and their `:forward` /
+ * `:backward` forms) and one-way keys. Ways alike in these tags get the same rules, so a
+ * caller may compute them once per distinct set.
+ */
+export function roadRuleKeys(profiles: Profiles): Set<string> {
+  const keys = new Set(['highway', 'route', 'railway', 'public_transport', 'maxspeed', 'area', 'duration', 'junction', 'cycleway']);
+  for (const r of profiles.modes) {
+    for (const k of r.accessKeys) for (const key of [k, `${k}:forward`, `${k}:backward`]) keys.add(key);
+    for (const k of r.oneway.keys) keys.add(k);
+  }
+  return keys;
+}
+
 // The km/h a mode uses a class at by default (0: it does not); `*` stands for any other highway value.
 function classSpeed(r: ModeRules, kind: string, special: boolean): number {
   return r.speeds.get(kind) ?? (special ? 0 : (r.speeds.get('*') ?? 0));
