@@ -62,6 +62,7 @@ export function buildPlaces(osm: Osm, stats: LoadStats): PlaceTable {
  */
 export class PlaceBuilder {
   private readonly b: Builder;
+  // the tags of the object `read` last made a row of
   private readonly keys: string[] = [];
   private readonly vals: string[] = [];
   private readonly kv: number[] = [];
@@ -82,8 +83,7 @@ export class PlaceBuilder {
   nodes(blk: Block, bi: number): void {
     const runs = blk.nodeTags;
     for (let i = 0; i < runs.owner.length; i++) {
-      this.read(blk, bi, runs, i);
-      const what = rowKind(this.keys, 0);
+      const what = this.read(blk, bi, runs, i, 0);
       if (what < 0) continue;
       const n = runs.owner[i];
       this.b.add({
@@ -104,18 +104,19 @@ export class PlaceBuilder {
 
   /** Adds the way places of block `bi`. */
   ways(blk: Block, bi: number): void {
-    const { osm, stats, keys, vals, kv, coords, b } = this;
+    const { osm, stats, b } = this;
     const runs = blk.wayTags;
     for (let i = 0; i < runs.owner.length; i++) {
-      this.read(blk, bi, runs, i);
-      const what = rowKind(keys, 1);
+      const what = this.read(blk, bi, runs, i, 1);
       if (what < 0) continue;
+      const { keys, vals, kv } = this;
       // only places count in the stats: the other rows are kept for search and addresses
       const place = what === PLACE;
       const w = runs.owner[i];
       const id = blk.wayId[w];
       const s = blk.wayRefStart[w],
         e = blk.wayRefStart[w + 1];
+      const coords = this.coords;
       coords.length = 0;
       let missing = 0;
       for (let k = s; k < e; k++) if (!osm.coord(blk.wayRef[k], coords)) missing++;
@@ -155,12 +156,11 @@ export class PlaceBuilder {
 
   /** Adds the multipolygon places of block `bi`. */
   relations(blk: Block, bi: number): void {
-    const { keys, vals } = this;
     const runs = blk.relTags;
     for (let i = 0; i < runs.owner.length; i++) {
-      this.read(blk, bi, runs, i);
+      const what = this.read(blk, bi, runs, i, 2);
+      const { keys, vals } = this;
       const t = keys.indexOf('type');
-      const what = rowKind(keys, 2);
       if (t < 0 || what < 0 || !(vals[t] === 'multipolygon' || (vals[t] === 'boundary' && what === LOCALITY))) continue;
       const place = what === PLACE;
       const r = runs.owner[i];
@@ -206,22 +206,31 @@ export class PlaceBuilder {
 
   private readonly reader = new TagReader();
 
-  private read(blk: Block, bi: number, runs: TagRuns, i: number): void {
+  // Reads the keys of object i of the runs (a `kind` 0 node, 1 way, 2 relation) and returns the
+  // row they make (`rowKind`), -1 for none. Only a row's values are read and its strings
+  // interned: most kept objects (unnamed roads, crossings, barriers) make none.
+  private read(blk: Block, bi: number, runs: TagRuns, i: number, kind: number): number {
     if (bi !== this.cacheBlock) {
       this.cacheBlock = bi;
       this.cache = new Int32Array(blk.strings.length).fill(-1);
     }
-    const { keys, vals, kv, cache } = this;
+    const { cache } = this;
+    const s = blk.strings;
+    const reader = this.reader.on(runs, s).at(i);
+    const { keys, vals, kv } = this;
     keys.length = vals.length = kv.length = 0;
-    const reader = this.reader.on(runs, blk.strings).at(i);
+    for (let j = 0; j < reader.count; j++) keys.push(s[reader.keyIndex(j)]);
+    const what = rowKind(keys, kind);
+    // a relation's `type` is read even when it makes no row
+    if (what < 0 && kind !== 2) return what;
     for (let j = 0; j < reader.count; j++) {
       const k = reader.keyIndex(j),
         v = reader.valueIndex(j);
-      keys.push(blk.strings[k]);
-      vals.push(blk.strings[v]);
-      kv.push(cache[k] >= 0 ? cache[k] : (cache[k] = this.b.intern(blk.strings[k])));
-      kv.push(cache[v] >= 0 ? cache[v] : (cache[v] = this.b.intern(blk.strings[v])));
+      vals.push(s[v]);
+      kv.push(cache[k] >= 0 ? cache[k] : (cache[k] = this.b.intern(s[k])));
+      kv.push(cache[v] >= 0 ? cache[v] : (cache[v] = this.b.intern(s[v])));
     }
+    return what;
   }
 }
 
