@@ -56,34 +56,71 @@ function adminName(a: Area): AdminName {
  */
 export class Admin {
   private readonly osm: Areas;
-  private readonly osmNames: AdminName[];
   private readonly layer: { districts: Areas; province: string[] } | undefined;
-  private readonly layerNames: AdminName[];
-  private readonly layerProvince: AdminName[];
+  // Per level (municipality, district, province), the names a point can get, none first: OSM's
+  // areas of that level, then (districts, provinces) the district table's, in its order. A point's
+  // three names are three places in these lists, one number (`id`), which the caller can key on.
+  private readonly levels: AdminName[][] = [[NONE], [NONE], [NONE]];
+  // per OSM area: its level (0 municipality, 1 district, 2 any other) and its place in that level's list
+  private readonly levelOf: Uint8Array;
+  private readonly placeOf: Uint32Array;
+  // where the district table's districts (and their provinces) start in the district (province) list
+  private readonly layerAt: [number, number];
 
   constructor(osmAreas: Area[], layer?: { districts: Areas; province: string[] }) {
     this.osm = new Areas(osmAreas);
-    this.osmNames = osmAreas.map(adminName);
+    this.levelOf = new Uint8Array(osmAreas.length);
+    this.placeOf = new Uint32Array(osmAreas.length);
+    osmAreas.forEach((a, i) => {
+      const k = a.level === MUNICIPALITY ? 0 : a.level === DISTRICT ? 1 : 2;
+      this.levelOf[i] = k;
+      this.placeOf[i] = this.levels[k].length;
+      this.levels[k].push(adminName(a));
+    });
     this.layer = layer;
-    this.layerNames = layer ? layer.districts.areas.map(adminName) : [];
-    this.layerProvince = layer ? layer.province.map((name) => adminName({ name, level: PROVINCE, rings: [] })) : [];
+    this.layerAt = [this.levels[1].length, this.levels[2].length];
+    if (layer) {
+      this.levels[1].push(...layer.districts.areas.map(adminName));
+      this.levels[2].push(...layer.province.map((name) => adminName({ name, level: PROVINCE, rings: [] })));
+    }
+    if (this.levels[0].length * this.levels[1].length * this.levels[2].length > Number.MAX_SAFE_INTEGER)
+      throw new RangeError(`too many administrative areas to number their combinations: ${osmAreas.length}`);
   }
 
   /** `[municipality, district, province]`, each with its names; `''` where unknown. */
   names(lon: number, lat: number): [AdminName, AdminName, AdminName] {
-    const out: [AdminName, AdminName, AdminName] = [NONE, NONE, NONE];
+    return this.byId(this.id(lon, lat));
+  }
+
+  /** The names at a point as one number: points with the same number have the same `names` (`byId`). */
+  id(lon: number, lat: number): number {
+    const [ms, ds, ps] = this.levels;
+    let m = 0,
+      d = 0,
+      p = 0;
     for (const i of this.osm.at(lon, lat)) {
-      const a = this.osm.areas[i];
-      const k = a.level === MUNICIPALITY ? 0 : a.level === DISTRICT ? 1 : 2;
-      if (!out[k].name) out[k] = this.osmNames[i];
+      const k = this.levelOf[i],
+        x = this.placeOf[i];
+      // the first named area of each level
+      if (k === 0) {
+        if (!ms[m].name) m = x;
+      } else if (k === 1) {
+        if (!ds[d].name) d = x;
+      } else if (!ps[p].name) p = x;
     }
-    if ((!out[1].name || !out[2].name) && this.layer) {
-      const [d] = this.layer.districts.at(lon, lat);
-      if (d !== undefined) {
-        if (!out[1].name) out[1] = this.layerNames[d];
-        if (!out[2].name) out[2] = this.layerProvince[d];
+    if ((!ds[d].name || !ps[p].name) && this.layer) {
+      const [j] = this.layer.districts.at(lon, lat);
+      if (j !== undefined) {
+        if (!ds[d].name) d = this.layerAt[0] + j;
+        if (!ps[p].name) p = this.layerAt[1] + j;
       }
     }
-    return out;
+    return (m * ds.length + d) * ps.length + p;
+  }
+
+  /** The names of an `id`. */
+  byId(id: number): [AdminName, AdminName, AdminName] {
+    const [m, d, p] = this.levels;
+    return [m[Math.floor(id / (d.length * p.length))], d[Math.floor(id / p.length) % d.length], p[id % p.length]];
   }
 }

@@ -5,7 +5,6 @@ import type { Area } from '../geom/areas.js';
 import { Streets } from '../index/streets.js';
 import { Localities, localityRows } from './localities.js';
 import { Admin, nepalDistricts, type AdminName } from './admin.js';
-import { tagValue } from './tags.js';
 import { officialDistrict, officialProvince, type OfficialName } from './official.js';
 import { labelName, nameIn, textIn, type Lang } from '../osm/name.js';
 import { CalledNames } from './called.js';
@@ -52,10 +51,15 @@ export interface AddressInput {
 
 /** Gathers the `AddressInput` of a table. */
 export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
-  const slot = new Map<number, number>();
+  // Per string index, the key it is among KEYS then NAME_KEYS, -1 for none: one array read per
+  // tag instead of a Map's, over the tags of every row.
+  const slot = new Int8Array(t.strings.length).fill(-1);
   t.strings.forEach((s, i) => {
-    const k = KEYS.indexOf(s);
-    if (k >= 0) slot.set(i, k);
+    if (s.startsWith('addr:')) slot[i] = KEYS.indexOf(s);
+    else if (s.startsWith('name')) {
+      const k = NAME_KEYS.indexOf(s);
+      if (k >= 0) slot[i] = KEYS.length + k;
+    }
   });
   const labels: string[] = new Array(t.size).fill('');
   const labelsEn: string[] = new Array(t.size).fill('');
@@ -64,22 +68,36 @@ export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
   const addrRows: number[] = [];
   const addrVals: (string | null)[] = [];
   const v: (string | null)[] = new Array(KEYS.length);
+  const names = new Int32Array(NAME_KEYS.length); // the string index of each name tag's value, -1 for none
+  // the labels of each distinct set of name values: a long street is many ways with the same names
+  const labelled = new Map<string, string[]>();
   for (let r = 0; r < t.size; r++) {
-    if (t.what[r] === STREET || t.what[r] === LOCALITY) {
-      const get = (k: string) => tagValue(t, r, k);
-      labels[r] = labelName(get);
-      labelsEn[r] = nameIn(get, 'en').name;
-      labelsNe[r] = nameIn(get, 'ne').name;
-      NAME_KEYS.forEach((k, i) => (called[i][r] = get(k) ?? ''));
-    }
     v.fill(null);
+    names.fill(-1);
     let any = false;
+    // the first value of each key, as `tagValue` reads it
     for (let k = t.tagStart[r]; k < t.tagStart[r + 1]; k++) {
-      const at = slot.get(t.tagKV[2 * k]);
-      if (at !== undefined && v[at] === null) {
-        v[at] = t.strings[t.tagKV[2 * k + 1]];
-        any = true;
+      const at = slot[t.tagKV[2 * k]];
+      if (at < 0) continue;
+      if (at < KEYS.length) {
+        if (v[at] === null) {
+          v[at] = t.strings[t.tagKV[2 * k + 1]];
+          any = true;
+        }
+      } else if (names[at - KEYS.length] < 0) names[at - KEYS.length] = t.tagKV[2 * k + 1];
+    }
+    if (t.what[r] === STREET || t.what[r] === LOCALITY) {
+      const key = names.join();
+      let l = labelled.get(key);
+      if (!l) {
+        const values = Array.from(names, (i) => (i < 0 ? undefined : t.strings[i]));
+        const get = (k: string) => values[NAME_KEYS.indexOf(k)];
+        labelled.set(key, (l = [labelName(get), nameIn(get, 'en').name, nameIn(get, 'ne').name, ...values.map((x) => x ?? '')]));
       }
+      labels[r] = l[0];
+      labelsEn[r] = l[1];
+      labelsNe[r] = l[2];
+      for (let i = 0; i < NAME_KEYS.length; i++) called[i][r] = l[3 + i];
     }
     if (any) {
       addrRows.push(r);
@@ -125,14 +143,15 @@ class Column {
   constructor(size: number) {
     this.rows = new Uint32Array(size);
   }
-  set(r: number, s: string): void {
+  /** The index of text `s`, added if new. */
+  id(s: string): number {
     let i = this.ids.get(s);
     if (i === undefined) {
       i = this.texts.length;
       this.texts.push(s);
       this.ids.set(s, i);
     }
-    this.rows[r] = i;
+    return i;
   }
 }
 
@@ -192,57 +211,164 @@ export async function computeAddresses(
   streets = new Streets(input.shapes),
   run: { from: number; to: number } = { from: 0, to: input.shapes.size },
 ): Promise<AddressRun> {
-  const t = input.shapes;
   const { from, to } = run;
-  const localities = new Localities(t, input.localities);
-  const admin = new Admin(input.areas, await nepalDistricts());
-  const called = calledIndex(input);
-  const out = [new Column(to - from), new Column(to - from), new Column(to - from)];
-  const address = [new Parts(), new Parts(), new Parts()];
-  const langs = [undefined, 'en', 'ne'] as const;
-  const labelsOf = [input.labels, input.labelsEn, input.labelsNe];
-  const none: (string | null)[] = new Array(KEYS.length).fill(null);
+  const work = new Work(input, streets, new Admin(input.areas, await nepalDistricts()), to - from);
   let next = 0; // the next row with addr:* values
   while (next < input.addrRows.length && input.addrRows[next] < from) next++;
   for (let r = from; r < to; r++) {
-    for (const a of address) a.clear();
-    let v = none;
-    if (next < input.addrRows.length && input.addrRows[next] === r) {
-      v = input.addrVals.slice(next * KEYS.length, (next + 1) * KEYS.length);
-      next++;
-    }
+    let at = -1;
+    if (next < input.addrRows.length && input.addrRows[next] === r) at = next++ * KEYS.length;
+    work.row(r, at, r - from);
+  }
+  return { from, texts: work.out.map((c) => c.texts), rows: work.out.map((c) => c.rows) };
+}
+
+/** The columns of `Work`: as mapped, English, Nepali. */
+const LIST = 0,
+  EN = 1,
+  NE = 2;
+
+/**
+ * One `computeAddresses` call: its indexes, its columns, and memos of what repeats from row to
+ * row. Why the memos: at Nepal scale a million rows hold a few hundred thousand distinct
+ * addresses, and a few thousand distinct `addr:*` values and area names; making every row's
+ * parts, texts and transliterations anew was most of the load's address time.
+ */
+class Work {
+  readonly out: Column[];
+  private readonly t: Shapes;
+  private readonly localities: Localities;
+  private readonly called: CalledNames;
+  private readonly labels: string[][];
+  private readonly parts = [new Parts(), new Parts(), new Parts()];
+  // textIn per language (en, ne) of each distinct value met
+  private readonly script = [new Map<string, string>(), new Map<string, string>()];
+  // a district's or province's official name per `addr:*` value met, null for none
+  private readonly officials = [new Map<string, OfficialName | null>(), new Map<string, OfficialName | null>()];
+  // the texts of an area's name in each column, per `AdminName` met
+  private readonly areaTexts = new Map<AdminName, string[]>();
+  // rows without `addr:*` values: their texts are those of their street, locality and areas alone,
+  // so each such combination is made once; per areas' id, per street and locality, the three column ids
+  private readonly shared = new Map<number, Map<number, number>>();
+  private readonly sharedIds: number[] = [];
+
+  constructor(
+    private readonly input: AddressInput,
+    private readonly streets: Streets,
+    private readonly admin: Admin,
+    size: number,
+  ) {
+    this.t = input.shapes;
+    this.localities = new Localities(input.shapes, input.localities);
+    this.called = new CalledNames(input.shapes, input.called);
+    this.labels = [input.labels, input.labelsEn, input.labelsNe];
+    this.out = [new Column(size), new Column(size), new Column(size)];
+  }
+
+  /** Computes table row `r`'s address into row `o` of the columns; `at`: the row's first value in `addrVals`, -1 for none. */
+  row(r: number, at: number, o: number): void {
+    const t = this.t,
+      v = this.input.addrVals;
     const lon = t.lon[r] / 1e7,
       lat = t.lat[r] / 1e7;
     // the parts' rows and areas, the same in every language
+    const streetTag = at < 0 ? null : v[at + STREET_KEY];
+    const place = at < 0 ? null : v[at + PLACE_KEY] || v[at + SUBURB];
     let street = -1,
       locality = -1;
-    if (!v[STREET_KEY] && t.what[r] !== STREET) street = streets.nearest(lon, lat, STREET_KM)?.row ?? -1;
-    const place = v[PLACE_KEY] || v[SUBURB];
-    if (!place && t.what[r] !== LOCALITY) locality = localities.at(lon, lat, LOCALITY_KM);
-    const [municipality, district, province] = admin.names(lon, lat);
-    langs.forEach((lang, i) => {
-      const a = address[i];
-      const text = lang === undefined ? (s: string) => s : (s: string) => textIn(s, lang);
-      a.add(v[HOUSENAME], text);
-      a.add(v[HOUSENUMBER]);
-      // a street is not addressed by another street, nor a locality by another locality
-      if (v[STREET_KEY]) a.add(v[STREET_KEY], lang === undefined ? text : (s) => called(s, lon, lat, lang, STREET) ?? text(s));
-      else if (street >= 0) a.add(labelsOf[i][street]);
-      if (place) a.add(place, lang === undefined ? text : (s) => called(s, lon, lat, lang, LOCALITY) ?? text(s));
-      else if (locality >= 0) a.add(labelsOf[i][locality]);
-      const area = (n: AdminName, tag: string | null, official: (s: string) => OfficialName | undefined) => {
-        if (n.name) a.add(lang === undefined ? n.name : n[lang] || text(n.name));
-        else a.add(tag, lang === undefined ? text : (s) => official(s)?.[lang] ?? text(s));
-      };
-      area(municipality, v[CITY], () => undefined);
-      area(district, v[DISTRICT], officialDistrict);
-      area(province, v[PROVINCE], officialProvince);
-    });
-    out[0].set(r - from, address[0].text());
-    out[1].set(r - from, address[1].text());
-    out[2].set(r - from, address[2].text());
+    if (!streetTag && t.what[r] !== STREET) street = this.streets.nearest(lon, lat, STREET_KM)?.row ?? -1;
+    if (!place && t.what[r] !== LOCALITY) locality = this.localities.at(lon, lat, LOCALITY_KM);
+    const areas = this.admin.id(lon, lat);
+    let byRows: Map<number, number> | undefined;
+    let key = 0;
+    if (at < 0) {
+      byRows = this.shared.get(areas);
+      if (!byRows) this.shared.set(areas, (byRows = new Map()));
+      key = (street + 1) * (t.size + 1) + locality + 1;
+      const i = byRows.get(key);
+      if (i !== undefined) {
+        for (let c = 0; c < 3; c++) this.out[c].rows[o] = this.sharedIds[i + c];
+        return;
+      }
+    }
+    const p = this.parts;
+    for (const a of p) a.clear();
+    if (at >= 0) {
+      this.add(v[at + HOUSENAME], true);
+      this.add(v[at + HOUSENUMBER], false);
+    }
+    // a street is not addressed by another street, nor a locality by another locality
+    if (streetTag) this.addCalled(streetTag, lon, lat, STREET);
+    else if (street >= 0) for (let c = 0; c < 3; c++) p[c].add(this.labels[c][street]);
+    if (place) this.addCalled(place, lon, lat, LOCALITY);
+    else if (locality >= 0) for (let c = 0; c < 3; c++) p[c].add(this.labels[c][locality]);
+    const [municipality, district, province] = this.admin.byId(areas);
+    this.addArea(municipality, at < 0 ? null : v[at + CITY], -1);
+    this.addArea(district, at < 0 ? null : v[at + DISTRICT], 0);
+    this.addArea(province, at < 0 ? null : v[at + PROVINCE], 1);
+    if (byRows) byRows.set(key, this.sharedIds.length);
+    for (let c = 0; c < 3; c++) {
+      const id = this.out[c].id(p[c].text());
+      this.out[c].rows[o] = id;
+      if (byRows) this.sharedIds.push(id);
+    }
   }
-  return { from, texts: out.map((c) => c.texts), rows: out.map((c) => c.rows) };
+
+  /** `value`'s pieces (see `pieces`) as they are, and in English and Nepali in that script when `script`, else as they are. */
+  private add(value: string | null, script: boolean): void {
+    if (!value) return;
+    for (const s of pieces(value)) {
+      this.parts[LIST].one(s);
+      this.parts[EN].one(script ? this.textIn(s, 'en') : s);
+      this.parts[NE].one(script ? this.textIn(s, 'ne') : s);
+    }
+  }
+
+  /** An `addr:street`/`addr:place` value's pieces: in English and Nepali the names of the nearest row of kind `what` of that name, else the piece in the language's script. */
+  private addCalled(value: string, lon: number, lat: number, what: number): void {
+    for (const s of pieces(value)) {
+      const best = this.called.nearest(s, lon, lat, what, CALLED_KM);
+      this.parts[LIST].one(s);
+      this.parts[EN].one((best >= 0 && this.labels[EN][best]) || this.textIn(s, 'en'));
+      this.parts[NE].one((best >= 0 && this.labels[NE][best]) || this.textIn(s, 'ne'));
+    }
+  }
+
+  /** An area's names where the point has one, else its `addr:*` value: a district's (`official` 0) or province's (1) by its official names, else in the language's script. */
+  private addArea(n: AdminName, tag: string | null, official: number): void {
+    if (n.name) {
+      let texts = this.areaTexts.get(n);
+      if (!texts) this.areaTexts.set(n, (texts = [n.name, n.en || this.textIn(n.name, 'en'), n.ne || this.textIn(n.name, 'ne')]));
+      for (let c = 0; c < 3; c++) this.parts[c].add(texts[c]);
+      return;
+    }
+    if (!tag) return;
+    for (const s of pieces(tag)) {
+      const found = official < 0 ? null : this.official(official, s);
+      this.parts[LIST].one(s);
+      this.parts[EN].one(found?.en ?? this.textIn(s, 'en'));
+      this.parts[NE].one(found?.ne ?? this.textIn(s, 'ne'));
+    }
+  }
+
+  private official(kind: number, s: string): OfficialName | null {
+    const memo = this.officials[kind];
+    let found = memo.get(s);
+    if (found === undefined) memo.set(s, (found = (kind === 0 ? officialDistrict(s) : officialProvince(s)) ?? null));
+    return found;
+  }
+
+  private textIn(s: string, lang: Lang): string {
+    const memo = this.script[lang === 'en' ? 0 : 1];
+    let out = memo.get(s);
+    if (out === undefined) memo.set(s, (out = textIn(s, lang)));
+    return out;
+  }
+}
+
+/** A tag value's pieces, trimmed: it may itself be a list ("Kathmandu, Thamel"), whose pieces count one by one. */
+function pieces(value: string): string[] {
+  return value.indexOf(',') < 0 ? [value.trim()] : value.split(',').map((s) => s.trim());
 }
 
 /** One address being assembled: its parts, no empty ones and no repeats. */
@@ -255,7 +381,8 @@ class Parts {
     this.seen.length = 0;
   }
 
-  private one(raw: string): void {
+  /** Adds one part, trimmed, unless empty or already there (case aside). */
+  one(raw: string): void {
     const s = raw.trim();
     if (!s) return;
     const low = s.toLowerCase();
@@ -264,30 +391,16 @@ class Parts {
     this.parts.push(s);
   }
 
-  /** Adds a part; a tag value may itself be a list ("Kathmandu, Thamel"): its pieces count one by one, each through `as`. */
-  add(value: string | null | undefined, as?: (s: string) => string): void {
+  /** Adds a text as it is: each of its pieces (`pieces`) a part. */
+  add(value: string): void {
     if (!value) return;
-    if (value.indexOf(',') < 0) this.one(as ? as(value.trim()) : value);
-    else for (const piece of value.split(',')) this.one(as ? as(piece.trim()) : piece);
+    if (value.indexOf(',') < 0) this.one(value);
+    else for (const piece of value.split(',')) this.one(piece);
   }
 
   text(): string {
     return this.parts.join(', ');
   }
-}
-
-/**
- * The names in a language of the street or locality an `addr:*` value names: of the rows of
- * that kind whose `name`, `name:en` or `name:ne` is the value (case aside), the nearest within
- * `CALLED_KM`; undefined when none.
- */
-function calledIndex(input: AddressInput): (value: string, lon: number, lat: number, lang: Lang, what: number) => string | undefined {
-  const names = new CalledNames(input.shapes, input.called);
-  return (value, lon, lat, lang, what) => {
-    const best = names.nearest(value, lon, lat, what, CALLED_KM);
-    if (best < 0) return undefined;
-    return (lang === 'en' ? input.labelsEn : input.labelsNe)[best] || undefined;
-  };
 }
 
 /** Stores computed addresses in the table, each distinct one once in its strings. */
