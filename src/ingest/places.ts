@@ -371,7 +371,7 @@ class Builder {
     c.address.push(0); // '' until the addresses are computed, once the whole table is known
     c.addressEn.push(0);
     c.addressNe.push(0);
-    for (const s of kv) c.tagKV.push(s);
+    c.tagKV.append(kv);
     c.tagStart.push(c.tagKV.length / 2);
     const types = placeTypes(keys, vals, kind);
     for (const t of types) c.typeList.push(this.intern(t));
@@ -379,9 +379,9 @@ class Builder {
     c.geom.push(geom);
     c.what.push(what);
     c.primary.push(this.intern(types[0] ?? primaryOf(what, keys, vals)));
-    for (const v of shape) c.shape.push(v);
+    c.shape.append(shape);
     c.shapeStart.push(c.shape.length);
-    for (const v of coords) c.coords.push(v);
+    c.coords.append(coords);
     c.coordStart.push(c.coords.length);
     c.prominence.push(prominence(keys, name !== '', areaM2));
     // opening hours are a place's: other rows are never "open"

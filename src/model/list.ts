@@ -50,6 +50,16 @@ export class List<T extends Typed> {
     }
   }
 
+  /** Append every value of `values`, with one capacity check for all. */
+  append(values: readonly number[]): void {
+    const n = values.length;
+    if (this.length + n > this.data.length) this.grow(this.length + n);
+    const data = this.data,
+      at = this.length;
+    for (let i = 0; i < n; i++) data[at + i] = values[i];
+    this.length = at + n;
+  }
+
   /** Make room for `n` more elements. */
   reserve(n: number): void {
     if (this.length + n > this.data.length) this.grow(this.length + n);
