@@ -6,6 +6,7 @@
  * Nepal-scale load's peak memory.
  */
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { openPbf } from '../src/load/read.js';
@@ -17,18 +18,22 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 describe('decodeFrames on threads keeps nothing of the load once it resolves', () => {
-  it('the file and every block are collectable right after the last block is taken', async () => {
-    let pbf: Awaited<ReturnType<typeof openPbf>> | undefined = await openPbf(CORE);
-    expect(pbf.data.length).toBeGreaterThan(2);
-    const file = new WeakRef(pbf.bytes);
-    const blocks: WeakRef<object>[] = [];
-    const done = decodeFrames(pbf.bytes, pbf.data, 2, (_, b) => void blocks.push(new WeakRef(b)), PLACE_KEEP);
-    pbf = undefined;
-    await done;
-    gc();
-    expect(blocks.length).toBeGreaterThan(2);
-    expect(file.deref()).toBeUndefined();
-    // (the last block's WeakRef was made in this same task, which keeps its target to the task's end)
-    expect(blocks.slice(0, -1).filter((b) => b.deref() !== undefined)).toHaveLength(0);
-  });
+  for (const given of ['path', 'bytes'] as const) {
+    it(`the file (given as ${given}) and every block are collectable right after the last block is taken`, async () => {
+      let pbf: Awaited<ReturnType<typeof openPbf>> | undefined = await openPbf(given === 'path' ? CORE : readFileSync(CORE));
+      expect(pbf.data.length).toBeGreaterThan(2);
+      const file = new WeakRef(pbf.source);
+      const blocks: WeakRef<object>[] = [];
+      const done = decodeFrames(pbf.source, pbf.data, 2, (_, b) => void blocks.push(new WeakRef(b)), PLACE_KEEP);
+      const close = pbf.close;
+      pbf = undefined;
+      await done;
+      await close();
+      gc();
+      expect(blocks.length).toBeGreaterThan(2);
+      expect(file.deref()).toBeUndefined();
+      // (the last block's WeakRef was made in this same task, which keeps its target to the task's end)
+      expect(blocks.slice(0, -1).filter((b) => b.deref() !== undefined)).toHaveLength(0);
+    });
+  }
 });

@@ -3,11 +3,13 @@
  * naming the file (broken copies of the fixture are written to the OS temp folder).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPbf, loadFile, nearby, PbfError } from '../src/index.js';
 import { CORE } from './support/raw.js';
+import { openPbf, readBlocks } from '../src/load/read.js';
+import { PLACE_KEEP } from '../src/osm/place.js';
 
 let dir: string;
 let bytes: Uint8Array;
@@ -163,6 +165,26 @@ describe('a truncated PBF rejects with a PbfError naming the file', () => {
       expect(e).toBeInstanceOf(PbfError);
     }
   });
+});
+
+describe('a file cut short while it is read rejects with a PbfError naming the file', () => {
+  // a file is read blob by blob as it is decoded: one that shrinks after it is opened is found short then
+  for (const workers of [0, 2]) {
+    it(`cut to half after its frames were read, decoded on ${workers} threads`, async () => {
+      const file = write(`shrinks-${workers}.osm.pbf`, bytes);
+      const pbf = await openPbf(file);
+      truncateSync(file, bytes.length >> 1);
+      let err: unknown;
+      try {
+        await readBlocks(pbf, workers, PLACE_KEEP, () => {});
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(PbfError);
+      expect((err as PbfError).message).toContain(file);
+      expect((err as PbfError).message).toMatch(/the file ended \d+ bytes early/);
+    });
+  }
 });
 
 describe('a corrupt PBF rejects with a PbfError naming the file', () => {

@@ -94,9 +94,9 @@ async function ingest(
   const progress = o.options.onProgress;
   let pbf: PbfFile | undefined = await openPbf(source, o.options.strict);
   o.ms.read = o.clock();
-  const workers = o.options.workers ?? defaultWorkers(pbf.bytes.length);
+  const workers = o.options.workers ?? defaultWorkers(pbf.size);
   const withRoads = o.options.roads !== false;
-  const total = pbf.bytes.length;
+  const total = pbf.size;
   let read = pbf.headerEnd;
   let objects = 0;
   stats.skippedBlobs = pbf.skipped.length;

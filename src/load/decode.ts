@@ -3,7 +3,7 @@ import { startThread } from './thread.js';
 import { availableParallelism } from 'node:os';
 import { inflateBlob, BlobError } from './blob.js';
 import { decodeBlock, BlockDecoder, type Block, type Keep } from './block.js';
-import type { Frame } from './frames.js';
+import { bufferSource, type ByteSource, type Frame } from './frames.js';
 import type { Job, Done, Setup } from './worker.js';
 
 /** Below this many bytes, starting threads costs more than it saves. */
@@ -30,7 +30,7 @@ export function defaultWorkers(bytes: number): number {
  * queue, and is terminated once it has answered every job it was given.
  */
 export async function decodeFrames(
-  buf: Uint8Array,
+  from: Uint8Array | ByteSource,
   frames: Frame[],
   workers: number,
   take: (seq: number, b: Block) => void,
@@ -42,7 +42,9 @@ export async function decodeFrames(
       const f = frames[i];
       let block: Block;
       try {
-        block = decodeBlock(inflateBlob(buf.subarray(f.offset, f.offset + f.length)), keep, decoder);
+        const blob = from instanceof Uint8Array ? from.subarray(f.offset, f.offset + f.length) : from.read(f.offset, f.length);
+        if (blob.length !== f.length) throw new Error(`the file ended ${f.length - blob.length} bytes early`);
+        block = decodeBlock(inflateBlob(blob), keep, decoder);
       } catch (err) {
         throw atOffset(f, err);
       }
@@ -54,7 +56,10 @@ export async function decodeFrames(
   // the threads' listeners (and named nowhere else in them) and let go once the load is over: a
   // terminated thread keeps its listeners until it has exited, a turn of the event loop later,
   // and meanwhile the caller's next phase would run with the file and all its blocks unfreeable.
-  let held: { buf: Uint8Array; take: (seq: number, b: Block) => void } | undefined = { buf, take };
+  let held: { src: ByteSource; take: (seq: number, b: Block) => void } | undefined = {
+    src: from instanceof Uint8Array ? bufferSource(from) : from,
+    take,
+  };
   return new Promise<void>((resolve, reject) => {
     const pool = startWorkers(Math.min(workers, frames.length));
     const cancel = new SharedArrayBuffer(4);
@@ -78,15 +83,23 @@ export async function decodeFrames(
       if (stopping && left === 0) void w.terminate();
     };
     const feed = (w: Worker) => {
-      if (next >= frames.length) return;
+      if (failed || next >= frames.length) return;
       const seq = next++;
       const f = frames[seq];
-      // a copy of the blob alone, transferred: the file buffer is neither cloned nor
-      // detached (Buffer#slice would share the file's memory)
-      const bytes = new Uint8Array(f.length);
-      bytes.set(held!.buf.subarray(f.offset, f.offset + f.length));
+      // the blob alone, read (or copied) into a buffer of its own and transferred: a file's bytes
+      // are never all in memory at once, and a buffer given is neither cloned nor detached
+      let bytes: Uint8Array;
+      try {
+        bytes = held!.src.read(f.offset, f.length);
+        if (bytes.length !== f.length) throw new Error(`the file ended ${f.length - bytes.length} bytes early`);
+      } catch (err) {
+        failed = true;
+        stop();
+        reject(atOffset(f, err));
+        return;
+      }
       pending.set(w, (pending.get(w) ?? 0) + 1);
-      w.postMessage({ seq, bytes } satisfies Job, [bytes.buffer]);
+      w.postMessage({ seq, bytes } satisfies Job, [bytes.buffer as ArrayBuffer]);
     };
     for (const w of pool) {
       w.postMessage({ keep, cancel } satisfies Setup);

@@ -45,26 +45,46 @@ export function describeSkipped(skipped: readonly SkippedBlob[]): string {
   return `${skipped.length} blob${skipped.length === 1 ? '' : 's'} of unknown type (${first}${skipped.length > 3 ? ', …' : ''})`;
 }
 
+/** Bytes read by offset: a file read piece by piece (`fileSource`), or bytes in memory (`bufferSource`). */
+export interface ByteSource {
+  /** How many bytes there are. */
+  readonly size: number;
+  /** `n` bytes from offset `at` (fewer only past the end), in a buffer the caller may keep or transfer. */
+  read(at: number, n: number): Uint8Array;
+}
+
+/**
+ * A `ByteSource` over bytes in memory; `read` copies, so that what it gives can be transferred
+ * without detaching `bytes` (a Buffer's `slice` would share its memory: a copy by construction).
+ */
+export function bufferSource(bytes: Uint8Array): ByteSource {
+  return { size: bytes.length, read: (at, n) => new Uint8Array(bytes.subarray(at, at + n)) };
+}
+
 /**
  * Splits a PBF file into its frames (4-byte length, BlobHeader, Blob) without
- * decompressing anything, so the blobs can be decoded in parallel. Throws a plain
- * `Error` describing the first structural problem; the caller names the file.
+ * decompressing anything, so the blobs can be decoded in parallel. Reads only the
+ * frames' headers of a `ByteSource`. Throws a plain `Error` describing the first
+ * structural problem; the caller names the file.
  */
-export function scanFrames(buf: Uint8Array): { header: Frame; data: Frame[]; skipped: SkippedBlob[] } {
+export function scanFrames(from: Uint8Array | ByteSource): { header: Frame; data: Frame[]; skipped: SkippedBlob[] } {
+  const src = from instanceof Uint8Array ? { size: from.length, read: (at: number, n: number) => from.subarray(at, at + n) } : from;
+  const end = src.size;
   const data: Frame[] = [];
   const skipped: SkippedBlob[] = [];
   let header: Frame | undefined;
   let pos = 0;
-  while (pos < buf.length) {
-    if (pos + 4 > buf.length) throw new Error(`truncated: ${buf.length - pos} stray bytes at offset ${pos}`);
-    const len = ((buf[pos] << 24) | (buf[pos + 1] << 16) | (buf[pos + 2] << 8) | buf[pos + 3]) >>> 0;
+  while (pos < end) {
+    if (pos + 4 > end) throw new Error(`truncated: ${end - pos} stray bytes at offset ${pos}`);
+    const b = src.read(pos, 4);
+    const len = ((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0;
     pos += 4;
     if (len === 0 || len > MAX_HEADER) throw new Error(`not a valid PBF: BlobHeader length ${len} at offset ${pos - 4}`);
-    if (pos + len > buf.length) throw new Error(`truncated: BlobHeader at offset ${pos} runs past the end of the file`);
-    const { type, size } = readBlobHeader(buf.subarray(pos, pos + len), pos);
+    if (pos + len > end) throw new Error(`truncated: BlobHeader at offset ${pos} runs past the end of the file`);
+    const { type, size } = readBlobHeader(src.read(pos, len), pos);
     pos += len;
     if (size > MAX_BLOB) throw new Error(`not a valid PBF: blob size ${size} at offset ${pos} exceeds 32 MiB`);
-    if (pos + size > buf.length) throw new Error(`truncated: blob at offset ${pos} needs ${size} bytes, ${buf.length - pos} left`);
+    if (pos + size > end) throw new Error(`truncated: blob at offset ${pos} needs ${size} bytes, ${end - pos} left`);
     const frame = { offset: pos, length: size };
     if (type === 'OSMHeader') {
       if (header || data.length) throw new Error(`not a valid PBF: unexpected OSMHeader at offset ${pos}`);
@@ -79,7 +99,7 @@ export function scanFrames(buf: Uint8Array): { header: Frame; data: Frame[]; ski
     }
     pos += size;
   }
-  if (!header) throw new Error(buf.length ? 'not a valid PBF: no OSMHeader blob' : 'empty file');
+  if (!header) throw new Error(end ? 'not a valid PBF: no OSMHeader blob' : 'empty file');
   return { header, data, skipped };
 }
 

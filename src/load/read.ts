@@ -1,7 +1,7 @@
-import { constants } from 'node:fs';
+import { constants, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { PbfError } from '../errors.js';
-import { scanFrames, readHeader, describeSkipped, type Frame } from './frames.js';
+import { scanFrames, readHeader, describeSkipped, bufferSource, type ByteSource, type Frame } from './frames.js';
 import { inflateBlob } from './blob.js';
 import { decodeFrames } from './decode.js';
 import type { Block, Keep } from './block.js';
@@ -10,57 +10,87 @@ import type { Block, Keep } from './block.js';
 export interface PbfFile {
   /** The file's path, or `<buffer>`: what errors name. */
   file: string;
-  bytes: Uint8Array;
+  /** Its size in bytes. */
+  size: number;
+  /** Its bytes, read blob by blob as they are decoded (a path), or the bytes given. */
+  source: ByteSource;
   /** The `OSMData` blobs, in file order. */
   data: Frame[];
   /** Bytes up to the end of the header blob. */
   headerEnd: number;
   /** Blobs of unknown type, skipped (see `describeSkipped`). */
   skipped: ReturnType<typeof scanFrames>['skipped'];
+  /** Closes the file (`readBlocks` does once it is read); nothing for bytes. */
+  close(): Promise<void>;
 }
 
 /**
- * Reads a PBF (a path or its bytes), splits it into frames and checks that the
- * header asks for nothing this reader lacks. Rejects with `PbfError` naming the file;
+ * Opens a PBF (a path or its bytes), splits it into frames and checks that the
+ * header asks for nothing this reader lacks. A file is not read whole: its frames'
+ * headers now, each blob when it is decoded. Rejects with `PbfError` naming the file;
  * with `strict`, also when it has blobs of unknown type (skipped otherwise).
  */
 export async function openPbf(source: string | Uint8Array, strict = false): Promise<PbfFile> {
   const file = typeof source === 'string' ? source : '<buffer>';
-  let bytes: Uint8Array;
+  let src: ByteSource;
+  let close = async (): Promise<void> => {};
   if (typeof source === 'string') {
     try {
-      bytes = await readRegular(source);
+      const { handle, size } = await openRegular(source);
+      src = fileSource(handle, size);
+      close = () => handle.close();
     } catch (err) {
       throw new PbfError(file, cannotRead(err), { cause: err, code: (err as NodeJS.ErrnoException).code });
     }
   } else if (source instanceof Uint8Array) {
-    bytes = source;
+    src = bufferSource(source);
   } else {
     throw new PbfError('<unknown>', 'source must be a file path or a Uint8Array');
   }
   try {
-    const frames = scanFrames(bytes);
+    const frames = scanFrames(src);
     const h = frames.header;
-    readHeader(inflateBlob(bytes.subarray(h.offset, h.offset + h.length)), h);
+    readHeader(inflateBlob(src.read(h.offset, h.length)), h);
     if (strict && frames.skipped.length) {
       throw new Error(`${describeSkipped(frames.skipped)}: strict loading refuses a file whose data it would skip`);
     }
-    return { file, bytes, data: frames.data, headerEnd: h.offset + h.length, skipped: frames.skipped };
+    return { file, size: src.size, source: src, data: frames.data, headerEnd: h.offset + h.length, skipped: frames.skipped, close };
   } catch (err) {
+    await close();
     throw new PbfError(file, (err as Error).message, { cause: err, code: (err as NodeJS.ErrnoException).code });
   }
 }
 
+// The bytes of an open regular file of `size` bytes, read where asked. Why not the whole
+// file at once: at Nepal scale that is 400 MB held to the end of the decoding, at its peak.
+function fileSource(handle: FileHandle, size: number): ByteSource {
+  return {
+    size,
+    read(at, n) {
+      const buf = new Uint8Array(Math.max(0, Math.min(n, size - at)));
+      let got = 0;
+      while (got < buf.length) {
+        const k = readSync(handle.fd, buf, got, buf.length - got, at + got);
+        if (k === 0) break;
+        got += k;
+      }
+      return got === buf.length ? buf : buf.slice(0, got);
+    },
+  };
+}
+
 /**
  * Decodes the data blobs of `pbf` on `workers` threads, keeping the tags `keep` asks for,
- * and hands each block to `take(seq, block)` in file order. A bad blob, or a `take` that throws, rejects
- * with `PbfError` naming the file.
+ * and hands each block to `take(seq, block)` in file order; then closes the file. A bad blob,
+ * a file cut short meanwhile, or a `take` that throws, rejects with `PbfError` naming the file.
  */
 export async function readBlocks(pbf: PbfFile, workers: number, keep: Keep, take: (seq: number, block: Block) => void): Promise<void> {
   try {
-    await decodeFrames(pbf.bytes, pbf.data, workers, take, keep);
+    await decodeFrames(pbf.source, pbf.data, workers, take, keep);
   } catch (err) {
     throw new PbfError(pbf.file, (err as Error).message, { cause: err, code: (err as NodeJS.ErrnoException).code });
+  } finally {
+    await pbf.close();
   }
 }
 
