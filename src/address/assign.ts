@@ -64,7 +64,8 @@ export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
   const labels: string[] = new Array(t.size).fill('');
   const labelsEn: string[] = new Array(t.size).fill('');
   const labelsNe: string[] = new Array(t.size).fill('');
-  const called: string[][] = [[], [], []];
+  // filled, not written row by row into empty arrays: those go sparse, and slow
+  const called: string[][] = NAME_KEYS.map(() => new Array<string>(t.size).fill(''));
   const addrRows: number[] = [];
   const addrVals: (string | null)[] = [];
   const v: (string | null)[] = new Array(KEYS.length);
