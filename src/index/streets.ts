@@ -83,18 +83,15 @@ export class Streets {
       qy = lat * E7;
     const toKm = KM_PER_DEGREE / E7;
     // the filter sees every candidate and keeps none: no result array to build
-    this.tree.search(Math.floor(x0 * E7), Math.floor(y0 * E7), Math.ceil(x1 * E7), Math.ceil(y1 * E7), (s) => {
+    this.tree.search(Math.floor(x0 * E7), Math.floor(y0 * E7), Math.ceil(x1 * E7), Math.ceil(y1 * E7), (s, sx0, sy0, sx1, sy1) => {
+      // the segment's box (the tree's, the min and max of its points) is a lower bound: most
+      // candidates stop here once one is close; none before the first, nor when the point is inside
+      const dx = qx < sx0 ? sx0 - qx : qx > sx1 ? qx - sx1 : 0;
+      const dy = qy < sy0 ? sy0 - qy : qy > sy1 ? qy - sy1 : 0;
+      if (best >= 0 && (dx > 0 || dy > 0) && Math.hypot(dx * k, dy) * toKm > bestKm + TIE_KM) return false;
       const i = this.at[s];
-      // the segment's box is a lower bound: most candidates stop here once one is close
-      const ax = c[i],
-        ay = c[i + 1],
-        bx = c[i + 2],
-        by = c[i + 3];
-      const dx = qx < Math.min(ax, bx) ? Math.min(ax, bx) - qx : qx > Math.max(ax, bx) ? qx - Math.max(ax, bx) : 0;
-      const dy = qy < Math.min(ay, by) ? Math.min(ay, by) - qy : qy > Math.max(ay, by) ? qy - Math.max(ay, by) : 0;
-      if (Math.hypot(dx * k, dy) * toKm > bestKm + TIE_KM) return false;
       const r = this.row[s];
-      const km = segmentKm(lon, lat, k, ax / E7, ay / E7, bx / E7, by / E7);
+      const km = segmentKm(lon, lat, k, c[i] / E7, c[i + 1] / E7, c[i + 2] / E7, c[i + 3] / E7);
       // within a millimetre is a tie: floating point puts a crossing's streets a hair apart
       if (km > maxKm || km > bestKm + TIE_KM) return false;
       if (km < bestKm - TIE_KM || placeId(t.osmId[r], t.kind[r]) < placeId(t.osmId[best], t.kind[best])) {
