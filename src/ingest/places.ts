@@ -391,7 +391,8 @@ class Builder {
 
   finish(): PlaceTable {
     const columns: Partial<Record<ColumnName, ColumnArray<ColumnName>>> = {};
-    for (const name of COLUMN_NAMES) columns[name] = this.c[name].finish();
+    // views: the columns were sized up front for the densest data, and copies would double them at a load's peak
+    for (const name of COLUMN_NAMES) columns[name] = this.c[name].view();
     return {
       ...(columns as { [K in ColumnName]: ColumnArray<K> }),
       size: this.c.osmId.length,

@@ -236,15 +236,19 @@ export class RoadBuilder {
       }
       return vertexOf[o];
     };
-    const edgeFrom = new List(Uint32Array),
-      edgeTo = new List(Uint32Array),
-      edgeWay = new List(Uint32Array);
-    const edgeMeters = new List(Float64Array),
-      coordStart = new List(Uint32Array),
-      coords = new List(Int32Array, 8192);
+    // Sized for the most a graph of these refs can have (an edge per ref, each ref's point twice,
+    // areas' chords aside): never grown by doubling, whose dropped halves are a Nepal-scale load's
+    // peak; pages never written cost no memory.
+    const refs = this.refOrd.length + 16;
+    const edgeFrom = new List(Uint32Array, refs),
+      edgeTo = new List(Uint32Array, refs),
+      edgeWay = new List(Uint32Array, refs);
+    const edgeMeters = new List(Float64Array, refs),
+      coordStart = new List(Uint32Array, refs),
+      coords = new List(Int32Array, 4 * refs);
     coordStart.push(0);
     const cut = this.cutAtBarriers();
-    const edgeCut = new List(Uint8Array);
+    const edgeCut = new List(Uint8Array, refs);
     for (let w = 0; w < ways; w++) {
       // each run of nodes present in the file is a piece of road of its own
       let k = starts[w];
@@ -335,14 +339,14 @@ export class RoadBuilder {
     const graph: RoadGraph = {
       nodeLon: nodeLon.copy(),
       nodeLat: nodeLat.copy(),
-      edgeFrom: edgeFrom.copy(),
-      edgeTo: edgeTo.copy(),
+      edgeFrom: edgeFrom.view(),
+      edgeTo: edgeTo.view(),
       edgeAccess,
       edgeKmh,
-      edgeMeters: edgeMeters.copy(),
-      edgeWay: edgeWay.copy(),
-      coordStart: coordStart.copy(),
-      coords: coords.copy(),
+      edgeMeters: edgeMeters.view(),
+      edgeWay: edgeWay.view(),
+      coordStart: coordStart.view(),
+      coords: coords.view(),
       wayId: this.wayId.copy(),
       wayName: this.wayName.copy(),
       wayClass: this.wayClass.copy(),

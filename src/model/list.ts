@@ -85,6 +85,15 @@ export class List<T extends Typed> {
     return this.data.slice(0, this.length) as T;
   }
 
+  /**
+   * The pushed elements as a view of the backing array, no copy. For a list made big up front:
+   * the pages past its length that were never written cost no memory, and a copy would cost a
+   * second one of it until collected.
+   */
+  view(): T {
+    return this.data.subarray(0, this.length) as T;
+  }
+
   /** The pushed elements: a view when little is unused, else a trimmed copy. */
   finish(): T {
     if (this.length >= this.data.length * 0.9) return this.data.subarray(0, this.length) as T;

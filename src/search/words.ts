@@ -1,4 +1,5 @@
 import type { PlaceTable } from '../model/table.js';
+import { List } from '../model/list.js';
 import { fold, letters } from './fold.js';
 import { matchKeys, OPTIONAL_WORDS } from '../lang/glossary.js';
 import { phoneticKey, scriptOf, spelledLetters, vowelKey } from '../lang/translit.js';
@@ -183,12 +184,13 @@ export class Words {
   static build(t: PlaceTable): Words {
     // the string index of each name key (-1 when no tag has it): tags are compared by index
     const keyField = NAME_FIELDS.map((k) => t.strings.indexOf(k));
-    const docRow: number[] = [],
-      docLen: number[] = [],
-      docOld: number[] = [];
-    const pWord: number[] = [],
-      pDoc: number[] = [],
-      pTf: number[] = [];
+    // typed lists, not arrays of numbers: at Nepal scale the postings are tens of millions
+    const docRow = new List(Uint32Array),
+      docLen = new List(Uint32Array),
+      docOld = new List(Uint8Array);
+    const pWord = new List(Uint32Array, 1 << 16),
+      pDoc = new List(Uint32Array, 1 << 16),
+      pTf = new List(Uint8Array, 1 << 16);
     const ids = new Map<string, number>();
     // a tag value's words, by string index: names repeat (chains, copies), their words need finding once
     const parsed = new Map<number, Name | null>();
@@ -247,24 +249,28 @@ export class Words {
     const nDocs = docRow.length;
     // postings grouped by word (a counting sort), documents ascending within a word
     const start = new Uint32Array(nWords + 1);
-    for (const w of pWord) start[w + 1]++;
+    const pw = pWord.data,
+      pd = pDoc.data,
+      pt = pTf.data,
+      n = pWord.length;
+    for (let i = 0; i < n; i++) start[pw[i] + 1]++;
     for (let w = 0; w < nWords; w++) start[w + 1] += start[w];
     const fill = start.slice(0, nWords);
-    const doc = new Uint32Array(pWord.length);
-    const tf = new Uint8Array(pWord.length);
-    for (let i = 0; i < pWord.length; i++) {
-      const at = fill[pWord[i]]++;
-      doc[at] = pDoc[i];
-      tf[at] = pTf[i];
+    const doc = new Uint32Array(n);
+    const tf = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const at = fill[pw[i]]++;
+      doc[at] = pd[i];
+      tf[at] = pt[i];
     }
     const all: [string, number][] = [...ids];
     all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return new Words({
       sorted: all.map((e) => e[0]),
       sortedId: Uint32Array.from(all, (e) => e[1]),
-      docRow: Uint32Array.from(docRow),
-      docLen: Uint16Array.from(docLen),
-      docOld: Uint8Array.from(docOld),
+      docRow: docRow.copy(),
+      docLen: Uint16Array.from(docLen.data.subarray(0, docLen.length)),
+      docOld: docOld.copy(),
       avgLen: nDocs ? total / nDocs : 1,
       start,
       doc,
