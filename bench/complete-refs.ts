@@ -59,7 +59,7 @@ export async function completeRefs(input: string, out: string): Promise<Complete
   for (const b of osm.blocks) {
     const at = runIndex(b.nodeTags, b.nodeId.length);
     for (let i = 0; i < b.nodeId.length; i++)
-      w.node({ id: b.nodeId[i], lat: b.nodeLat[i], lon: b.nodeLon[i], tags: tagsOf(b, b.nodeTags, at, i) });
+      w.node({ id: b.nodeBase + b.nodeId[i], lat: b.nodeLat[i], lon: b.nodeLon[i], tags: tagsOf(b, b.nodeTags, at, i) });
   }
   for (const b of osm.blocks) {
     const at = runIndex(b.wayTags, b.wayId.length);

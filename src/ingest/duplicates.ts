@@ -8,7 +8,10 @@ import type { Block, TagRuns } from '../load/block.js';
  * how many objects were dropped.
  */
 export function dropDuplicates(blocks: Block[]): number {
-  const nodes = superseded(blocks.map((b) => b.nodeId));
+  const nodes = superseded(
+    blocks.map((b) => b.nodeId),
+    blocks.map((b) => b.nodeBase),
+  );
   const ways = superseded(blocks.map((b) => b.wayId));
   const relations = superseded(blocks.map((b) => b.relId));
   let count = 0;
@@ -23,22 +26,31 @@ export function dropDuplicates(blocks: Block[]): number {
   return count;
 }
 
-/** Per block, a mask of the objects a later one of the same id supersedes (undefined: none in it); undefined when no id repeats. */
-function superseded(ids: Float64Array[]): { masks: (Uint8Array | undefined)[]; count: number } | undefined {
+/**
+ * Per block, a mask of the objects a later one of the same id supersedes (undefined: none in it); undefined when no id repeats.
+ * Block b's ids are `bases[b] + ids[b][k]` (see `Block.nodeId`).
+ */
+function superseded(
+  ids: (Float64Array | Int32Array)[],
+  bases: readonly number[] = ids.map(() => 0),
+): { masks: (Uint8Array | undefined)[]; count: number } | undefined {
   // sorted files (the norm) ascend, so nothing repeats; in ids that never go down, repeats are neighbours
   let prev = -Infinity,
     ascending = true,
     rising = true;
-  scan: for (const a of ids) {
+  scan: for (let b = 0; b < ids.length; b++) {
+    const a = ids[b],
+      base = bases[b];
     for (let k = 0; k < a.length; k++) {
-      if (a[k] <= prev) {
+      const id = base + a[k];
+      if (id <= prev) {
         ascending = false;
-        if (a[k] < prev) {
+        if (id < prev) {
           rising = false;
           break scan;
         }
       }
-      prev = a[k];
+      prev = id;
     }
   }
   if (ascending) return undefined;
@@ -54,8 +66,9 @@ function superseded(ids: Float64Array[]): { masks: (Uint8Array | undefined)[]; c
     prev = NaN;
     for (let b = 0; b < ids.length; b++) {
       for (let k = 0; k < ids[b].length; k++) {
-        if (ids[b][k] === prev) drop(pb, pk);
-        prev = ids[b][k];
+        const id = bases[b] + ids[b][k];
+        if (id === prev) drop(pb, pk);
+        prev = id;
         pb = b;
         pk = k;
       }
@@ -67,10 +80,9 @@ function superseded(ids: Float64Array[]): { masks: (Uint8Array | undefined)[]; c
     for (const a of ids) total += a.length;
     const sorted = new Float64Array(total);
     let n = 0;
-    for (const a of ids) {
-      sorted.set(a, n);
-      n += a.length;
-    }
+    ids.forEach((a, b) => {
+      for (let k = 0; k < a.length; k++) sorted[n++] = bases[b] + a[k];
+    });
     sorted.sort();
     const repeats: number[] = [];
     for (let i = 1; i < total; i++) if (sorted[i] === sorted[i - 1] && sorted[i] !== repeats[repeats.length - 1]) repeats.push(sorted[i]);
@@ -79,9 +91,10 @@ function superseded(ids: Float64Array[]): { masks: (Uint8Array | undefined)[]; c
     for (let b = ids.length - 1; b >= 0; b--) {
       const a = ids[b];
       for (let k = a.length - 1; k >= 0; k--) {
-        if (!has(rep, a[k])) continue;
-        if (seen.has(a[k])) drop(b, k);
-        else seen.add(a[k]);
+        const id = bases[b] + a[k];
+        if (!has(rep, id)) continue;
+        if (seen.has(id)) drop(b, k);
+        else seen.add(id);
       }
     }
   }

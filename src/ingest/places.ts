@@ -87,7 +87,7 @@ export class PlaceBuilder {
       if (what < 0) continue;
       const n = runs.owner[i];
       this.b.add({
-        id: blk.nodeId[n],
+        id: blk.nodeBase + blk.nodeId[n],
         kind: 0,
         what,
         keys: this.keys,

@@ -99,7 +99,13 @@ export class TagReader {
  */
 export interface Block {
   strings: string[];
-  nodeId: Float64Array;
+  /**
+   * Node i's id is `nodeBase + nodeId[i]`: offsets from the block's smallest id where its ids
+   * span less than 2^31 (4 bytes a node, not 8: at Nepal scale the ids of every node are held
+   * through a load), else the ids themselves with a base of 0.
+   */
+  nodeId: Float64Array | Int32Array;
+  nodeBase: number;
   nodeLat: Int32Array;
   nodeLon: Int32Array;
   nodeTags: TagRuns;
@@ -524,9 +530,11 @@ export class BlockDecoder {
   }
 
   finish(strings: string[]): Block {
+    const ids = narrow(this.nodeId.take());
     return {
       strings,
-      nodeId: this.nodeId.take(),
+      nodeId: ids.ids,
+      nodeBase: ids.base,
       nodeLat: this.nodeLat.take(),
       nodeLon: this.nodeLon.take(),
       nodeTags: this.nodeTags.finish(),
@@ -542,6 +550,22 @@ export class BlockDecoder {
       relTags: this.relTags.finish(),
     };
   }
+}
+
+// Ids as Int32 offsets from their smallest, where they all fit (`Block.nodeId`).
+function narrow(a: Float64Array): { ids: Float64Array | Int32Array; base: number } {
+  if (a.length === 0) return { ids: a, base: 0 };
+  let min = a[0],
+    max = a[0];
+  for (let i = 1; i < a.length; i++) {
+    const v = a[i];
+    if (v < min) min = v;
+    else if (v > max) max = v;
+  }
+  if (max - min > 0x7fffffff) return { ids: a, base: 0 };
+  const out = new Int32Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i] - min;
+  return { ids: out, base: min };
 }
 
 /**

@@ -10,7 +10,8 @@ export class BlockIds {
   index = -1;
   /** Number of ids in all blocks. */
   readonly count: number;
-  private readonly arrays: Float64Array[];
+  private readonly arrays: (Float64Array | Int32Array)[];
+  private readonly bases: readonly number[];
   // sorted files: the blocks holding ids, and the first id of each
   private readonly blocks: Uint32Array;
   private readonly first: Float64Array;
@@ -18,22 +19,24 @@ export class BlockIds {
   private readonly order: Float64Array | undefined;
   private readonly where: Uint32Array | undefined;
 
-  constructor(arrays: Float64Array[]) {
+  /** The ids of each block: `bases[i] + arrays[i][k]` (bases 0 when not given; see `Block.nodeId`). */
+  constructor(arrays: (Float64Array | Int32Array)[], bases: readonly number[] = arrays.map(() => 0)) {
     this.arrays = arrays;
+    this.bases = bases;
     const held = arrays.map((a, i) => (a.length ? i : -1)).filter((i) => i >= 0);
     this.count = arrays.reduce((n, a) => n + a.length, 0);
     this.blocks = Uint32Array.from(held);
-    this.first = Float64Array.from(held, (i) => arrays[i][0]);
+    this.first = Float64Array.from(held, (i) => bases[i] + arrays[i][0]);
     let sorted = true;
     let prev = -Infinity;
     for (const i of held) {
       const a = arrays[i];
-      if (a[0] <= prev) {
+      if (bases[i] + a[0] <= prev) {
         sorted = false;
         break;
       }
       for (let k = 1; k < a.length && sorted; k++) if (a[k] <= a[k - 1]) sorted = false;
-      prev = a[a.length - 1];
+      prev = bases[i] + a[a.length - 1];
     }
     if (sorted) return;
     const ids = new Float64Array(this.count);
@@ -41,7 +44,7 @@ export class BlockIds {
     let n = 0;
     for (const i of held)
       for (let k = 0; k < arrays[i].length; k++, n++) {
-        ids[n] = arrays[i][k];
+        ids[n] = bases[i] + arrays[i][k];
         where[2 * n] = i;
         where[2 * n + 1] = k;
       }
@@ -78,7 +81,7 @@ export class BlockIds {
     if (b < 0) return false;
     const block = this.blocks[b];
     const a = this.arrays[block];
-    const k = search(a, id, 0, a.length - 1);
+    const k = search(a, id - this.bases[block], 0, a.length - 1);
     if (k < 0) return false;
     this.block = block;
     this.index = k;
@@ -86,7 +89,7 @@ export class BlockIds {
   }
 }
 
-function search(a: Float64Array, id: number, lo: number, hi: number): number {
+function search(a: Float64Array | Int32Array, id: number, lo: number, hi: number): number {
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const v = a[mid];

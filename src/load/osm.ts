@@ -20,7 +20,10 @@ export class Osm {
 
   /** Indexes the nodes of the blocks added so far. */
   indexNodes(): void {
-    this.nodes = new BlockIds(this.blocks.map((b) => b.nodeId));
+    this.nodes = new BlockIds(
+      this.blocks.map((b) => b.nodeId),
+      this.blocks.map((b) => b.nodeBase),
+    );
   }
 
   /** Indexes the ways of the blocks added so far. */

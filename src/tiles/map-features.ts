@@ -44,7 +44,7 @@ export class MapFeatureBuilder {
     for (let i = 0; i < runs.owner.length; i++) {
       this.read(blk, runs, i);
       const n = runs.owner[i];
-      const id = blk.nodeId[n];
+      const id = blk.nodeBase + blk.nodeId[n];
       const point = [worldX(blk.nodeLon[n] / 1e7), worldY(blk.nodeLat[n] / 1e7)];
       for (const f of [poiFeature(this.tags, 0, id), placeFeature(this.tags, 0, id), peakFeature(this.tags)]) {
         if (f) this.add(f, point, [1]);
@@ -123,14 +123,15 @@ export class MapFeatureBuilder {
     if (this.hint >= 0) {
       const b = blocks[this.hint];
       const ids = b.nodeId;
+      const rel = id - b.nodeBase; // ids are stored from the block's base (`Block.nodeId`)
       let lo = 0,
         hi = ids.length - 1;
-      if (hi >= 0 && id >= ids[0] && id <= ids[hi]) {
+      if (hi >= 0 && rel >= ids[0] && rel <= ids[hi]) {
         while (lo <= hi) {
           const mid = (lo + hi) >> 1;
           const v = ids[mid];
-          if (v < id) lo = mid + 1;
-          else if (v > id) hi = mid - 1;
+          if (v < rel) lo = mid + 1;
+          else if (v > rel) hi = mid - 1;
           else {
             this.lon = b.nodeLon[mid];
             this.lat = b.nodeLat[mid];
