@@ -1,11 +1,12 @@
 /**
  * Rows that share what their address is made of share the address, and only those: a hand-made
- * file of one street crossing a municipality's edge inside one district and province, and cafes
- * on both sides of the edge, some with `addr:*` tags. Every expected address is worked out by
+ * file of a street crossing a municipality's edge inside one district and province, another street
+ * of the same name 3 km off, and cafes on both sides of the edge, some with `addr:*` tags. Every expected address is worked out by
  * hand from the positions written (the contract in `computeAddresses`): the street within 100 m,
  * the municipality, district and province around the point (their official names in English and
  * Nepali), `addr:city` only where no municipality is around it, `addr:*` values that give
- * themselves in both scripts by the part in the language's script.
+ * themselves in both scripts by the part in the language's script, an `addr:street` value by the
+ * names of the nearest street it names.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,8 @@ const CAFES: [number, number, number, [string, string][]][] = [
     ],
   ], // east, a house number too
   [6, 20, 150, [['addr:city', 'Patan (पाटन)']]], // west: the municipality around it wins over the tag
+  [7, 2980, 300, [['addr:street', 'Main Road']]], // by the second Main Road, 3 km north
+  [8, 20, 300, [['addr:street', 'Main Road']]], // by the first
 ];
 
 async function write(): Promise<string> {
@@ -53,15 +56,19 @@ async function write(): Promise<string> {
   w.node({ id: 100, ...at(0, 0) });
   w.node({ id: 101, ...at(0, 200) });
   w.node({ id: 102, ...at(0, 400) });
-  // the municipality: -100 to 200 m east; the district and province: -100 to 500 m east; both 100 m either side
-  const corners = (id: number, west: number, eastEdge: number) => {
+  // another street of that name 3 km north
+  w.node({ id: 110, ...at(3000, 0) });
+  w.node({ id: 111, ...at(3000, 400) });
+  // the municipality: -100 to 200 m east, 100 m either side of the first street; the district and
+  // province: -100 to 500 m east, 100 m south of the first street to 100 m north of the second
+  const corners = (id: number, west: number, eastEdge: number, northEdge: number) => {
     w.node({ id, ...at(-100, west) });
     w.node({ id: id + 1, ...at(-100, eastEdge) });
-    w.node({ id: id + 2, ...at(100, eastEdge) });
-    w.node({ id: id + 3, ...at(100, west) });
+    w.node({ id: id + 2, ...at(northEdge, eastEdge) });
+    w.node({ id: id + 3, ...at(northEdge, west) });
   };
-  corners(200, -100, 200);
-  corners(300, -100, 500);
+  corners(200, -100, 200, 100);
+  corners(300, -100, 500, 3100);
   w.way({
     id: 10,
     refs: [100, 101, 102],
@@ -69,6 +76,15 @@ async function write(): Promise<string> {
       ['highway', 'residential'],
       ['name', 'Main Road'],
       ['name:ne', 'मुख्य सडक'],
+    ],
+  });
+  w.way({
+    id: 11,
+    refs: [110, 111],
+    tags: [
+      ['highway', 'residential'],
+      ['name', 'Main Road'],
+      ['name:ne', 'मेन रोड'],
     ],
   });
   w.way({ id: 20, refs: [200, 201, 202, 203, 200] });
@@ -130,4 +146,9 @@ describe('rows with addr:* tags: their own values, each language its own script'
     ]));
 
   it('addr:city inside a municipality: the municipality', () => expect(address(6)).toEqual(WEST));
+
+  it('one addr:street value by two streets of that name: in Nepali, the name of the nearest one', () => {
+    expect(address(7)).toEqual(['Main Road, Kathmandu, Bagmati', 'Main Road, Kathmandu, Bagmati Province', 'मेन रोड, काठमाडौं, बागमती प्रदेश']);
+    expect(address(8)).toEqual(EAST);
+  });
 });
