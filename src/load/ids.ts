@@ -66,8 +66,19 @@ export class BlockIds {
       this.index = this.where![2 * k + 1];
       return true;
     }
-    // the last block whose first id is <= id
+    // a way's nodes are mostly in one block: the last hit's block first, then the last block whose first id is <= id
     const first = this.first;
+    const last = this.block;
+    if (last >= 0) {
+      const a = this.arrays[last],
+        rel = id - this.bases[last];
+      if (rel >= a[0] && rel <= a[a.length - 1]) {
+        const k = search(a, rel, 0, a.length - 1);
+        if (k < 0) return false;
+        this.index = k;
+        return true;
+      }
+    }
     let lo = 0,
       hi = first.length - 1,
       b = -1;
