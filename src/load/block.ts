@@ -362,9 +362,7 @@ export class BlockDecoder {
     }
     if (ids < 0) return;
     const n = countVarints(pbf.buf, ids, idsEnd);
-    if (lats < 0 || lons < 0 || countVarints(pbf.buf, lats, latsEnd) !== n || countVarints(pbf.buf, lons, lonsEnd) !== n) {
-      throw new Error('dense nodes: ids, lats and lons differ in length');
-    }
+    if (lats < 0 || lons < 0) throw new Error('dense nodes: ids, lats and lons differ in length');
     const first = this.nodeId.length;
     if (first === 0) {
       // the usual block: one dense group; decode into arrays of its exact size, which
@@ -377,8 +375,13 @@ export class BlockDecoder {
     this.nodeLat.reserve(n);
     this.nodeLon.reserve(n);
     deltas64(pbf.buf, ids, idsEnd, this.nodeId.data, first);
-    deltas32(pbf.buf, lats, latsEnd, this.nodeLat.data, first);
-    deltas32(pbf.buf, lons, lonsEnd, this.nodeLon.data, first);
+    // the coordinates' counts checked as they are decoded, not counted first: a pass less over the block
+    if (
+      deltas32(pbf.buf, lats, latsEnd, this.nodeLat.data, first) !== first + n ||
+      deltas32(pbf.buf, lons, lonsEnd, this.nodeLon.data, first) !== first + n
+    ) {
+      throw new Error('dense nodes: ids, lats and lons differ in length');
+    }
     if (this.gran !== 100 || this.latOff !== 0 || this.lonOff !== 0) {
       for (let i = first; i < first + n; i++) {
         this.nodeLat.data[i] = this.lat(this.nodeLat.data[i]);
@@ -607,8 +610,8 @@ function deltas64(buf: Uint8Array, pos: number, end: number, out: Float64Array, 
   }
 }
 
-/** `deltas64` for 32-bit outputs (coordinates). */
-function deltas32(buf: Uint8Array, pos: number, end: number, out: Int32Array, at: number): void {
+/** `deltas64` for 32-bit outputs (coordinates); returns the index after the last value written. */
+function deltas32(buf: Uint8Array, pos: number, end: number, out: Int32Array, at: number): number {
   let acc = 0;
   while (pos < end) {
     let b = buf[pos++];
@@ -639,6 +642,7 @@ function deltas32(buf: Uint8Array, pos: number, end: number, out: Int32Array, at
     acc += (v >>> 1) ^ -(v & 1);
     out[at++] = acc;
   }
+  return at;
 }
 
 // a varint ends at each byte below 0x80
