@@ -255,6 +255,8 @@ class Work {
   private readonly shared = new Map<number, Map<number, number>>();
   private readonly tagged = new Map<string, number>();
   private readonly made: number[] = [];
+  // the areas' id, the street and locality key and the place in `made` of the last row without addr:* values
+  private readonly last = new Float64Array([-1, -1, -1]);
 
   constructor(
     private readonly input: AddressInput,
@@ -290,17 +292,24 @@ class Work {
     // all the texts are made of, as a key of the texts made before
     let byRows: Map<number, number> | undefined;
     let key = 0,
-      tagKey = '';
+      tagKey = '',
+      made: number | undefined;
     if (at < 0) {
-      byRows = this.shared.get(areas);
-      if (!byRows) this.shared.set(areas, (byRows = new Map()));
       key = (street + 1) * (t.size + 1) + locality + 1;
-    } else tagKey = `${valuesKey(v, at)}${street},${locality},${areas},${named.join()}`;
-    const made = byRows ? byRows.get(key) : this.tagged.get(tagKey);
+      // neighbouring rows are often near each other: the last row's is checked before the maps
+      if (areas === this.last[0] && key === this.last[1]) made = this.last[2];
+      else {
+        byRows = this.shared.get(areas);
+        if (!byRows) this.shared.set(areas, (byRows = new Map()));
+        made = byRows.get(key);
+      }
+    } else made = this.tagged.get((tagKey = `${valuesKey(v, at)}${street},${locality},${areas},${named.join()}`));
     if (made !== undefined) {
+      if (at < 0) this.last.set([areas, key, made]);
       for (let c = 0; c < 3; c++) this.out[c].rows[o] = this.made[made + c];
       return;
     }
+    if (at < 0) this.last.set([areas, key, this.made.length]);
     const p = this.parts;
     for (const a of p) a.clear();
     if (at >= 0) {
