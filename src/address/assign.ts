@@ -248,15 +248,10 @@ class Work {
   private readonly officials = [new Map<string, OfficialName | null>(), new Map<string, OfficialName | null>()];
   // the texts of an area's name in each column, per `AdminName` met
   private readonly areaTexts = new Map<AdminName, string[]>();
-  // Each address is made once for all the rows that have what it is made of. Rows without
-  // `addr:*` values: their street, locality and areas (per areas' id, by street and locality);
-  // rows with: their values too, and the rows their addr:street and addr:place name (by a text
-  // key). Each gives where its three column ids start in `made`.
+  // rows without `addr:*` values: their texts are those of their street, locality and areas alone,
+  // so each such combination is made once; per areas' id, per street and locality, the three column ids
   private readonly shared = new Map<number, Map<number, number>>();
-  private readonly tagged = new Map<string, number>();
-  private readonly made: number[] = [];
-  // the areas' id, the street and locality key and the place in `made` of the last row without addr:* values
-  private readonly last = new Float64Array([-1, -1, -1]);
+  private readonly sharedIds: number[] = [];
 
   constructor(
     private readonly input: AddressInput,
@@ -285,31 +280,18 @@ class Work {
     if (!streetTag && t.what[r] !== STREET) street = this.streets.nearest(lon, lat, STREET_KM)?.row ?? -1;
     if (!place && t.what[r] !== LOCALITY) locality = this.localities.at(lon, lat, LOCALITY_KM);
     const areas = this.admin.id(lon, lat);
-    // the row each piece of addr:street, then of addr:place, names (`addCalled`), -1 for none
-    const named: number[] = [];
-    if (streetTag) for (const s of pieces(streetTag)) named.push(this.called.nearest(s, lon, lat, STREET, CALLED_KM));
-    if (place) for (const s of pieces(place)) named.push(this.called.nearest(s, lon, lat, LOCALITY, CALLED_KM));
-    // all the texts are made of, as a key of the texts made before
     let byRows: Map<number, number> | undefined;
-    let key = 0,
-      tagKey = '',
-      made: number | undefined;
+    let key = 0;
     if (at < 0) {
+      byRows = this.shared.get(areas);
+      if (!byRows) this.shared.set(areas, (byRows = new Map()));
       key = (street + 1) * (t.size + 1) + locality + 1;
-      // neighbouring rows are often near each other: the last row's is checked before the maps
-      if (areas === this.last[0] && key === this.last[1]) made = this.last[2];
-      else {
-        byRows = this.shared.get(areas);
-        if (!byRows) this.shared.set(areas, (byRows = new Map()));
-        made = byRows.get(key);
+      const i = byRows.get(key);
+      if (i !== undefined) {
+        for (let c = 0; c < 3; c++) this.out[c].rows[o] = this.sharedIds[i + c];
+        return;
       }
-    } else made = this.tagged.get((tagKey = `${valuesKey(v, at)}${street},${locality},${areas},${named.join()}`));
-    if (made !== undefined) {
-      if (at < 0) this.last.set([areas, key, made]);
-      for (let c = 0; c < 3; c++) this.out[c].rows[o] = this.made[made + c];
-      return;
     }
-    if (at < 0) this.last.set([areas, key, this.made.length]);
     const p = this.parts;
     for (const a of p) a.clear();
     if (at >= 0) {
@@ -317,21 +299,19 @@ class Work {
       this.add(v[at + HOUSENUMBER], false);
     }
     // a street is not addressed by another street, nor a locality by another locality
-    let next = 0;
-    if (streetTag) next = this.addCalled(streetTag, named, next);
+    if (streetTag) this.addCalled(streetTag, lon, lat, STREET);
     else if (street >= 0) for (let c = 0; c < 3; c++) p[c].add(this.labels[c][street]);
-    if (place) this.addCalled(place, named, next);
+    if (place) this.addCalled(place, lon, lat, LOCALITY);
     else if (locality >= 0) for (let c = 0; c < 3; c++) p[c].add(this.labels[c][locality]);
     const [municipality, district, province] = this.admin.byId(areas);
     this.addArea(municipality, at < 0 ? null : v[at + CITY], -1);
     this.addArea(district, at < 0 ? null : v[at + DISTRICT], 0);
     this.addArea(province, at < 0 ? null : v[at + PROVINCE], 1);
-    if (byRows) byRows.set(key, this.made.length);
-    else this.tagged.set(tagKey, this.made.length);
+    if (byRows) byRows.set(key, this.sharedIds.length);
     for (let c = 0; c < 3; c++) {
       const id = this.out[c].id(p[c].text());
       this.out[c].rows[o] = id;
-      this.made.push(id);
+      if (byRows) this.sharedIds.push(id);
     }
   }
 
@@ -345,19 +325,14 @@ class Work {
     }
   }
 
-  /**
-   * An `addr:street`/`addr:place` value's pieces: in English and Nepali the names of the row of
-   * that kind each names (`named[from]` on: the nearest of that name, -1 for none), else the
-   * piece in the language's script. Returns where the next value's rows start in `named`.
-   */
-  private addCalled(value: string, named: number[], from: number): number {
+  /** An `addr:street`/`addr:place` value's pieces: in English and Nepali the names of the nearest row of kind `what` of that name, else the piece in the language's script. */
+  private addCalled(value: string, lon: number, lat: number, what: number): void {
     for (const s of pieces(value)) {
-      const best = named[from++];
+      const best = this.called.nearest(s, lon, lat, what, CALLED_KM);
       this.parts[LIST].one(s);
       this.parts[EN].one((best >= 0 && this.labels[EN][best]) || this.textIn(s, 'en'));
       this.parts[NE].one((best >= 0 && this.labels[NE][best]) || this.textIn(s, 'ne'));
     }
-    return from;
   }
 
   /** An area's names where the point has one, else its `addr:*` value: a district's (`official` 0) or province's (1) by its official names, else in the language's script. */
@@ -390,16 +365,6 @@ class Work {
     if (out === undefined) memo.set(s, (out = textIn(s, lang)));
     return out;
   }
-}
-
-/** Row `at`'s `addr:*` values (`AddressInput.addrVals`) as a key: each as its length and itself, so no two sets make one key. */
-function valuesKey(v: (string | null)[], at: number): string {
-  let key = '';
-  for (let k = 0; k < KEYS.length; k++) {
-    const s = v[at + k] ?? '';
-    key += `${s.length}:${s}`;
-  }
-  return key;
 }
 
 /** A tag value's pieces, trimmed: it may itself be a list ("Kathmandu, Thamel"), whose pieces count one by one. */
