@@ -20,7 +20,7 @@ import {
   type PlaceTable,
   type Sizes,
 } from '../model/table.js';
-import { isPlace, placeTypes } from '../osm/place.js';
+import { keyFlags, placeTypes, FEATURE, NODE_FEATURE, PLACE_KEY, NAME, BUILDING_KEY, ADDRESS } from '../osm/place.js';
 import { isArea } from '../place/area.js';
 import { placeName } from '../osm/name.js';
 import { prominence } from '../place/score.js';
@@ -70,6 +70,8 @@ export class PlaceBuilder {
   // per block: its string index -> the table's, interned on first use
   private cacheBlock = -1;
   private cache = new Int32Array(0);
+  // per block: its string index -> `keyFlags` of it as a key, -1 until first asked
+  private flags = new Int16Array(0);
 
   constructor(
     private readonly osm: Osm,
@@ -206,26 +208,32 @@ export class PlaceBuilder {
 
   private readonly reader = new TagReader();
 
-  // Reads the keys of object i of the runs (a `kind` 0 node, 1 way, 2 relation) and returns the
-  // row they make (`rowKind`), -1 for none. Only a row's values are read and its strings
-  // interned: most kept objects (unnamed roads, crossings, barriers) make none.
+  // Returns the row object i of the runs makes (a `kind` 0 node, 1 way, 2 relation) from its keys'
+  // flags (`rowKindOf`), -1 for none; only a row's tags are read as strings and interned: most
+  // kept objects (unnamed roads and buildings, crossings, barriers) make none.
   private read(blk: Block, bi: number, runs: TagRuns, i: number, kind: number): number {
     if (bi !== this.cacheBlock) {
       this.cacheBlock = bi;
       this.cache = new Int32Array(blk.strings.length).fill(-1);
+      this.flags = new Int16Array(blk.strings.length).fill(-1);
     }
-    const { cache } = this;
+    const { cache, flags: fc } = this;
     const s = blk.strings;
     const reader = this.reader.on(runs, s).at(i);
-    const { keys, vals, kv } = this;
-    keys.length = vals.length = kv.length = 0;
-    for (let j = 0; j < reader.count; j++) keys.push(s[reader.keyIndex(j)]);
-    const what = rowKind(keys, kind);
+    let flags = 0;
+    for (let j = 0; j < reader.count; j++) {
+      const k = reader.keyIndex(j);
+      flags |= fc[k] >= 0 ? fc[k] : (fc[k] = keyFlags(s[k]));
+    }
+    const what = rowKindOf(flags, kind);
     // a relation's `type` is read even when it makes no row
     if (what < 0 && kind !== 2) return what;
+    const { keys, vals, kv } = this;
+    keys.length = vals.length = kv.length = 0;
     for (let j = 0; j < reader.count; j++) {
       const k = reader.keyIndex(j),
         v = reader.valueIndex(j);
+      keys.push(s[k]);
       vals.push(s[v]);
       kv.push(cache[k] >= 0 ? cache[k] : (cache[k] = this.b.intern(s[k])));
       kv.push(cache[v] >= 0 ? cache[v] : (cache[v] = this.b.intern(s[v])));
@@ -410,12 +418,16 @@ function primaryOf(what: number, keys: string[], vals: string[]): string {
   return vals[i];
 }
 
-/** What row an object makes (PLACE, LOCALITY, STREET, BUILDING), or -1 for none. */
-export function rowKind(keys: readonly string[], kind: number): number {
-  if (isPlace(keys, kind)) return PLACE;
-  const named = keys.includes('name') || keys.includes('name:en') || keys.includes('name:ne');
-  if (named && keys.includes('place')) return LOCALITY;
-  if (named && kind === 1 && keys.includes('highway')) return STREET;
-  if (keys.includes('addr:housenumber') || keys.includes('addr:housename') || (named && keys.includes('building'))) return BUILDING;
+/**
+ * `rowKind` of an object whose keys' `keyFlags` OR to `flags`: a place (a feature key, or
+ * `highway` on a node), a named locality (`place`), a named street (`highway` on a way), a
+ * building with an address or a name; -1 for none.
+ */
+export function rowKindOf(flags: number, kind: number): number {
+  if (flags & FEATURE || (kind === 0 && flags & NODE_FEATURE)) return PLACE;
+  const named = (flags & NAME) !== 0;
+  if (named && flags & PLACE_KEY) return LOCALITY;
+  if (named && kind === 1 && flags & NODE_FEATURE) return STREET;
+  if (flags & ADDRESS || (named && flags & BUILDING_KEY)) return BUILDING;
   return -1;
 }

@@ -66,6 +66,11 @@ flagOf.set('route', ROUTE_WAY);
 for (const k of ['addr:housenumber', 'addr:housename']) flagOf.set(k, ADDRESS);
 for (const k of ['barrier', 'access', 'vehicle', 'motor_vehicle', 'motorcar', 'motorcycle', 'bicycle', 'foot']) flagOf.set(k, ROUTE_NODE);
 
+/** The flags of a tag key (0 for a key none names): what `rowKindOf` reads of an object's keys. */
+export function keyFlags(key: string): number {
+  return flagOf.get(key) ?? 0;
+}
+
 /**
  * What the decoder keeps of a PBF for places (`Keep` of `src/load/block.ts`): the tags of
  * nodes that are places, localities, addresses or named buildings, or carry a barrier or
