@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS, checkProfiles, compileProfiles, type Profiles } from '../src/osm/profiles.js';
 import { DEFAULT_PROFILES } from '../src/osm/default-profiles.js';
 import { roadRuleKeys, roadRules } from '../src/osm/profile.js';
+import { nodePasses, nodeRuleKeys } from '../src/osm/barrier.js';
 import { CORE, TRANSIT, readRaw, type RawTag } from './support/raw.js';
 
 /** The keys `roadRules` asks for on a way with `tags`. */
@@ -107,5 +108,29 @@ describe("a profile's own keys are road rule keys", () => {
     );
     expect(read.has('taxi:forward')).toBe(true);
     for (const k of read) expect(keys.has(k), k).toBe(true);
+  });
+});
+
+describe('every key nodePasses reads is a node rule key', () => {
+  it('each node of both fixtures, and crafted barrier and access nodes, for every mode', async () => {
+    const keys = nodeRuleKeys(DEFAULTS.modes);
+    const nodes: RawTag[][] = [
+      [['barrier', 'bollard']],
+      [
+        ['barrier', 'gate'],
+        ['access', 'private'],
+      ],
+      ...['access', 'vehicle', 'motor_vehicle', 'motorcar', 'motorcycle', 'bicycle', 'foot'].map((k): RawTag[] => [[k, 'no']]),
+    ];
+    for (const file of [CORE, TRANSIT]) for (const n of (await readRaw(file)).nodes) if (n.tags.length) nodes.push(n.tags);
+    for (const tags of nodes) {
+      const map = new Map(tags);
+      for (const rules of DEFAULTS.modes) {
+        nodePasses((k) => {
+          expect(keys.has(k), `${JSON.stringify(tags)} reads ${k}`).toBe(true);
+          return map.get(k);
+        }, rules);
+      }
+    }
   });
 });

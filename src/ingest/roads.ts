@@ -23,7 +23,7 @@ import { restrictionRules } from '../osm/restriction.js';
 import { delayOf } from '../osm/delay.js';
 import { MODES, forwardBit, roadRuleKeys, roadRules, type RoadRules } from '../osm/profile.js';
 import { DEFAULTS, type Profiles } from '../osm/profiles.js';
-import { nodePasses } from '../osm/barrier.js';
+import { nodePasses, nodeRuleKeys } from '../osm/barrier.js';
 import { isRoundabout } from '../osm/road.js';
 import { kmTo } from '../geom/haversine.js';
 import { BuiltUp } from './built-up.js';
@@ -92,12 +92,15 @@ export class RoadBuilder {
   private readonly builtUp: BuiltUp;
   // the keys `roadRules` reads, and its answer per distinct set of them (`rulesOf`)
   private readonly ruleKeys: Set<string>;
+  // the keys a node's barrier and access rules read (`nodeRuleKeys`)
+  private readonly nodeKeys: Set<string>;
   private readonly rules = new Map<string, RoadRules>();
 
   constructor(osm: Osm, profiles: Profiles = DEFAULTS) {
     this.osm = osm;
     this.profiles = profiles;
     this.ruleKeys = roadRuleKeys(profiles);
+    this.nodeKeys = nodeRuleKeys(profiles.modes);
     this.builtUp = new BuiltUp(profiles.doc.builtUp);
     this.wayRefStart.push(0);
   }
@@ -490,8 +493,13 @@ export class RoadBuilder {
     if (runs.owner.length === 0) return;
     const tags = new TagReader(runs, blk.strings);
     const { get } = tags;
+    const ruled = Uint8Array.from(blk.strings, (k) => (this.nodeKeys.has(k) ? 1 : 0));
     for (let i = 0; i < runs.owner.length; i++) {
       tags.at(i);
+      // a node without a barrier or an access key passes every mode (most tagged nodes: places, crossings)
+      let any = false;
+      for (let j = 0; j < tags.count && !any; j++) any = ruled[tags.keyIndex(j)] === 1;
+      if (!any) continue;
       let bits = 0;
       this.profiles.modes.forEach((rules, m) => {
         if (!nodePasses(get, rules)) bits |= forwardBit(m) * 3;

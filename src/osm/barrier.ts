@@ -18,3 +18,10 @@ export function nodePasses(get: Get, rules: ModeRules): boolean {
   const b = get('barrier');
   return b === undefined || !rules.barriers.has(b);
 }
+
+/** Every key `nodePasses` may read under these modes' rules: `barrier` and the access keys. A node with none of them passes every mode. */
+export function nodeRuleKeys(modes: readonly ModeRules[]): Set<string> {
+  const keys = new Set(['barrier']);
+  for (const r of modes) for (const k of r.accessKeys) keys.add(k);
+  return keys;
+}
