@@ -85,6 +85,14 @@ describe('the nearest row of a kind holding a name, within the distance; the las
       if (rnd() < 0.2) rows.names[2][r] = `  ${pick()} `;
     }
     const names = new CalledNames(rows, rows.names);
+    // the same names given for the rows holding any alone, with those rows (as `AddressInput.named` gives them)
+    const held = Uint32Array.from(rows.names[0].keys()).filter((r) => rows.names.some((l) => l[r]));
+    expect(held.length).toBeLessThan(n);
+    const compact = new CalledNames(
+      rows,
+      rows.names.map((l) => Array.from(held, (r) => l[r])),
+      held,
+    );
     let found = 0;
     for (let q = 0; q < 3000; q++) {
       const r = Math.floor(rnd() * n);
@@ -97,6 +105,7 @@ describe('the nearest row of a kind holding a name, within the distance; the las
       const what = rnd() < 0.5 ? STREET : LOCALITY;
       const want = expected(rows, value, lon, lat, what, 5);
       expect(names.nearest(value, lon, lat, what, 5)).toBe(want);
+      expect(compact.nearest(value, lon, lat, what, 5)).toBe(want);
       if (want >= 0) found++;
     }
     expect(found).toBeGreaterThan(1000);

@@ -36,11 +36,17 @@ const [HOUSENAME, HOUSENUMBER, STREET_KEY, PLACE_KEY, SUBURB, CITY, DISTRICT, PR
  */
 export interface AddressInput {
   shapes: Shapes;
-  /** Per row, of streets and localities (`''` for others): `labelName` (`name:en`, else the name), and `nameIn` English and Nepali (`osm/name.ts`). */
+  /**
+   * The rows that are streets or localities, ascending: the columns below have one item per
+   * such row, not per row (at Nepal scale the table's other two million rows would make them
+   * hundreds of MB, on both threads, of `''`).
+   */
+  named: Uint32Array;
+  /** Per named row: `labelName` (`name:en`, else the name), and `nameIn` English and Nepali (`osm/name.ts`). */
   labels: string[];
   labelsEn: string[];
   labelsNe: string[];
-  /** Per row, of streets and localities: the names an `addr:street` or `addr:place` value may give it (`name`, `name:en`, `name:ne`), `''` for none. */
+  /** Per named row: the names an `addr:street` or `addr:place` value may give it (`name`, `name:en`, `name:ne`), `''` for none. */
   called: string[][];
   localities: Uint32Array;
   /** Rows with `addr:*` tags, and their values: `KEYS.length` per row, in `KEYS` order. */
@@ -61,11 +67,11 @@ export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
       if (k >= 0) slot[i] = KEYS.length + k;
     }
   });
-  const labels: string[] = new Array(t.size).fill('');
-  const labelsEn: string[] = new Array(t.size).fill('');
-  const labelsNe: string[] = new Array(t.size).fill('');
-  // filled, not written row by row into empty arrays: those go sparse, and slow
-  const called: string[][] = NAME_KEYS.map(() => new Array<string>(t.size).fill(''));
+  const named: number[] = [];
+  const labels: string[] = [];
+  const labelsEn: string[] = [];
+  const labelsNe: string[] = [];
+  const called: string[][] = NAME_KEYS.map(() => []);
   const addrRows: number[] = [];
   const addrVals: (string | null)[] = [];
   const v: (string | null)[] = new Array(KEYS.length);
@@ -95,10 +101,11 @@ export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
         const get = (k: string) => values[NAME_KEYS.indexOf(k)];
         labelled.set(key, (l = [labelName(get), nameIn(get, 'en').name, nameIn(get, 'ne').name, ...values.map((x) => x ?? '')]));
       }
-      labels[r] = l[0];
-      labelsEn[r] = l[1];
-      labelsNe[r] = l[2];
-      for (let i = 0; i < NAME_KEYS.length; i++) called[i][r] = l[3 + i];
+      named.push(r);
+      labels.push(l[0]);
+      labelsEn.push(l[1]);
+      labelsNe.push(l[2]);
+      for (let i = 0; i < NAME_KEYS.length; i++) called[i].push(l[3 + i]);
     }
     if (any) {
       addrRows.push(r);
@@ -107,6 +114,7 @@ export function addressInput(t: PlaceTable, areas: Area[]): AddressInput {
   }
   return {
     shapes: shapesOf(t),
+    named: Uint32Array.from(named),
     labels,
     labelsEn,
     labelsNe,
@@ -240,7 +248,9 @@ class Work {
   private readonly t: Shapes;
   private readonly localities: Localities;
   private readonly called: CalledNames;
+  // per column, the labels of the named rows (`AddressInput.named`), and each row's place among them (-1: none)
   private readonly labels: string[][];
+  private readonly at: Int32Array;
   private readonly parts = [new Parts(), new Parts(), new Parts()];
   // textIn per language (en, ne) of each distinct value met
   private readonly script = [new Map<string, string>(), new Map<string, string>()];
@@ -261,8 +271,10 @@ class Work {
   ) {
     this.t = input.shapes;
     this.localities = new Localities(input.shapes, input.localities);
-    this.called = new CalledNames(input.shapes, input.called);
+    this.called = new CalledNames(input.shapes, input.called, input.named);
     this.labels = [input.labels, input.labelsEn, input.labelsNe];
+    this.at = new Int32Array(input.shapes.size).fill(-1);
+    input.named.forEach((r, k) => (this.at[r] = k));
     this.out = [new Column(size), new Column(size), new Column(size)];
   }
 
@@ -300,9 +312,9 @@ class Work {
     }
     // a street is not addressed by another street, nor a locality by another locality
     if (streetTag) this.addCalled(streetTag, lon, lat, STREET);
-    else if (street >= 0) for (let c = 0; c < 3; c++) p[c].add(this.labels[c][street]);
+    else if (street >= 0) for (let c = 0; c < 3; c++) p[c].add(this.labels[c][this.at[street]]);
     if (place) this.addCalled(place, lon, lat, LOCALITY);
-    else if (locality >= 0) for (let c = 0; c < 3; c++) p[c].add(this.labels[c][locality]);
+    else if (locality >= 0) for (let c = 0; c < 3; c++) p[c].add(this.labels[c][this.at[locality]]);
     const [municipality, district, province] = this.admin.byId(areas);
     this.addArea(municipality, at < 0 ? null : v[at + CITY], -1);
     this.addArea(district, at < 0 ? null : v[at + DISTRICT], 0);
@@ -330,8 +342,8 @@ class Work {
     for (const s of pieces(value)) {
       const best = this.called.nearest(s, lon, lat, what, CALLED_KM);
       this.parts[LIST].one(s);
-      this.parts[EN].one((best >= 0 && this.labels[EN][best]) || this.textIn(s, 'en'));
-      this.parts[NE].one((best >= 0 && this.labels[NE][best]) || this.textIn(s, 'ne'));
+      this.parts[EN].one((best >= 0 && this.labels[EN][this.at[best]]) || this.textIn(s, 'en'));
+      this.parts[NE].one((best >= 0 && this.labels[NE][this.at[best]]) || this.textIn(s, 'ne'));
     }
   }
 

@@ -26,12 +26,16 @@ export class CalledNames {
   private readonly t: Pick<Shapes, 'what' | 'lon' | 'lat'>;
   private readonly held = new Map<string, Holders>();
 
-  /** `names[i][r]`: row r's i-th name (`''` for none); rows are met name by name, each in row order. */
-  constructor(t: Pick<Shapes, 'what' | 'lon' | 'lat'>, names: readonly (readonly string[])[]) {
+  /**
+   * `names[i][k]`: row `rows[k]`'s i-th name (`''` for none; `rows` ascending, by default every
+   * row: `rows[k]` is k); rows are met name by name, each in row order.
+   */
+  constructor(t: Pick<Shapes, 'what' | 'lon' | 'lat'>, names: readonly (readonly string[])[], rows?: Uint32Array) {
     this.t = t;
     for (const list of names) {
-      list.forEach((n, r) => {
+      list.forEach((n, i) => {
         if (!n) return;
+        const r = rows ? rows[i] : i;
         const k = n.trim().toLowerCase();
         const h = this.held.get(k);
         if (!h) this.held.set(k, { rows: [r] });
