@@ -8,6 +8,7 @@ import { Admin, nepalDistricts, type AdminName } from './admin.js';
 import { officialDistrict, officialProvince, type OfficialName } from './official.js';
 import { labelName, nameIn, textIn, type Lang } from '../osm/name.js';
 import { CalledNames } from './called.js';
+import { StringTable } from '../model/strings.js';
 
 /** How far (km) a street may be to name a place's address. */
 export const STREET_KM = 0.1;
@@ -144,23 +145,12 @@ export interface Addresses {
   ne: Uint32Array;
 }
 
-/** One column of addresses being made: each row's text as an index into the column's own distinct texts. */
+/** One column of addresses being made: each row's text as an index into the column's own distinct texts (`''` first). */
 class Column {
-  private readonly ids = new Map<string, number>([['', 0]]);
-  readonly texts: string[] = [''];
+  readonly texts = new StringTable();
   readonly rows: Uint32Array;
   constructor(size: number) {
     this.rows = new Uint32Array(size);
-  }
-  /** The index of text `s`, added if new. */
-  id(s: string): number {
-    let i = this.ids.get(s);
-    if (i === undefined) {
-      i = this.texts.length;
-      this.texts.push(s);
-      this.ids.set(s, i);
-    }
-    return i;
   }
 }
 
@@ -177,26 +167,18 @@ export interface AddressRun {
  * in the order a scan of the whole table meets them, column after column (as mapped, English, Nepali).
  */
 export function mergeAddresses(runs: AddressRun[], size: number): Addresses {
-  const ids = new Map<string, number>([['', 0]]);
-  const texts: string[] = [];
+  // `''` is string 0, so text k of `texts` is string k + 1
+  const table = new StringTable();
   const out = [0, 1, 2].map((c) => {
     const column = new Uint32Array(size);
     for (const run of runs) {
-      const to = Uint32Array.from(run.texts[c], (s) => {
-        let i = ids.get(s);
-        if (i === undefined) {
-          texts.push(s);
-          i = texts.length;
-          ids.set(s, i);
-        }
-        return i;
-      });
+      const to = Uint32Array.from(run.texts[c], (s) => table.intern(s));
       const rows = run.rows[c];
       for (let r = 0; r < rows.length; r++) column[run.from + r] = to[rows[r]];
     }
     return column;
   });
-  return { texts, list: out[0], en: out[1], ne: out[2] };
+  return { texts: table.list.slice(1), list: out[0], en: out[1], ne: out[2] };
 }
 
 /** How far (km) a street or locality named by an `addr:*` tag may be to lend the address its names in another language. */
@@ -229,7 +211,7 @@ export async function computeAddresses(
     if (next < input.addrRows.length && input.addrRows[next] === r) at = next++ * KEYS.length;
     work.row(r, at, r - from);
   }
-  return { from, texts: work.out.map((c) => c.texts), rows: work.out.map((c) => c.rows) };
+  return { from, texts: work.out.map((c) => c.texts.list), rows: work.out.map((c) => c.rows) };
 }
 
 /** The columns of `Work`: as mapped, English, Nepali. */
@@ -321,7 +303,7 @@ class Work {
     this.addArea(province, at < 0 ? null : v[at + PROVINCE], 1);
     if (byRows) byRows.set(key, this.sharedIds.length);
     for (let c = 0; c < 3; c++) {
-      const id = this.out[c].id(p[c].text());
+      const id = this.out[c].texts.intern(p[c].text());
       this.out[c].rows[o] = id;
       if (byRows) this.sharedIds.push(id);
     }
