@@ -145,16 +145,6 @@ export async function readAt(handle: FileHandle, at: number, size: number): Prom
   return n === size ? buf : buf.subarray(0, n);
 }
 
-/** Reads a whole regular file (see `openRegular`): at most the size it has when opened. */
-export async function readRegular(path: string): Promise<Uint8Array> {
-  const { handle, size } = await openRegular(path);
-  try {
-    return await readAt(handle, 0, size);
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Why a file could not be read, in the words of a load error. */
 export function cannotRead(err: unknown): string {
   const e = err as NodeJS.ErrnoException;

@@ -94,12 +94,6 @@ export class List<T extends Typed> {
     return this.data.subarray(0, this.length) as T;
   }
 
-  /** The pushed elements: a view when little is unused, else a trimmed copy. */
-  finish(): T {
-    if (this.length >= this.data.length * 0.9) return this.data.subarray(0, this.length) as T;
-    return this.data.slice(0, this.length) as T;
-  }
-
   private grow(min: number): void {
     let cap = this.data.length * 2 || 16;
     while (cap < min) cap *= 2;
