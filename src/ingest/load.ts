@@ -1,5 +1,5 @@
 import type { Contract, LoadOptions, LoadStats, LoadTimings } from '../types.js';
-import { openPbf, readBlocks, type PbfFile } from '../load/read.js';
+import { openPbf, readBlocks } from '../load/read.js';
 import { PLACE_KEEP } from '../osm/place.js';
 import { defaultWorkers } from '../load/decode.js';
 import { Osm } from '../load/osm.js';
@@ -82,9 +82,8 @@ interface Ingested {
 /**
  * Reads and decodes a PBF and builds the place table, the road graph and the administrative
  * areas, filling `stats` and `ms.read`. A function of its own, the file opened in it, so that
- * the decoded file (every node, way and relation: most of a load's peak memory) and the file's
- * bytes are garbage by the time `assemble` builds the indexes; held in `loadPbf`'s frame they
- * would live to its end.
+ * the decoded file (every node, way and relation: most of a load's peak memory) is garbage by
+ * the time `assemble` builds the indexes; held in `loadPbf`'s frame it would live to its end.
  */
 async function ingest(
   source: string | Uint8Array,
@@ -92,7 +91,7 @@ async function ingest(
 ): Promise<Ingested> {
   const { stats, profiles } = o;
   const progress = o.options.onProgress;
-  let pbf: PbfFile | undefined = await openPbf(source, o.options.strict);
+  const pbf = await openPbf(source, o.options.strict);
   o.ms.read = o.clock();
   const workers = o.options.workers ?? defaultWorkers(pbf.size);
   const withRoads = o.options.roads !== false;
@@ -109,11 +108,9 @@ async function ingest(
   let places: PlaceBuilder | undefined = new PlaceBuilder(osm, stats, guessSizes(total));
   let roads: RoadBuilder | undefined = withRoads ? new RoadBuilder(osm, profiles) : undefined;
   let phase = 0; // 0 nodes, 1 ways, 2 relations
-  // the blobs' sizes for the progress reports, so that the blocks' consumer does not hold the file
-  const blobBytes = pbf.data.map((f) => f.length);
   await readBlocks(pbf, workers, PLACE_KEEP, (seq, blk) => {
     osm.add(blk);
-    read += blobBytes[seq];
+    read += pbf.data[seq].length;
     objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;
     progress?.({ bytesRead: Math.min(read, total), bytesTotal: total, objects });
     if (!places) return;
@@ -137,7 +134,6 @@ async function ingest(
     roads?.ways(blk);
     roads?.relations(blk);
   });
-  pbf = undefined; // the file's bytes are garbage from here: the builders' last steps need the memory
   // repeated ids (merged extracts): the last version of each object is kept, and what the
   // stream built of the earlier ones is built again without them
   stats.duplicates = dropDuplicates(osm.blocks);

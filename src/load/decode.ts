@@ -43,7 +43,6 @@ export async function decodeFrames(
       let block: Block;
       try {
         const blob = from instanceof Uint8Array ? from.subarray(f.offset, f.offset + f.length) : from.read(f.offset, f.length);
-        if (blob.length !== f.length) throw new Error(`the file ended ${f.length - blob.length} bytes early`);
         block = decodeBlock(inflateBlob(blob), keep, decoder);
       } catch (err) {
         throw atOffset(f, err);
@@ -91,7 +90,6 @@ export async function decodeFrames(
       let bytes: Uint8Array;
       try {
         bytes = held!.src.read(f.offset, f.length);
-        if (bytes.length !== f.length) throw new Error(`the file ended ${f.length - bytes.length} bytes early`);
       } catch (err) {
         failed = true;
         stop();

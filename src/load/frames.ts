@@ -49,7 +49,7 @@ export function describeSkipped(skipped: readonly SkippedBlob[]): string {
 export interface ByteSource {
   /** How many bytes there are. */
   readonly size: number;
-  /** `n` bytes from offset `at` (fewer only past the end), in a buffer the caller may keep or transfer. */
+  /** `n` bytes from offset `at` (within `size`), in a buffer the caller may keep or transfer; throws where a file has been cut short since. */
   read(at: number, n: number): Uint8Array;
 }
 

@@ -67,14 +67,14 @@ function fileSource(handle: FileHandle, size: number): ByteSource {
   return {
     size,
     read(at, n) {
-      const buf = new Uint8Array(Math.max(0, Math.min(n, size - at)));
+      const buf = new Uint8Array(n);
       let got = 0;
-      while (got < buf.length) {
-        const k = readSync(handle.fd, buf, got, buf.length - got, at + got);
-        if (k === 0) break;
+      while (got < n) {
+        const k = readSync(handle.fd, buf, got, n - got, at + got);
+        if (k === 0) throw new Error(`the file ended ${n - got} bytes early`);
         got += k;
       }
-      return got === buf.length ? buf : buf.slice(0, got);
+      return buf;
     },
   };
 }
