@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PbfWriter, type OsmNode } from '../scripts/pbf-writer.js';
 import { openPbf, readBlocks } from '../src/load/read.js';
-import { KEEP_ALL, type Block } from '../src/load/block.js';
+import { KEEP_ALL, decodeBlock, type Block } from '../src/load/block.js';
+import { PbfWriter as Pbf } from 'pbf';
 import { loadPbf, place } from '../src/index.js';
 
 let dir: string;
@@ -84,4 +85,69 @@ describe('a load finds every node by its id, in blocks of both kinds', () => {
     expect(street?.name).toBe('Ids Marg');
     expect(index.router!.graph.coords.length / 2).toBe(blocks.flat().length);
   });
+});
+
+/** A group of a hand-made block: dense nodes, or plain `Node` messages (the writer makes only one dense group a block). */
+type Group = { dense: number[] } | { plain: number[] };
+
+/** A PrimitiveBlock of `groups`, node k of the whole block at `at(k)`. */
+function handBlock(groups: Group[]): Uint8Array {
+  const deltas = (v: number[]) => v.map((x, i) => x - (i ? v[i - 1] : 0));
+  const pbf = new Pbf();
+  pbf.writeMessage(1, (_: unknown, p: Pbf) => p.writeBytesField(1, new Uint8Array(0)), null);
+  let k = 0;
+  for (const g of groups) {
+    pbf.writeMessage(
+      2,
+      (_: unknown, out: Pbf) => {
+        if ('dense' in g) {
+          const pts = g.dense.map(() => at(k++));
+          out.writeMessage(
+            2,
+            (__: unknown, d: Pbf) => {
+              d.writePackedSVarint(1, deltas(g.dense));
+              d.writePackedSVarint(8, deltas(pts.map((p) => p.lat)));
+              d.writePackedSVarint(9, deltas(pts.map((p) => p.lon)));
+            },
+            null,
+          );
+        } else {
+          for (const id of g.plain) {
+            const p = at(k++);
+            out.writeMessage(
+              1,
+              (__: unknown, n: Pbf) => {
+                n.writeSVarintField(1, id);
+                n.writeSVarintField(8, p.lat);
+                n.writeSVarintField(9, p.lon);
+              },
+              null,
+            );
+          }
+        }
+      },
+      null,
+    );
+  }
+  return pbf.finish();
+}
+
+describe('every id reads back exactly, however a block holds its nodes', () => {
+  const cases: [string, Group[]][] = [
+    ['a first id that is not the smallest', [{ dense: [1000, 5, 2000] }]],
+    ['ids 2^31 below the first', [{ dense: [2 ** 31 + 10, 10, 11] }]],
+    ['ids 2^31 above the first', [{ dense: [10, 2 ** 31 + 10] }]],
+    ['two dense groups', [{ dense: [10, 11] }, { dense: [12, 2 ** 40] }]],
+    ['dense nodes, then plain ones', [{ dense: [10, 11] }, { plain: [12, 13] }]],
+    ['plain nodes, then dense ones', [{ plain: [5] }, { dense: [6, 7] }]],
+  ];
+  for (const [what, groups] of cases) {
+    it(what, () => {
+      const b = decodeBlock(handBlock(groups), KEEP_ALL);
+      const ids = groups.flatMap((g) => ('dense' in g ? g.dense : g.plain));
+      expect(Array.from(b.nodeId, (v) => b.nodeBase + v)).toEqual(ids);
+      expect(Array.from(b.nodeLat)).toEqual(ids.map((_, k) => at(k).lat));
+      expect(Array.from(b.nodeLon)).toEqual(ids.map((_, k) => at(k).lon));
+    });
+  }
 });

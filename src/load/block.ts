@@ -100,9 +100,9 @@ export class TagReader {
 export interface Block {
   strings: string[];
   /**
-   * Node i's id is `nodeBase + nodeId[i]`: offsets from the block's smallest id where its ids
-   * span less than 2^31 (4 bytes a node, not 8: at Nepal scale the ids of every node are held
-   * through a load), else the ids themselves with a base of 0.
+   * Node i's id is `nodeBase + nodeId[i]`: offsets from one of the block's ids (its first, or its
+   * smallest) where its ids span less than 2^31 (4 bytes a node, not 8: at Nepal scale the ids of
+   * every node are held through a load), else the ids themselves with a base of 0.
    */
   nodeId: Float64Array | Int32Array;
   nodeBase: number;
@@ -250,6 +250,10 @@ export function decodeBlock(bytes: Uint8Array, keep: Keep, decoder = new BlockDe
  */
 export class BlockDecoder {
   nodeId = new List(Float64Array, 8000);
+  // the usual block's ids (one dense group, spanning less than 2^31) as decoded: offsets from its
+  // first id, `nodeId` unused; made wide (into `nodeId`) if more nodes follow
+  private offsets: Int32Array | undefined;
+  private base = 0;
   nodeLat = new List(Int32Array, 8000);
   nodeLon = new List(Int32Array, 8000);
   nodeTags = new Runs();
@@ -309,6 +313,7 @@ export class BlockDecoder {
     ])
       l.length = 0;
     for (const r of [this.nodeTags, this.wayTags, this.relTags]) r.reset();
+    this.offsets = undefined;
     this.wayRefStart.push(0);
     this.relMemStart.push(0);
   }
@@ -363,18 +368,23 @@ export class BlockDecoder {
     if (ids < 0) return;
     const n = countVarints(pbf.buf, ids, idsEnd);
     if (lats < 0 || lons < 0) throw new Error('dense nodes: ids, lats and lons differ in length');
-    const first = this.nodeId.length;
+    const first = this.nodeLat.length;
     if (first === 0) {
       // the usual block: one dense group; decode into arrays of its exact size, which
       // are then handed over (transferred) without a copy
-      this.nodeId.adopt(new Float64Array(n));
       this.nodeLat.adopt(new Int32Array(n));
       this.nodeLon.adopt(new Int32Array(n));
-    }
-    this.nodeId.reserve(n);
+      const offsets = new Int32Array(n);
+      this.base = idOffsets(pbf.buf, ids, idsEnd, offsets);
+      if (!Number.isNaN(this.base)) this.offsets = offsets;
+    } else this.widen();
     this.nodeLat.reserve(n);
     this.nodeLon.reserve(n);
-    deltas64(pbf.buf, ids, idsEnd, this.nodeId.data, first);
+    if (!this.offsets) {
+      if (first === 0) this.nodeId.adopt(new Float64Array(n));
+      this.nodeId.reserve(n);
+      deltas64(pbf.buf, ids, idsEnd, this.nodeId.data, first);
+    }
     // the coordinates' counts checked as they are decoded, not counted first: a pass less over the block
     if (
       deltas32(pbf.buf, lats, latsEnd, this.nodeLat.data, first) !== first + n ||
@@ -388,7 +398,8 @@ export class BlockDecoder {
         this.nodeLon.data[i] = this.lon(this.nodeLon.data[i]);
       }
     }
-    this.nodeId.length = this.nodeLat.length = this.nodeLon.length = first + n;
+    this.nodeLat.length = this.nodeLon.length = first + n;
+    if (!this.offsets) this.nodeId.length = first + n;
     if (kv < 0) {
       pbf.pos = end;
       return;
@@ -435,7 +446,8 @@ export class BlockDecoder {
       else if (tag === 9) lon = pbf.readSVarint();
       else pbf.skip(val);
     }
-    const i = this.nodeId.length;
+    this.widen();
+    const i = this.nodeLat.length;
     this.nodeId.push(id);
     this.nodeLat.push(this.lat(lat));
     this.nodeLon.push(this.lon(lon));
@@ -532,8 +544,20 @@ export class BlockDecoder {
     runs.add(i);
   }
 
+  // the ids decoded as offsets, made plain ids in `nodeId`: more nodes follow them in the block
+  private widen(): void {
+    const o = this.offsets;
+    if (!o) return;
+    this.offsets = undefined;
+    this.nodeId.length = 0;
+    this.nodeId.reserve(o.length);
+    for (let i = 0; i < o.length; i++) this.nodeId.data[i] = this.base + o[i];
+    this.nodeId.length = o.length;
+  }
+
   finish(strings: string[]): Block {
-    const ids = narrow(this.nodeId.take());
+    const ids = this.offsets ? { ids: this.offsets, base: this.base } : narrow(this.nodeId.take());
+    this.offsets = undefined;
     return {
       strings,
       nodeId: ids.ids,
@@ -608,6 +632,52 @@ function deltas64(buf: Uint8Array, pos: number, end: number, out: Float64Array, 
     acc += (v >>> 1) ^ -(v & 1); // zigzag, below 2^28
     out[at++] = acc;
   }
+}
+
+/**
+ * `deltas64` for node ids as Int32 offsets from the first (`Block.nodeId`), decoded in one pass with
+ * no 8-byte array between; returns the first id, or NaN as soon as an id lies 2^31 or more from it.
+ */
+function idOffsets(buf: Uint8Array, pos: number, end: number, out: Int32Array): number {
+  let acc = 0,
+    at = 0,
+    base = 0;
+  while (pos < end) {
+    let b = buf[pos++];
+    let v = b & 0x7f;
+    if (b >= 0x80) {
+      b = buf[pos++];
+      v |= (b & 0x7f) << 7;
+      if (b >= 0x80) {
+        b = buf[pos++];
+        v |= (b & 0x7f) << 14;
+        if (b >= 0x80) {
+          b = buf[pos++];
+          v |= (b & 0x7f) << 21;
+          if (b >= 0x80) {
+            let mul = 0x10000000;
+            do {
+              b = buf[pos++];
+              v += (b & 0x7f) * mul;
+              mul *= 128;
+            } while (b >= 0x80 && pos < end);
+            acc += v % 2 === 1 ? -(v + 1) / 2 : v / 2;
+            if (at === 0) base = acc;
+            const o = acc - base;
+            if (o > 0x7fffffff || o < -0x80000000) return NaN;
+            out[at++] = o;
+            continue;
+          }
+        }
+      }
+    }
+    acc += (v >>> 1) ^ -(v & 1);
+    if (at === 0) base = acc;
+    const o = acc - base;
+    if (o > 0x7fffffff || o < -0x80000000) return NaN;
+    out[at++] = o;
+  }
+  return base;
 }
 
 /** `deltas64` for 32-bit outputs (coordinates); returns the index after the last value written. */
