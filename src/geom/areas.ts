@@ -12,20 +12,27 @@ export interface Area {
   rings: number[][];
 }
 
-// cells of this many degrees (about 1 km) remember what contains them
+// cells of this many degrees (about 1 km) remember what contains them; a cell a border crosses
+// is cut in cells a tenth its side, which do the same
 const CELL = 0.01;
+const FINE = 0.001;
+// what a cell remembers when a border crosses it
+const CROSSED: number[] = [];
 
 /**
  * Which areas contain a point: a Flatbush of the areas' boxes picks candidates,
  * and each is tested by ray casting. Most places lie far from any border, so each
  * grid cell that no border crosses (a Flatbush of the edges tells) remembers its
- * answer, and a million lookups cost a million map reads instead of ray casts.
+ * answer, and a million lookups cost a million map reads instead of ray casts. Within
+ * a cell a border crosses, cells a tenth its side do the same: a ray cast walks every
+ * vertex of an area's rings, thousands for a municipality, and towns lie on borders.
  */
 export class Areas {
   readonly areas: Area[];
   private readonly boxes: Flatbush | undefined;
   private readonly edges: Flatbush | undefined;
   private readonly cells = new Map<number, number[]>();
+  private readonly fine = new Map<number, number[]>();
 
   constructor(areas: Area[]) {
     this.areas = areas;
@@ -62,20 +69,25 @@ export class Areas {
   /** Indexes (into `areas`) of the areas containing a point, in ascending order. */
   at(lon: number, lat: number): number[] {
     if (!this.boxes || !this.edges) return [];
-    const cx = Math.floor(lon / CELL),
-      cy = Math.floor(lat / CELL);
-    const key = cx * 100000 + cy;
-    const known = this.cells.get(key);
-    if (known) return known;
-    const x0 = cx * CELL,
-      y0 = cy * CELL;
-    if (this.edges.search(x0, y0, x0 + CELL, y0 + CELL).length === 0) {
-      // no border crosses the cell: its centre answers for all of it
-      const found = this.exact(x0 + CELL / 2, y0 + CELL / 2);
-      this.cells.set(key, found);
-      return found;
-    }
-    return this.exact(lon, lat);
+    const coarse = this.cell(this.cells, CELL, lon, lat);
+    if (coarse !== CROSSED) return coarse;
+    const fine = this.cell(this.fine, FINE, lon, lat);
+    return fine !== CROSSED ? fine : this.exact(lon, lat);
+  }
+
+  // The answer of the cell of side `size` holding a point, remembered in `cells`; CROSSED when a border crosses it.
+  private cell(cells: Map<number, number[]>, size: number, lon: number, lat: number): number[] {
+    const cx = Math.floor(lon / size),
+      cy = Math.floor(lat / size);
+    const key = cx * 1_000_000 + cy;
+    let found = cells.get(key);
+    if (found) return found;
+    const x0 = cx * size,
+      y0 = cy * size;
+    // no border crosses the cell: its centre answers for all of it
+    found = this.edges!.search(x0, y0, x0 + size, y0 + size).length === 0 ? this.exact(x0 + size / 2, y0 + size / 2) : CROSSED;
+    cells.set(key, found);
+    return found;
   }
 
   private exact(lon: number, lat: number): number[] {
