@@ -81,12 +81,19 @@ export async function decodeFrames(
       pending.set(w, left);
       if (stopping && left === 0) void w.terminate();
     };
+    const fd = held!.src.fd;
     const feed = (w: Worker) => {
       if (failed || next >= frames.length) return;
       const seq = next++;
       const f = frames[seq];
-      // the blob alone, read (or copied) into a buffer of its own and transferred: a file's bytes
-      // are never all in memory at once, and a buffer given is neither cloned nor detached
+      // a file's blobs are read by the threads (this thread has the blocks to build from)
+      if (fd !== undefined) {
+        pending.set(w, (pending.get(w) ?? 0) + 1);
+        w.postMessage({ seq, at: f.offset, length: f.length } satisfies Job);
+        return;
+      }
+      // bytes in memory: the blob alone, copied into a buffer of its own and transferred, so that a
+      // buffer given is neither cloned nor detached
       let bytes: Uint8Array;
       try {
         bytes = held!.src.read(f.offset, f.length);
@@ -100,7 +107,7 @@ export async function decodeFrames(
       w.postMessage({ seq, bytes } satisfies Job, [bytes.buffer as ArrayBuffer]);
     };
     for (const w of pool) {
-      w.postMessage({ keep, cancel } satisfies Setup);
+      w.postMessage({ keep, cancel, fd } satisfies Setup);
       w.on('message', (msg: Done) => {
         answered(w);
         if (failed || 'skipped' in msg) return;

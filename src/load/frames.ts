@@ -1,3 +1,4 @@
+import { readSync } from 'node:fs';
 import { PbfReader as Pbf } from 'pbf';
 
 /** One `OSMData` blob of a PBF file: where its bytes are. */
@@ -49,8 +50,25 @@ export function describeSkipped(skipped: readonly SkippedBlob[]): string {
 export interface ByteSource {
   /** How many bytes there are. */
   readonly size: number;
+  /** An open file's descriptor, from which decoder threads read their blobs themselves (`readFile`); none for bytes in memory. */
+  readonly fd?: number;
   /** `n` bytes from offset `at` (within `size`), in a buffer the caller may keep or transfer; throws where a file has been cut short since. */
   read(at: number, n: number): Uint8Array;
+}
+
+/**
+ * `n` bytes from offset `at` of an open file, in a buffer of their own; throws when the file ends
+ * sooner (cut short since it was opened).
+ */
+export function readFile(fd: number, at: number, n: number): Uint8Array {
+  const buf = new Uint8Array(n);
+  let got = 0;
+  while (got < n) {
+    const k = readSync(fd, buf, got, n - got, at + got);
+    if (k === 0) throw new Error(`the file ended ${n - got} bytes early`);
+    got += k;
+  }
+  return buf;
 }
 
 /**

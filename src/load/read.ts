@@ -1,7 +1,7 @@
-import { constants, readSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { PbfError } from '../errors.js';
-import { scanFrames, readHeader, describeSkipped, bufferSource, type ByteSource, type Frame } from './frames.js';
+import { scanFrames, readHeader, describeSkipped, bufferSource, readFile, type ByteSource, type Frame } from './frames.js';
 import { inflateBlob } from './blob.js';
 import { decodeFrames } from './decode.js';
 import type { Block, Keep } from './block.js';
@@ -64,19 +64,7 @@ export async function openPbf(source: string | Uint8Array, strict = false): Prom
 // The bytes of an open regular file of `size` bytes, read where asked. Why not the whole
 // file at once: at Nepal scale that is 400 MB held to the end of the decoding, at its peak.
 function fileSource(handle: FileHandle, size: number): ByteSource {
-  return {
-    size,
-    read(at, n) {
-      const buf = new Uint8Array(n);
-      let got = 0;
-      while (got < n) {
-        const k = readSync(handle.fd, buf, got, n - got, at + got);
-        if (k === 0) throw new Error(`the file ended ${n - got} bytes early`);
-        got += k;
-      }
-      return buf;
-    },
-  };
+  return { size, fd: handle.fd, read: (at, n) => readFile(handle.fd, at, n) };
 }
 
 /**

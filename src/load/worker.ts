@@ -1,19 +1,19 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { inflateBlob } from './blob.js';
 import { decodeBlock, blockBuffers, BlockDecoder, type Block, type Keep } from './block.js';
+import { readFile } from './frames.js';
 
 /** The first message to a decoder thread: what to keep, and a flag the caller sets to cancel the load. */
 export interface Setup {
   keep: Keep;
   /** One Int32: non-zero once the load has failed; jobs after that are skipped, not decoded. */
   cancel: SharedArrayBuffer;
+  /** The open file the blobs are read from, when the jobs give where they are rather than their bytes. */
+  fd?: number;
 }
 
-/** A job for a decoder thread: one blob's bytes. */
-export interface Job {
-  seq: number;
-  bytes: Uint8Array;
-}
+/** A job for a decoder thread: one blob's bytes, or where they are in the file. */
+export type Job = { seq: number; bytes: Uint8Array } | { seq: number; at: number; length: number };
 
 /** The answer of a decoder thread to each job, in order. */
 export type Done = { seq: number; block: Block } | { seq: number; error: string; code?: string } | { seq: number; skipped: true };
@@ -40,7 +40,8 @@ function serve(port: MessagePort): void {
     }
     let done: Done;
     try {
-      const block = decodeBlock(inflateBlob(job.bytes), setup.keep, decoder);
+      const bytes = 'bytes' in job ? job.bytes : readFile(setup.fd!, job.at, job.length);
+      const block = decodeBlock(inflateBlob(bytes), setup.keep, decoder);
       port.postMessage({ seq: job.seq, block } satisfies Done, blockBuffers(block));
       return;
     } catch (err) {
