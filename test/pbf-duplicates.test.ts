@@ -73,11 +73,22 @@ const OLD = {
 /**
  * Writes the data, with an earlier version of the objects `older` picks: just before the
  * object (ids then never decrease: a sorted file with repeats, some across blocks), or all
- * of a type's earlier versions first, in descending id order (an unsorted file).
+ * of a type's earlier versions first, in descending id order (an unsorted file); or, for nodes
+ * alone, the earlier version in the node's place and the node itself after the ways (node ids
+ * that ascend up to the ways, then repeat).
  */
-async function write(path: string, data: OsmData, older: (id: number) => boolean, where: 'before' | 'first'): Promise<number> {
+async function write(path: string, data: OsmData, older: (id: number) => boolean, where: 'before' | 'first' | 'late'): Promise<number> {
   const w = new PbfWriter(path, { sorted: false, blockSize: 500 });
   let n = 0;
+  if (where === 'late') {
+    const late = data.nodes.filter((x) => older(x.id));
+    for (const x of data.nodes) w.node(older(x.id) ? OLD.node(x) : x);
+    for (const x of data.ways) w.way(x);
+    for (const x of late) w.node(x);
+    for (const x of data.relations) w.relation(x);
+    await w.close();
+    return late.length;
+  }
   const put = <T extends { id: number }>(list: T[], old: (x: T) => T, add: (x: T) => void) => {
     const picked = list.filter((x) => older(x.id));
     n += picked.length;
@@ -112,13 +123,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe.each([
   ['before', 'just before each object (sorted, with repeats)'],
   ['first', 'first, in descending id order (unsorted)'],
+  ['late', 'in place of nodes, whose last versions follow the ways'],
 ] as const)('earlier versions of objects written %s: the last version kept, the others counted', (where, _what) => {
   let file: string;
   let written: number;
   let index: PlaceIndex;
 
   beforeAll(async () => {
-    const rnd = random(where === 'before' ? 61 : 62);
+    const rnd = random(where === 'before' ? 61 : where === 'first' ? 62 : 63);
     // every tagged object, and one in ten of the others (plain nodes of roads and areas)
     const picked = new Set<number>();
     for (const list of [data.nodes, data.ways, data.relations]) {

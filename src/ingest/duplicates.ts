@@ -1,18 +1,26 @@
 import type { Block, TagRuns } from '../load/block.js';
+import type { BlockIds } from '../load/ids.js';
 
 /**
  * Drops every version but the last (in file order) of each node, way and relation whose id
  * the file repeats, as osmium does when it merges: extracts merged by concatenation, or a
  * file with an object's old and new versions, have such repeats. Blocks that lose objects
  * are replaced in `blocks` by compacted copies; the others are left as they are. Returns
- * how many objects were dropped.
+ * how many objects were dropped. `indexed`: lookups of the blocks' nodes and ways made before
+ * (`Osm.indexNodes`, `indexWays`); one that holds every id of its kind and found them ascending
+ * has said that none repeats, and they are not scanned again.
  */
-export function dropDuplicates(blocks: Block[]): number {
-  const nodes = superseded(
-    blocks.map((b) => b.nodeId),
-    blocks.map((b) => b.nodeBase),
-  );
-  const ways = superseded(blocks.map((b) => b.wayId));
+export function dropDuplicates(blocks: Block[], indexed: { nodes?: BlockIds; ways?: BlockIds } = {}): number {
+  const unique = (ix: BlockIds | undefined, ids: ArrayLike<number>[]) => ix?.ascending === true && ix.count === total(ids);
+  const nodeIds = blocks.map((b) => b.nodeId),
+    wayIds = blocks.map((b) => b.wayId);
+  const nodes = unique(indexed.nodes, nodeIds)
+    ? undefined
+    : superseded(
+        nodeIds,
+        blocks.map((b) => b.nodeBase),
+      );
+  const ways = unique(indexed.ways, wayIds) ? undefined : superseded(wayIds);
   const relations = superseded(blocks.map((b) => b.relId));
   let count = 0;
   for (const s of [nodes, ways, relations]) count += s?.count ?? 0;
@@ -24,6 +32,13 @@ export function dropDuplicates(blocks: Block[]): number {
     if (n || w || r) blocks[i] = compact(blocks[i], n, w, r);
   }
   return count;
+}
+
+// how many ids the arrays hold
+function total(ids: ArrayLike<number>[]): number {
+  let n = 0;
+  for (const a of ids) n += a.length;
+  return n;
 }
 
 /**

@@ -136,7 +136,7 @@ async function ingest(
   });
   // repeated ids (merged extracts): the last version of each object is kept, and what the
   // stream built of the earlier ones is built again without them
-  stats.duplicates = dropDuplicates(osm.blocks);
+  stats.duplicates = dropDuplicates(osm.blocks, { nodes: osm.nodes, ways: osm.ways });
   if (stats.duplicates) places = roads = undefined;
   Object.assign(stats, osm.counts());
   let table: PlaceTable;

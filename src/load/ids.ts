@@ -10,6 +10,8 @@ export class BlockIds {
   index = -1;
   /** Number of ids in all blocks. */
   readonly count: number;
+  /** Whether the ids ascend through the blocks, each greater than the one before: no id repeats. */
+  readonly ascending: boolean;
   private readonly arrays: (Float64Array | Int32Array)[];
   private readonly bases: readonly number[];
   // sorted files: the blocks holding ids, and the first id of each
@@ -38,6 +40,7 @@ export class BlockIds {
       for (let k = 1; k < a.length && sorted; k++) if (a[k] <= a[k - 1]) sorted = false;
       prev = bases[i] + a[a.length - 1];
     }
+    this.ascending = sorted;
     if (sorted) return;
     const ids = new Float64Array(this.count);
     const where = new Uint32Array(this.count * 2);
