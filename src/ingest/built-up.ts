@@ -13,6 +13,9 @@ export class BuiltUp {
   private readonly dLat: number;
   private readonly min: number;
   private readonly counts = new Map<number, number>();
+  // the cosine of the last row's centre: points come mostly row after row the same (a town's buildings)
+  private row = NaN;
+  private cos = 0;
 
   constructor(options: { cellMetres: number; minBuildings: number }) {
     this.dLat = options.cellMetres / M_PER_DEG;
@@ -23,8 +26,11 @@ export class BuiltUp {
   private cell(lon: number, lat: number): number {
     const y = lat / 1e7,
       row = Math.floor(y / this.dLat);
-    const cos = Math.cos(((row + 0.5) * this.dLat * Math.PI) / 180);
-    const col = Math.floor(((lon / 1e7 + 180) * cos) / this.dLat);
+    if (row !== this.row) {
+      this.row = row;
+      this.cos = Math.cos(((row + 0.5) * this.dLat * Math.PI) / 180);
+    }
+    const col = Math.floor(((lon / 1e7 + 180) * this.cos) / this.dLat);
     return row * 4_194_304 + col;
   }
 

@@ -48,6 +48,9 @@ export function buildRoads(osm: Osm, profiles: Profiles = DEFAULTS): { graph: Ro
   return rb.finish();
 }
 
+// the keys that make a way a road (or a ferry, a railway, a platform): `roadRules` says which modes may use it
+const ROAD_KEYS: ReadonlySet<string> = new Set(['highway', 'route', 'railway', 'public_transport']);
+
 /**
  * Turns the `highway` ways and turn restrictions of decoded blocks into a
  * `RoadGraph`, block by block as they arrive: a block's ways need the nodes
@@ -109,9 +112,9 @@ export class RoadBuilder {
   ways(blk: Block): void {
     const runs = blk.wayTags;
     if (runs.owner.length === 0) return;
-    const keys = ['highway', 'route', 'railway', 'public_transport'].map((k) => blk.strings.indexOf(k)).filter((k) => k >= 0);
-    const building = blk.strings.indexOf('building');
-    if (keys.length === 0 && building < 0) return;
+    // per string of the block: 1 a key that makes a way a road, 2 `building`
+    const role = Uint8Array.from(blk.strings, (k) => (ROAD_KEYS.has(k) ? 1 : k === 'building' ? 2 : 0));
+    if (!role.includes(1) && !role.includes(2)) return;
     if (!this.first) this.ordinals();
     const tags = new TagReader(runs, blk.strings);
     const { get } = tags;
@@ -121,8 +124,9 @@ export class RoadBuilder {
       let road = false,
         house = false;
       for (let j = 0; j < tags.count; j++) {
-        if (keys.includes(tags.keyIndex(j))) road = true;
-        else if (tags.keyIndex(j) === building && tags.value(j) !== 'no') house = true;
+        const r = role[tags.keyIndex(j)];
+        if (r === 1) road = true;
+        else if (r === 2 && tags.value(j) !== 'no') house = true;
       }
       if (house && !road) {
         this.building(blk, runs.owner[i]);
