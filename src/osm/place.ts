@@ -101,6 +101,16 @@ export function placeTypes(keys: readonly string[], values: readonly string[], k
   return types;
 }
 
+/**
+ * Whether `placeTypes` reads the value of `key` on an object of `kind`: a feature key, `highway` on
+ * a node, `parking`. Its answer depends on these tags alone (in their order), so that a caller may
+ * work it out once per distinct set of them.
+ */
+export function typeKey(key: string, kind: number): boolean {
+  const f = flagOf.get(key) ?? 0;
+  return (f & FEATURE) !== 0 || (kind === 0 && (f & NODE_FEATURE) !== 0) || key === 'parking';
+}
+
 /** Whether an object with these keys is a place at all (even if all its values are `yes`). */
 export function isPlace(keys: readonly string[], kind: number): boolean {
   for (const k of keys) {
