@@ -384,14 +384,16 @@ export class RoadBuilder {
       starts = this.wayRefStart.data,
       uses = this.uses;
     const segments = new Map<number, number>();
-    const each = (fn: (o: number, prev: number, next: number) => void) => {
-      for (let w = 0; w < this.wayId.length; w++) {
-        for (let k = starts[w]; k < starts[w + 1]; k++) {
-          const o = ord[k];
-          if (o < 0 || !this.closed.has(o)) continue;
-          fn(o, k > starts[w] ? ord[k - 1] : -1, k + 1 < starts[w + 1] ? ord[k + 1] : -1);
-        }
+    // where closed nodes lie along the ways, found in one pass over every ref: a node, and its neighbours on the way (-1: none)
+    const at: number[] = [];
+    for (let w = 0; w < this.wayId.length; w++) {
+      for (let k = starts[w]; k < starts[w + 1]; k++) {
+        const o = ord[k];
+        if (o >= 0 && this.closed.has(o)) at.push(o, k > starts[w] ? ord[k - 1] : -1, k + 1 < starts[w + 1] ? ord[k + 1] : -1);
       }
+    }
+    const each = (fn: (o: number, prev: number, next: number) => void) => {
+      for (let i = 0; i < at.length; i += 3) fn(at[i], at[i + 1], at[i + 2]);
     };
     each((o, prev, next) => segments.set(o, (segments.get(o) ?? 0) + (prev >= 0 ? 1 : 0) + (next >= 0 ? 1 : 0)));
     each((o, prev, next) => {
