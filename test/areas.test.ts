@@ -4,18 +4,8 @@
  * crosses): for points far from borders, on both sides of one, in holes, and where areas overlap.
  */
 import { describe, expect, it } from 'vitest';
+import { random } from './support/random.js';
 import { Areas, type Area } from '../src/geom/areas.js';
-
-// a small deterministic generator (mulberry32), so that a failure repeats
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A closed ring around (cx, cy) of `n` vertices at radii between r and 1.6 r: a jagged border, like a municipality's. */
 function jagged(rnd: () => number, cx: number, cy: number, r: number, n: number): number[] {

@@ -4,18 +4,8 @@
  * block), and answers absent ids, ids between blocks and ids past either end as absent.
  */
 import { describe, expect, it } from 'vitest';
+import { random } from './support/random.js';
 import { BlockIds } from '../src/load/ids.js';
-
-// a small deterministic generator (mulberry32), so that a failure repeats
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Ascending ids in `blocks` blocks of up to `size`, with gaps of 1 to `gap`; a base per block (offsets) or none. */
 function makeBlocks(rnd: () => number, blocks: number, size: number, gap: number, offsets: boolean) {
