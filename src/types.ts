@@ -161,6 +161,7 @@ export interface LoadTimings {
   decode: number;
   types: number;
   addresses: number;
+  /** The lookup, text and reverse indexes: nothing at a load, which leaves them to their first use. */
   search: number;
   /** The router: each mode's graph and the snapping index. */
   roads: number;

@@ -1,10 +1,10 @@
 /**
- * A PBF load makes each mode's routing graph on the mode's first use, as a snapshot's open does:
- * the load costs none of it, a mode never routed by is never made, and a route answers as it does
- * where every mode was made up front.
+ * A PBF load makes each mode's routing graph, and the text, reverse and lookup indexes, on their
+ * first use, as a snapshot's open does: the load costs none of it, a part never used is never
+ * made, every answer is the one an index made whole gives, and `openWhole` makes them all.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPbf, type PlaceIndex } from '../src/index.js';
+import { loadPbf, openWhole, place, reverse, search, type PlaceIndex } from '../src/index.js';
 import { route } from '../src/query/route.js';
 import { MODES } from '../src/osm/profile.js';
 import { TRANSIT } from './support/raw.js';
@@ -50,5 +50,51 @@ describe('contracting makes every mode', () => {
       expect(made(router.modes, m), MODES[m]).toBe(true);
       expect(router.hierarchies[m], MODES[m]).toBeDefined();
     });
+  });
+});
+
+/** Which of an index's parts left to first use are made (read from its internals: nothing public tells). */
+function partsMade(index: PlaceIndex): Record<string, boolean> {
+  const parts = (index as unknown as { parts: Record<string, { made: boolean }> }).parts;
+  return { lookup: parts.lookup.made, words: parts.words.made, landmarks: parts.landmarks.made };
+}
+
+describe('the text, reverse and lookup indexes are made on first use', () => {
+  let whole: PlaceIndex;
+  beforeAll(async () => {
+    whole = openWhole(await loadPbf(TRANSIT));
+    expect(partsMade(whole)).toEqual({ lookup: true, words: true, landmarks: true });
+  });
+
+  it('a load makes none of them', async () => {
+    expect(partsMade(await loadPbf(TRANSIT))).toEqual({ lookup: false, words: false, landmarks: false });
+  });
+
+  it('a search makes the text index alone, and answers as the whole index does', async () => {
+    const index = await loadPbf(TRANSIT);
+    const q = { q: 'bus', limit: 20 };
+    const got = search(index, q);
+    expect(got.length).toBeGreaterThan(0);
+    expect(got).toEqual(search(whole, q));
+    expect(partsMade(index).words).toBe(true);
+    expect(partsMade(index).landmarks).toBe(false);
+  });
+
+  it('reverse and place answer as the whole index does', async () => {
+    const index = await loadPbf(TRANSIT);
+    const at = new Date('2026-01-17T12:00:00+05:45');
+    const q = { lat: 27.7041, lon: 85.3145, radius: 2, limit: 5, at };
+    const near = reverse(index, q);
+    expect(near.length).toBeGreaterThan(0);
+    expect(near).toEqual(reverse(whole, q));
+    const id = near[0].placeId;
+    expect(place(index, id, { at })).toEqual(place(whole, id, { at }));
+    expect(partsMade(index)).toEqual({ lookup: true, words: false, landmarks: true });
+  });
+
+  it("openWhole makes every part, each mode's graph among them", async () => {
+    const index = openWhole(await loadPbf(TRANSIT, { contract: 'never' }));
+    expect(partsMade(index)).toEqual({ lookup: true, words: true, landmarks: true });
+    MODES.forEach((_, m) => expect(made(index.router!.modes, m), MODES[m]).toBe(true));
   });
 });

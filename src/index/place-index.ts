@@ -36,9 +36,10 @@ const later = <T>(p: Part<T>): Later<T> => (p instanceof Later ? p : Later.of(p)
 /**
  * A loaded set of places: the place table, one spatial index per type, and the
  * parsed opening hours. Built by `loadPbf()`; read by the query functions.
- * Its fields are the engine's own layout, not a stable API. A snapshot's index makes its
- * parts (the text index, the road graph, …) on their first use: reading one may throw
- * `SnapshotError` `corrupted` where its bytes are damaged.
+ * Its fields are the engine's own layout, not a stable API. An index makes its parts (the text
+ * index, the reverse and lookup indexes, each mode's road graph, …) on their first use, or all at
+ * once by `openWhole`; a snapshot's may then throw `SnapshotError` `corrupted` where its bytes are
+ * damaged.
  */
 export class PlaceIndex {
   /** The `license` of every record. */
@@ -60,8 +61,8 @@ export class PlaceIndex {
     router: Later<Router | undefined>;
   };
   /**
-   * @internal What a snapshot's index left to first use, made now in steps, each yielding what it
-   * made (`fromSnapshot`'s `whole`, a server's handover); undefined for an index made whole.
+   * @internal What the index left to first use, made now in steps, each yielding what it made
+   * (`openWhole`, `fromSnapshot`'s `whole`, a server's handover).
    */
   readonly unmade: (() => Generator<string, void>) | undefined;
 
@@ -118,16 +119,19 @@ export class PlaceIndex {
   ) {
     this.table = table;
     this.types = types;
+    // a load's are made on first use too: at Nepal scale they are seconds of work an app may never
+    // ask for (a text index when it only looks for nearby places), and without them the addresses
+    // take both threads at the end of a load
     this.parts = {
-      lookup: later(built?.lookup ?? new PlaceLookup(table)),
-      words: later(built?.words ?? Words.build(table)),
-      landmarks: later(built?.landmarks ?? new Landmarks(table)),
+      lookup: built ? later(built.lookup) : new Later(() => new PlaceLookup(table)),
+      words: built ? later(built.words) : new Later(() => Words.build(table)),
+      landmarks: built ? later(built.landmarks) : new Later(() => new Landmarks(table)),
       streets: later(streets),
       // a snapshot's is made on first use, as its table's coordinates are
       bounds: built ? new Later(() => tableBounds(table)) : Later.of(tableBounds(table)),
       router: built?.router ?? Later.of(undefined),
     };
-    this.unmade = built?.unmade;
+    this.unmade = built ? built.unmade : () => this.madeParts();
     this.license = license;
     this.stats = stats;
     this.size = stats.points + stats.lineStrings + stats.polygons + stats.multiPolygons;
@@ -135,6 +139,19 @@ export class PlaceIndex {
 
   /** Number of places (rows that `nearby` can answer with; the table also holds localities, streets and buildings). */
   readonly size: number;
+
+  // A load's parts left to first use, made one after another (`unmade`).
+  private *madeParts(): Generator<string, void> {
+    void this.landmarks;
+    yield 'landmarks';
+    void this.words;
+    yield 'text index';
+    void this.lookup;
+    yield 'lookup';
+    const rt = this.router;
+    if (rt) for (let m = 0; m < rt.modes.length; m++) void rt.modes[m];
+    yield 'routing';
+  }
 
   /** The queryable types (plain and merged) and how many places each has. */
   typeCounts(): Record<string, number> {

@@ -80,10 +80,10 @@ export async function assemble(
 const THREAD_ROWS = 50_000;
 
 // The share of a big table's rows whose addresses the thread computes, so that both threads end
-// together: at Nepal scale the main thread's indexes take about half as long as all the addresses
-// (CPU profiles of both threads: at 0.68, the thread ended 1.0 s before the main thread at 133 MB
-// and 0.5 s before at 413 MB).
-const THREAD_SHARE = 0.72;
+// together: at Nepal scale the main thread's type trees and router take about a sixth as long as
+// all the addresses (413 MB: 3.3 of 20.7 s of CPU; 133 MB: 1.5 of 7), the rest of the index being
+// made on first use.
+const THREAD_SHARE = 0.6;
 
 // Computes the addresses of a run of rows on a thread; if the thread fails, here.
 function addressesOnThread(input: AddressInput, run: { from: number; to: number }): Promise<AddressRun> {

@@ -62,9 +62,9 @@ export function fromSnapshot(bytes: Uint8Array | ArrayBuffer, file = '<buffer>',
 }
 
 /**
- * Makes now every part of a snapshot's index that `fromSnapshot` left to its first use (nothing
- * for an index made whole); throws `SnapshotError` `corrupted` as the first query that needs a
- * damaged part would. Returns the index.
+ * Makes now every part of an index that `fromSnapshot` or `loadPbf` left to its first use (nothing
+ * for an index made whole), so that no query pays for one; a snapshot's throws `SnapshotError`
+ * `corrupted` as the first query that needs a damaged part would. Returns the index.
  */
 export function openWhole(index: PlaceIndex): PlaceIndex {
   if (index.unmade) allSteps(index.unmade());
