@@ -142,6 +142,8 @@ export class PlaceIndex {
 
   // A load's parts left to first use, made one after another (`unmade`).
   private *madeParts(): Generator<string, void> {
+    for (const tt of this.types.values()) void tt.nodeMax;
+    yield 'types';
     void this.landmarks;
     yield 'landmarks';
     void this.words;

@@ -2,6 +2,7 @@ import KDBush from 'kdbush';
 import type { PlaceTable } from '../model/table.js';
 import { MERGED_TYPES } from '../osm/place.js';
 import { nodeMaxima } from './around.js';
+import { Later } from './later.js';
 
 /** The places of one queryable type in a spatial index of their centroids. */
 export interface TypeTree {
@@ -17,12 +18,15 @@ export interface TypeTree {
   nodeMax: Float64Array;
 }
 
+const NO_NAMES: readonly string[] = [];
+
 // small leaves let a nearest-first walk stop after few points
 const NODE_SIZE = 16;
 
 /**
  * One spatial index per type and per merged type, so a query touches only the
- * places of its type, however rare the type and however large the country.
+ * places of its type, however rare the type and however large the country; each
+ * made on its type's first query.
  */
 export function buildTypeTrees(t: PlaceTable): Map<string, TypeTree> {
   // type -> [place, matched type] pairs, in place order
@@ -37,14 +41,15 @@ export function buildTypeTrees(t: PlaceTable): Map<string, TypeTree> {
     list.push(p, matched);
   };
   for (let p = 0; p < t.size; p++) {
-    const seen = new Set<string>();
+    let seen: Set<string> | undefined;
     for (let k = t.typeStart[p]; k < t.typeStart[p + 1]; k++) {
       const s = t.typeList[k];
       const type = t.strings[s];
       // a merged name shadows the plain type of the same name (`parking`, `tourism`, `clinic`)
       if (!Object.hasOwn(MERGED_TYPES, type)) push(type, p, s);
       // the first of a place's types that is a member names the match, and the place enters once
-      for (const name of merged.get(type) ?? []) {
+      for (const name of merged.get(type) ?? NO_NAMES) {
+        seen ??= new Set<string>();
         if (!seen.has(name)) {
           seen.add(name);
           push(name, p, s);
@@ -55,17 +60,33 @@ export function buildTypeTrees(t: PlaceTable): Map<string, TypeTree> {
   const trees = new Map<string, TypeTree>();
   for (const [type, list] of members) {
     const n = list.length / 2;
-    const tree = new KDBush(n, NODE_SIZE, Int32Array);
     const place = new Uint32Array(n);
     const matched = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
-      const p = list[2 * i];
-      tree.add(t.lon[p], t.lat[p]);
-      place[i] = p;
+      place[i] = list[2 * i];
       matched[i] = list[2 * i + 1];
     }
-    tree.finish();
-    trees.set(type, typeTree(t, tree, place, matched));
+    // a type's spatial index is made by its first query: at Nepal scale all of them are seconds of
+    // a load, and most types are never asked for; its places alone (its count) need none
+    const made = new Later(() => {
+      const tree = new KDBush(n, NODE_SIZE, Int32Array);
+      for (let i = 0; i < n; i++) tree.add(t.lon[place[i]], t.lat[place[i]]);
+      tree.finish();
+      return typeTree(t, tree, place, matched);
+    });
+    trees.set(type, {
+      place,
+      matched,
+      get tree() {
+        return made.get().tree;
+      },
+      get prom() {
+        return made.get().prom;
+      },
+      get nodeMax() {
+        return made.get().nodeMax;
+      },
+    });
   }
   return trees;
 }
