@@ -4,10 +4,11 @@
  * made, every answer is the one an index made whole gives, and `openWhole` makes them all.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPbf, openWhole, place, reverse, search, type PlaceIndex } from '../src/index.js';
+import { loadPbf, nearby, openWhole, place, reverse, search, type PlaceIndex } from '../src/index.js';
+import { random } from './support/random.js';
 import { route } from '../src/query/route.js';
 import { MODES } from '../src/osm/profile.js';
-import { TRANSIT } from './support/raw.js';
+import { CORE, TRANSIT } from './support/raw.js';
 
 /** Whether item m has been made (the items are made by their getter until then). */
 const made = (items: unknown[], m: number) => Object.getOwnPropertyDescriptor(items, m)?.get === undefined;
@@ -96,5 +97,26 @@ describe('the text, reverse and lookup indexes are made on first use', () => {
     const index = openWhole(await loadPbf(TRANSIT, { contract: 'never' }));
     expect(partsMade(index)).toEqual({ lookup: true, words: true, landmarks: true });
     MODES.forEach((_, m) => expect(made(index.router!.modes, m), MODES[m]).toBe(true));
+  });
+});
+
+describe("each type's spatial index is made by its first query", () => {
+  it('the counts need none; nearby of every type, asked in a shuffled order, answers as the whole index does', async () => {
+    const index = await loadPbf(CORE);
+    const whole = openWhole(await loadPbf(CORE));
+    expect(index.typeCounts()).toEqual(whole.typeCounts());
+    const rnd = random(29);
+    const types = Object.keys(index.typeCounts())
+      .map((t) => [rnd(), t] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, t]) => t);
+    expect(types.length).toBeGreaterThan(20);
+    const at = new Date('2026-01-17T12:00:00+05:45');
+    for (const type of types) {
+      for (const sortBy of [false, true]) {
+        const q = { type, lat: 27.7041, lon: 85.3145, radius: 20, limit: 7, sortBy, at };
+        expect(nearby(index, q), type).toEqual(nearby(whole, q));
+      }
+    }
   });
 });
