@@ -28,8 +28,6 @@ export class MapFeatureBuilder {
   private readonly keys: string[] = [];
   private readonly vals: string[] = [];
   private readonly xy: number[] = [];
-  // the block of the last node found: a way's nodes are mostly in one block
-  private hint = -1;
   private lon = 0;
   private lat = 0;
 
@@ -116,34 +114,12 @@ export class MapFeatureBuilder {
     }
   }
 
-  // finds node `id` (its lon and lat in this.lon, this.lat): first in the block of the
-  // last one found, by binary search, then through the file's index
+  // finds node `id` (its lon and lat in this.lon, this.lat) through the file's index, which
+  // searches the block of the last one found first
   private node(id: number): boolean {
-    const blocks = this.osm.blocks;
-    if (this.hint >= 0) {
-      const b = blocks[this.hint];
-      const ids = b.nodeId;
-      const rel = id - b.nodeBase; // ids are stored from the block's base (`Block.nodeId`)
-      let lo = 0,
-        hi = ids.length - 1;
-      if (hi >= 0 && rel >= ids[0] && rel <= ids[hi]) {
-        while (lo <= hi) {
-          const mid = (lo + hi) >> 1;
-          const v = ids[mid];
-          if (v < rel) lo = mid + 1;
-          else if (v > rel) hi = mid - 1;
-          else {
-            this.lon = b.nodeLon[mid];
-            this.lat = b.nodeLat[mid];
-            return true;
-          }
-        }
-      }
-    }
     const nodes = this.osm.nodes;
     if (!nodes.find(id)) return false;
-    this.hint = nodes.block;
-    const b = blocks[nodes.block];
+    const b = this.osm.blocks[nodes.block];
     this.lon = b.nodeLon[nodes.index];
     this.lat = b.nodeLat[nodes.index];
     return true;
