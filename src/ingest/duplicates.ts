@@ -91,16 +91,15 @@ function superseded(
   } else {
     // the ids that repeat, from a sorted copy (a typed array's own sort, no comparator: fast),
     // then the file walked backwards: the first of each met is its last version
-    let total = 0;
-    for (const a of ids) total += a.length;
-    const sorted = new Float64Array(total);
+    const sorted = new Float64Array(total(ids));
     let n = 0;
     ids.forEach((a, b) => {
       for (let k = 0; k < a.length; k++) sorted[n++] = bases[b] + a[k];
     });
     sorted.sort();
     const repeats: number[] = [];
-    for (let i = 1; i < total; i++) if (sorted[i] === sorted[i - 1] && sorted[i] !== repeats[repeats.length - 1]) repeats.push(sorted[i]);
+    for (let i = 1; i < sorted.length; i++)
+      if (sorted[i] === sorted[i - 1] && sorted[i] !== repeats[repeats.length - 1]) repeats.push(sorted[i]);
     const rep = Float64Array.from(repeats);
     const seen = new Set<number>();
     for (let b = ids.length - 1; b >= 0; b--) {
