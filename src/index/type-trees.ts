@@ -74,21 +74,40 @@ export function buildTypeTrees(t: PlaceTable): Map<string, TypeTree> {
       tree.finish();
       return typeTree(t, tree, place, matched);
     });
-    trees.set(type, {
-      place,
-      matched,
-      get tree() {
-        return made.get().tree;
-      },
-      get prom() {
-        return made.get().prom;
-      },
-      get nodeMax() {
-        return made.get().nodeMax;
-      },
-    });
+    trees.set(
+      type,
+      lazyTypeTree(
+        () => place,
+        () => matched,
+        made,
+      ),
+    );
   }
   return trees;
+}
+
+/**
+ * A type's tree whose spatial index, prominence and score bounds `made` makes on their first read;
+ * its places (its count) and matched types come from `place` and `matched`, which need not make it.
+ */
+export function lazyTypeTree(place: () => Uint32Array, matched: () => Uint32Array, made: Later<TypeTree>): TypeTree {
+  return {
+    get place() {
+      return place();
+    },
+    get matched() {
+      return matched();
+    },
+    get tree() {
+      return made.get().tree;
+    },
+    get prom() {
+      return made.get().prom;
+    },
+    get nodeMax() {
+      return made.get().nodeMax;
+    },
+  };
 }
 
 /** A type's tree with the prominence of its places and its score bounds, from its built KDBush and places. */

@@ -1,7 +1,7 @@
 import type KDBush from 'kdbush';
 import { PlaceIndex, type PackInfo } from '../index/place-index.js';
 import { MODES, type Mode } from '../osm/modes.js';
-import { typeTree, type TypeTree } from '../index/type-trees.js';
+import { lazyTypeTree, typeTree, type TypeTree } from '../index/type-trees.js';
 import { Streets } from '../index/streets.js';
 import { PlaceLookup } from '../index/lookup.js';
 import { Landmarks } from '../index/landmarks.js';
@@ -322,23 +322,14 @@ function typeTrees(r: SectionReader, t: PlaceTable, meta: Meta, strings: number)
       const tree = kdbush(r, ids.get().subarray(from, from + items), nodeSize, t, place, `type ${name}`);
       return typeTree(t, tree, place, matched.get().subarray(from, from + items));
     });
-    types.set(name, {
-      get place() {
-        return rows.get();
-      },
-      get matched() {
-        return made.get().matched;
-      },
-      get tree() {
-        return made.get().tree;
-      },
-      get prom() {
-        return made.get().prom;
-      },
-      get nodeMax() {
-        return made.get().nodeMax;
-      },
-    });
+    types.set(
+      name,
+      lazyTypeTree(
+        () => rows.get(),
+        () => made.get().matched,
+        made,
+      ),
+    );
     at += items;
   }
   if (at !== total) throw new RangeError(`${total - at} type items belong to no type`);
