@@ -269,7 +269,7 @@ export class Words {
       sorted: all.map((e) => e[0]),
       sortedId: Uint32Array.from(all, (e) => e[1]),
       docRow: docRow.copy(),
-      docLen: Uint16Array.from(docLen.data.subarray(0, docLen.length)),
+      docLen: Uint16Array.from(docLen.view()),
       docOld: docOld.copy(),
       avgLen: nDocs ? total / nDocs : 1,
       start,
