@@ -160,6 +160,7 @@ export interface LoadTimings {
   read: number;
   decode: number;
   types: number;
+  /** The addresses: nothing at a load, which makes each row's on first ask (`openWhole` makes them all). */
   addresses: number;
   /** The lookup, text and reverse indexes: nothing at a load, which leaves them to their first use. */
   search: number;

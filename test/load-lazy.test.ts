@@ -1,10 +1,12 @@
 /**
- * A PBF load makes each mode's routing graph, and the text, reverse and lookup indexes, on their
- * first use, as a snapshot's open does: the load costs none of it, a part never used is never
+ * A PBF load makes each mode's routing graph, the text, reverse and lookup indexes, and each
+ * row's address, on their first use, as a snapshot's open does: the load costs none of it, a part never used is never
  * made, every answer is the one an index made whole gives, and `openWhole` makes them all.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadPbf, nearby, openWhole, place, reverse, search, type PlaceIndex } from '../src/index.js';
+import { buildSnapshot, loadPbf, nearby, openWhole, place, reverse, search, type PlaceIndex } from '../src/index.js';
+import { addressIn } from '../src/query/lang.js';
+import { fillAddresses } from '../src/ingest/assemble.js';
 import { random } from './support/random.js';
 import { route } from '../src/query/route.js';
 import { MODES } from '../src/osm/profile.js';
@@ -118,5 +120,56 @@ describe("each type's spatial index is made by its first query", () => {
         expect(nearby(index, q), type).toEqual(nearby(whole, q));
       }
     }
+  });
+});
+
+describe("each row's address is made on first ask, as the whole load's", () => {
+  let whole: PlaceIndex;
+  const LANGS = [undefined, 'en', 'ne'] as const;
+  const columns = (i: PlaceIndex) => [i.table.address, i.table.addressEn, i.table.addressNe];
+  // every row's three texts, read from the columns (`pending` would answer otherwise)
+  const stored = (i: PlaceIndex) => columns(i).map((col) => Array.from(col, (s) => i.table.strings[s]));
+  beforeAll(async () => {
+    whole = openWhole(await loadPbf(CORE));
+    expect(whole.table.pending).toBeUndefined();
+  });
+
+  it('a load makes none: the table has them pending, its columns empty', async () => {
+    const index = await loadPbf(CORE);
+    expect(index.table.pending).toBeDefined();
+    for (const col of columns(index)) expect(col.every((s) => s === 0)).toBe(true);
+  });
+
+  it('every row, in each language, asked in a shuffled order, is the text the whole index stores', async () => {
+    const index = await loadPbf(CORE);
+    const texts = stored(whole);
+    const rnd = random(31);
+    const rows = [...Array(index.table.size).keys()].map((r) => [rnd(), r] as const).sort((a, b) => a[0] - b[0]);
+    const wrong: string[] = [];
+    for (const [, r] of rows)
+      LANGS.forEach((lang, c) => {
+        const got = addressIn(index.table, r, lang);
+        if (got !== texts[c][r]) wrong.push(`${r} ${lang}: ${got} vs ${texts[c][r]}`);
+      });
+    expect(wrong).toEqual([]);
+    expect(texts[0].filter((t) => t !== '').length).toBeGreaterThan(index.table.size / 2);
+    expect(texts[2].some((t, r) => t !== '' && t !== texts[0][r])).toBe(true);
+  });
+
+  it('a snapshot stores them all, the same bytes whatever was asked before', async () => {
+    const index = await loadPbf(CORE);
+    nearby(index, { type: 'eat', lat: 27.7041, lon: 85.3145, radius: 2, limit: 20 });
+    search(index, { q: 'temple', limit: 20 });
+    expect(Buffer.from(buildSnapshot(index)).equals(Buffer.from(buildSnapshot(whole)))).toBe(true);
+    expect(index.table.pending).toBeUndefined();
+  });
+
+  it('fillAddresses on two threads stores what one thread does', async () => {
+    const index = await loadPbf(CORE, { workers: 1 });
+    expect(addressIn(index.table, 7, 'ne')).toBe(stored(whole)[2][7]); // a row asked first
+    await fillAddresses(index);
+    expect(index.table.pending).toBeUndefined();
+    expect(stored(index)).toEqual(stored(whole));
+    expect(index.table.strings).toEqual(whole.table.strings);
   });
 });

@@ -1,4 +1,4 @@
-import type { PlaceTable } from '../model/table.js';
+import type { PendingAddresses, PlaceTable } from '../model/table.js';
 import { STREET, LOCALITY } from '../model/table.js';
 import { shapesOf, type Shapes } from '../model/shape.js';
 import type { Area } from '../geom/areas.js';
@@ -202,8 +202,16 @@ export async function computeAddresses(
   streets = new Streets(input.shapes),
   run: { from: number; to: number } = { from: 0, to: input.shapes.size },
 ): Promise<AddressRun> {
+  return addressRun(input, streets, await nepalDistricts(), run);
+}
+
+/** The district table `nepalDistricts` reads. */
+export type Districts = Awaited<ReturnType<typeof nepalDistricts>>;
+
+/** `computeAddresses` with the district table given: the addresses of a run of rows. */
+export function addressRun(input: AddressInput, streets: Streets, districts: Districts, run: { from: number; to: number }): AddressRun {
   const { from, to } = run;
-  const work = new Work(input, streets, new Admin(input.areas, await nepalDistricts()), to - from);
+  const work = new Work(input, streets, new Admin(input.areas, districts), to - from);
   let next = 0; // the next row with addr:* values
   while (next < input.addrRows.length && input.addrRows[next] < from) next++;
   for (let r = from; r < to; r++) {
@@ -396,6 +404,91 @@ class Parts {
   text(): string {
     return this.parts.join(', ');
   }
+}
+
+/**
+ * A load's addresses, each row's made on first ask (`text`) as `computeAddresses` makes it, then
+ * kept; `fill`, `fillWith` make them all and store them in the table. Why: at Nepal scale the
+ * addresses of every row are twenty seconds of CPU, a third of a load's, where a query returns a
+ * few rows; what a load leaves its table as `pending`.
+ */
+export class RowAddresses implements PendingAddresses {
+  // made on the first ask: the input of every row, the work that makes a row's, which rows it made
+  private input: AddressInput | undefined;
+  private work: Work | undefined;
+  private made = new Uint8Array(0);
+
+  /**
+   * `streets`: the nearest street's index (a load makes it on first use, as `reverse` may too);
+   * `threads`: whether a caller filling them all should use a thread too (undefined: by the size).
+   */
+  constructor(
+    private readonly t: PlaceTable,
+    private readonly areas: Area[],
+    private readonly districts: Districts,
+    private readonly streets: () => Streets,
+    readonly threads?: boolean,
+  ) {}
+
+  text(row: number, column: number): string {
+    let work = this.work;
+    if (!work) {
+      const input = this.inputs();
+      work = this.work = new Work(input, this.streets(), new Admin(this.areas, this.districts), this.t.size);
+      this.made = new Uint8Array(this.t.size);
+    }
+    if (!this.made[row]) {
+      const rows = this.input!.addrRows;
+      const k = lowerBound(rows, row);
+      work.row(row, rows[k] === row ? k * KEYS.length : -1, row);
+      this.made[row] = 1;
+    }
+    const c = work.out[column];
+    return c.texts.list[c.rows[row]];
+  }
+
+  fill(): void {
+    if (this.t.pending !== this) return;
+    const input = this.inputs();
+    this.store([addressRun(input, this.streets(), this.districts, { from: 0, to: this.t.size })]);
+  }
+
+  /**
+   * `fill` on two threads: the rows before `share` of the table by `far` (a thread of the
+   * caller's), the rest here meanwhile. The same addresses, numbered the same (`mergeAddresses`).
+   */
+  async fillWith(far: (input: AddressInput, run: { from: number; to: number }) => Promise<AddressRun>, share: number): Promise<void> {
+    if (this.t.pending !== this) return;
+    const input = this.inputs();
+    const split = Math.round(this.t.size * share);
+    const there = far(input, { from: 0, to: split });
+    there.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+    const here = addressRun(input, this.streets(), this.districts, { from: split, to: this.t.size });
+    this.store([await there, here]);
+  }
+
+  private inputs(): AddressInput {
+    return (this.input ??= addressInput(this.t, this.areas));
+  }
+
+  private store(runs: AddressRun[]): void {
+    if (this.t.pending !== this) return; // filled already
+    storeAddresses(this.t, mergeAddresses(runs, this.t.size));
+    this.t.pending = undefined;
+    this.input = this.work = undefined;
+  }
+}
+
+// the first index of ascending `a` whose value is not below `v`
+function lowerBound(a: Uint32Array, v: number): number {
+  let lo = 0,
+    hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Stores computed addresses in the table, each distinct one once in its strings. */

@@ -23,6 +23,7 @@ import { PbfError, ProfileError } from '../errors.js';
 import { checkProfiles, type ProfilesDoc } from '../osm/profiles.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { loadPbf } from '../ingest/load.js';
+import { fillAddresses } from '../ingest/assemble.js';
 import { buildTiles, temporaryPath, type TilesResult } from '../tiles/build.js';
 import { buildSnapshot } from '../snapshot/build.js';
 import { checkBbox, checkPack, isPack, packIndex, PackError, REGIONS, type PackOptions } from '../snapshot/pack.js';
@@ -137,6 +138,7 @@ async function build(argv: string[]): Promise<number> {
       'build',
       `${args.input}: ${dups} duplicate object${dups === 1 ? '' : 's'} (an id the file repeats, as merged extracts do): the last version of each kept`,
     );
+  await fillAddresses(index); // on two threads: buildSnapshot would make them on this one
   const t2 = performance.now();
   let bytes: Uint8Array;
   status(args.pack ? 'cutting the pack…' : 'building the snapshot…');

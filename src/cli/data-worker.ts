@@ -10,6 +10,7 @@ import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { PbfError, SnapshotError } from '../errors.js';
 import { loadPbf } from '../ingest/load.js';
+import { fillAddresses } from '../ingest/assemble.js';
 import { cannotRead, openRegular, readAt } from '../load/read.js';
 import { HEADER_SIZE, isSnapshot, SNAPSHOT_VERSION } from '../snapshot/format.js';
 import { allSteps, snapshotSteps } from '../snapshot/read.js';
@@ -68,7 +69,11 @@ export async function snapshotOf(job: DataJob): Promise<Proven> {
     await handle.close();
   }
   // the PBF loader reads the file again (a regular file only), each blob capped at what the format allows
-  bytes ??= buildSnapshot(await loadPbf(file, { strict: job.strict, contract: job.contract }));
+  if (!bytes) {
+    const index = await loadPbf(file, { strict: job.strict, contract: job.contract });
+    await fillAddresses(index); // on two threads: buildSnapshot would make them on this one
+    bytes = buildSnapshot(index);
+  }
   // every check a load makes, here rather than on the serving thread (a PBF's snapshot too: what
   // the serving thread is handed is what was read here); its arrays and graphs go along
   const handover: Handover = { arrays: new Map() };

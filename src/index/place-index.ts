@@ -153,6 +153,8 @@ export class PlaceIndex {
     const rt = this.router;
     if (rt) for (let m = 0; m < rt.modes.length; m++) void rt.modes[m];
     yield 'routing';
+    this.table.pending?.fill();
+    yield 'addresses';
   }
 
   /** The queryable types (plain and merged) and how many places each has. */

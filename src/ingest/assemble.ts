@@ -4,7 +4,9 @@ import type { Area } from '../geom/areas.js';
 import { buildTypeTrees } from '../index/type-trees.js';
 import { PlaceIndex } from '../index/place-index.js';
 import { Streets } from '../index/streets.js';
-import { addressInput, computeAddresses, mergeAddresses, storeAddresses, type AddressInput, type AddressRun } from '../address/assign.js';
+import { RowAddresses, computeAddresses, type AddressInput, type AddressRun } from '../address/assign.js';
+import { nepalDistricts } from '../address/admin.js';
+import { Later } from '../index/later.js';
 import { startThread } from '../load/thread.js';
 import type { RoadGraph } from '../model/roads.js';
 import { Router } from '../route/router.js';
@@ -12,7 +14,7 @@ import { Router } from '../route/router.js';
 /** How `assemble` works. */
 export interface AssembleOptions {
   license: string;
-  /** Compute addresses on a thread: `true` always, `false` never, undefined by the table's size. */
+  /** Make the addresses on a thread too when `fillAddresses` makes them all: `true` always, `false` never, undefined by the table's size. */
   threads?: boolean;
   /** Contract the road graph; `'auto'` (the default) by its size (`CONTRACT_NODES`). */
   contract?: Contract;
@@ -22,9 +24,10 @@ export interface AssembleOptions {
 export const CONTRACT_NODES = 20_000;
 
 /**
- * Makes the `PlaceIndex` of what the builders produced: the place table's stats,
- * its addresses (from the table and the PBF's administrative areas), the type,
- * lookup, text and reverse indexes, and the router of the road graph. Adds each phase's milliseconds to `ms`.
+ * Makes the `PlaceIndex` of what the builders produced: the place table's stats, the type
+ * indexes and the router of the road graph, the rest made on first use: the lookup, text and
+ * reverse indexes, and each row's address (from the table and the PBF's administrative areas,
+ * `RowAddresses`). Adds each phase's milliseconds to `ms`.
  */
 export async function assemble(
   table: PlaceTable,
@@ -44,21 +47,11 @@ export async function assemble(
   }
   stats.schedules = table.schedules.size + table.schedules.bad;
   stats.badSchedules = table.schedules.bad;
-  // Addresses need the whole table but nothing of the indexes below: on a big table
-  // most rows' are computed on a thread meanwhile and the rest here once the indexes are
-  // built (the thread would finish long after them alone); on a small table all here (a
-  // thread's start-up would cost more).
   let clock = performance.now();
-  const started = clock;
-  const input = addressInput(table, areas);
-  const streets = new Streets(table);
-  const threaded = options.threads ?? table.size >= THREAD_ROWS;
-  const split = threaded ? Math.round(table.size * THREAD_SHARE) : 0;
-  const addresses = threaded ? addressesOnThread(input, { from: 0, to: split }) : undefined;
-  addresses?.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
   const types = buildTypeTrees(table);
   ms.types = Math.round(performance.now() - clock);
   clock = performance.now();
+  const streets = new Later(() => new Streets(table));
   const index = new PlaceIndex(table, types, streets, options.license, stats);
   ms.search = Math.round(performance.now() - clock);
   clock = performance.now();
@@ -68,22 +61,32 @@ export async function assemble(
     if (contract === 'always' || (contract === 'auto' && roads.nodeLon.length <= CONTRACT_NODES)) index.router.contract();
   }
   ms.roads = Math.round(performance.now() - clock);
-  const here = await computeAddresses(input, streets, { from: split, to: table.size });
-  storeAddresses(table, mergeAddresses(addresses ? [await addresses, here] : [here], table.size));
-  ms.addresses = Math.round(performance.now() - started);
+  // each row's address is made when a query first returns it; `fillAddresses` makes them all
+  table.pending = new RowAddresses(table, areas, await nepalDistricts(), () => streets.get(), options.threads);
+  ms.addresses = 0;
   index.timings = ms;
   return index;
+}
+
+/**
+ * Makes and stores every row's address of a load's index now (what `openWhole` and
+ * `buildSnapshot` do on this thread alone): on two threads where the table is big, or the load's
+ * `threads` says so (`AssembleOptions`).
+ */
+export async function fillAddresses(index: PlaceIndex): Promise<void> {
+  const t = index.table;
+  if (!(t.pending instanceof RowAddresses)) return t.pending?.fill();
+  if (!(t.pending.threads ?? t.size >= THREAD_ROWS)) return t.pending.fill();
+  await t.pending.fillWith(addressesOnThread, THREAD_SHARE);
 }
 
 // Rows from which addresses are worth a thread by default (the Kathmandu fixture has
 // 6,888); threads asked for with `workers` are used whatever the size.
 const THREAD_ROWS = 50_000;
 
-// The share of a big table's rows whose addresses the thread computes, so that both threads end
-// together: at Nepal scale the main thread's type trees and router take about a sixth as long as
-// all the addresses (413 MB: 3.3 of 20.7 s of CPU; 133 MB: 1.5 of 7), the rest of the index being
-// made on first use.
-const THREAD_SHARE = 0.6;
+// The share of a big table's rows whose addresses the thread computes: it starts later (the
+// input crosses to it) and ends with the texts crossing back.
+const THREAD_SHARE = 0.45;
 
 // Computes the addresses of a run of rows on a thread; if the thread fails, here.
 function addressesOnThread(input: AddressInput, run: { from: number; to: number }): Promise<AddressRun> {

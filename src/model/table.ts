@@ -103,7 +103,21 @@ export type PlaceTable = { -readonly [K in ColumnName]: ColumnArray<K> } & {
   size: number;
   strings: string[];
   schedules: Schedules;
+  /**
+   * A load's addresses while the address columns do not hold them yet (they hold `''`): each
+   * row's made on first ask (`address/assign.ts`, `RowAddresses`). Undefined once they are stored
+   * (`fill`), as a snapshot's always are.
+   */
+  pending?: PendingAddresses;
 };
+
+/** Addresses made row by row on first ask, before a table's address columns hold them. */
+export interface PendingAddresses {
+  /** Row `row`'s address in column 0 (`address`: as mapped), 1 (`addressEn`) or 2 (`addressNe`). */
+  text(row: number, column: number): string;
+  /** Makes every row's address and stores them in the table's columns and strings; the table then has no `pending`. */
+  fill(): void;
+}
 
 /** Capacities for a place table: places, tag pairs and way node refs. */
 export interface Sizes {

@@ -38,8 +38,9 @@ export function nameFields(t: PlaceTable, row: number, lang: Lang | undefined): 
   return { name: n.name, nameTransliterated: n.transliterated };
 }
 
-/** Row `row`'s address in `lang`, as the load assembled it (`address/assign.ts`); without a language the address of the names as mapped. */
+/** Row `row`'s address in `lang` (`address/assign.ts`), made now if the table has it pending; without a language the address of the names as mapped. */
 export function addressIn(t: PlaceTable, row: number, lang: Lang | undefined): string {
+  if (t.pending) return t.pending.text(row, lang === 'ne' ? 2 : lang === 'en' ? 1 : 0);
   const col = lang === 'ne' ? t.addressNe : lang === 'en' ? t.addressEn : t.address;
   return t.strings[col[row]];
 }

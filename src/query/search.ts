@@ -82,7 +82,7 @@ export function search(index: PlaceIndex, query: SearchQuery): Suggestion[] {
       const i = heap.pop();
       const row = rows[i];
       if (t.what[row] === STREET) {
-        const key = `${t.name[row]}|${t.address[row]}`;
+        const key = `${t.name[row]}|${addressIn(t, row, undefined)}`;
         if (streets.has(key)) continue;
         streets.add(key);
       }

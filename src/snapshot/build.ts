@@ -48,6 +48,7 @@ export interface Meta {
  * writeFileSync('pokhara.places', buildSnapshot(await loadPbf('nepal.osm.pbf'), { region: 'pokhara', modes: ['car', 'foot'] }));
  */
 export function buildSnapshot(whole: PlaceIndex, options?: PackOptions): Uint8Array {
+  whole.table.pending?.fill(); // a load's addresses, made on first use until now
   const index = isPack(options) ? packIndex(whole, options) : whole;
   const t = index.table;
   const w = new SectionWriter();

@@ -141,6 +141,7 @@ export function checkBbox(b: unknown): Bbox {
  */
 export function packIndex(index: PlaceIndex, options: PackOptions): PlaceIndex {
   const info = checkPack(options);
+  index.table.pending?.fill(); // each row's address as made over the whole data
   // a pack of a pack routes what the first routes at most
   const routed = index.pack?.modes;
   if (routed && options.modes !== undefined) {
