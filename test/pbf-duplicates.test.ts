@@ -4,7 +4,7 @@
  * `stats.duplicates` (shown by `build --json` and warned about by `build`). A file with
  * earlier versions of some objects loads exactly as the same file without them.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,6 +158,15 @@ describe.each([
 
   it("the road graph is the last versions' (ways, their nodes and positions)", () => {
     expect(roads(index)).toEqual(roads(clean));
+  });
+
+  // a file found unsorted once some blocks' strings were let go is read again (`ingest`)
+  it('its progress never goes back, and ends at the whole file', async () => {
+    const seen: number[] = [];
+    await loadPbf(file, { workers: 0, onProgress: (p) => seen.push(p.bytesRead) });
+    expect(seen.filter((b, i) => i > 0 && b < seen[i - 1])).toEqual([]);
+    expect(seen.at(-1)).toBe(statSync(file).size);
+    expect(seen.length).toBeGreaterThan(5);
   });
 
   it('on decoder threads, the same', async () => {

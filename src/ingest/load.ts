@@ -1,8 +1,10 @@
-import type { Contract, LoadOptions, LoadStats, LoadTimings } from '../types.js';
+import type { Contract, LoadOptions, LoadProgress, LoadStats, LoadTimings } from '../types.js';
 import { openPbf, readBlocks } from '../load/read.js';
 import { PLACE_KEEP } from '../osm/place.js';
 import { defaultWorkers } from '../load/decode.js';
 import { Osm } from '../load/osm.js';
+import type { Block } from '../load/block.js';
+import { IdOrder } from '../load/ids.js';
 import type { PlaceIndex } from '../index/place-index.js';
 import { buildPlaces, PlaceBuilder } from './places.js';
 import { buildRoads, RoadBuilder } from './roads.js';
@@ -88,18 +90,28 @@ interface Ingested {
 async function ingest(
   source: string | Uint8Array,
   o: { options: LoadOptions; profiles: Profiles; stats: LoadStats; ms: LoadTimings; clock: () => number },
+  keepStrings = false,
+  shownBefore = -1,
 ): Promise<Ingested> {
   const { stats, profiles } = o;
-  const progress = o.options.onProgress;
+  Object.assign(stats, { partial: 0, skippedWays: 0, skippedRelations: 0 }); // counted again by a second reading
+  const onProgress = o.options.onProgress;
+  // a second reading (below) reports nothing until it is past where the first one got: progress never goes back
+  let shown = shownBefore;
+  const progress = (p: LoadProgress) => {
+    if (p.bytesRead < shown) return;
+    shown = p.bytesRead;
+    onProgress?.(p);
+  };
   const pbf = await openPbf(source, o.options.strict);
-  o.ms.read = o.clock();
   const workers = o.options.workers ?? defaultWorkers(pbf.size);
   const withRoads = o.options.roads !== false;
   const total = pbf.size;
   let read = pbf.headerEnd;
   let objects = 0;
   stats.skippedBlobs = pbf.skipped.length;
-  progress?.({ bytesRead: read, bytesTotal: total, objects });
+  if (!keepStrings) o.ms.read = o.clock();
+  progress({ bytesRead: read, bytesTotal: total, objects });
 
   // The builders take each block as it arrives, in file order, while the threads
   // decode the next ones. That holds while the file is sorted by type (nodes, ways,
@@ -108,32 +120,57 @@ async function ingest(
   let places: PlaceBuilder | undefined = new PlaceBuilder(osm, stats, guessSizes(total));
   let roads: RoadBuilder | undefined = withRoads ? new RoadBuilder(osm, profiles) : undefined;
   let phase = 0; // 0 nodes, 1 ways, 2 relations
-  await readBlocks(pbf, workers, PLACE_KEEP, (seq, blk) => {
-    osm.add(blk);
-    read += pbf.data[seq].length;
-    objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;
-    progress?.({ bytesRead: Math.min(read, total), bytesTotal: total, objects });
-    if (!places) return;
-    if ((blk.nodeId.length && phase > 0) || (blk.wayId.length && phase > 1)) {
-      places = roads = undefined;
-      return;
-    }
-    const kind = blk.relId.length ? 2 : blk.wayId.length ? 1 : 0;
-    if (kind >= 1 && phase < 1) {
-      osm.indexNodes();
-      phase = 1;
-    }
-    if (kind === 2 && phase < 2) {
-      osm.indexWays();
-      phase = 2;
-    }
-    const bi = osm.blocks.length - 1;
-    places.nodes(blk, bi);
-    places.ways(blk, bi);
-    places.relations(blk, bi);
-    roads?.ways(blk);
-    roads?.relations(blk);
-  });
+  // While the file reads as sorted (by type, then id, each id once), the string tables of its node
+  // and way blocks are let go once the builders have taken them: nothing reads them after, and held
+  // (tens of millions of strings at Nepal scale) they cost the garbage collector a tenth of the load.
+  // A file found otherwise on the way, whose blocks are built again at the end, is read again keeping them.
+  const order = new IdOrder();
+  let dropped = false;
+  const letGo = (b: Block) => {
+    if (b.relId.length) return; // relations' are read at the end (administrative areas)
+    b.strings = [];
+    dropped = true;
+  };
+  try {
+    await readBlocks(pbf, workers, PLACE_KEEP, (seq, blk) => {
+      osm.add(blk);
+      read += pbf.data[seq].length;
+      objects += blk.nodeId.length + blk.wayId.length + blk.relId.length;
+      progress({ bytesRead: Math.min(read, total), bytesTotal: total, objects });
+      if (!places) return;
+      if ((blk.nodeId.length && phase > 0) || (blk.wayId.length && phase > 1)) {
+        if (dropped) throw AGAIN;
+        places = roads = undefined;
+        return;
+      }
+      const kind = blk.relId.length ? 2 : blk.wayId.length ? 1 : 0;
+      if (kind >= 1 && phase < 1) {
+        osm.indexNodes();
+        roads?.nodesDone();
+        phase = 1;
+        // the node blocks' strings: read until now by the road builder, for its barriers
+        if (!keepStrings) for (const b of osm.blocks) if (b !== blk) letGo(b);
+      }
+      if (kind === 2 && phase < 2) {
+        osm.indexWays();
+        phase = 2;
+      }
+      const bi = osm.blocks.length - 1;
+      places.nodes(blk, bi);
+      places.ways(blk, bi);
+      places.relations(blk, bi);
+      roads?.ways(blk);
+      roads?.relations(blk);
+      if (keepStrings) return;
+      if (!order.next(blk)) {
+        if (dropped) throw AGAIN;
+        keepStrings = true;
+      } else if (phase > 0) letGo(blk);
+    });
+  } catch (err) {
+    if ((err as Error).cause !== AGAIN) throw err;
+    return ingest(source, o, true, shown);
+  }
   // repeated ids (merged extracts): the last version of each object is kept, and what the
   // stream built of the earlier ones is built again without them
   stats.duplicates = dropDuplicates(osm.blocks, { nodes: osm.nodes, ways: osm.ways });
@@ -149,6 +186,9 @@ async function ingest(
   if (network) Object.assign(stats, network.stats);
   return { table, workers, graph: network?.graph, areas: osmAdminAreas(osm), bytes: total, objects };
 }
+
+// What the stream throws to read the file again, keeping every block's strings (`ingest`).
+const AGAIN = new Error('the file is not sorted: read again');
 
 // Milliseconds since the previous call (or since the clock was made), rounded.
 function lapClock(): () => number {

@@ -1,3 +1,4 @@
+import type { Block } from './block.js';
 /**
  * Finds OSM ids among the per-block id arrays of a file, without joining them.
  * Files sorted by id (the norm: header `Sort.Type_then_ID`) are searched in place,
@@ -33,11 +34,10 @@ export class BlockIds {
     let prev = -Infinity;
     for (const i of held) {
       const a = arrays[i];
-      if (bases[i] + a[0] <= prev) {
+      if (bases[i] + a[0] <= prev || !(a instanceof Int32Array ? ascends32(a) : ascends64(a))) {
         sorted = false;
         break;
       }
-      for (let k = 1; k < a.length && sorted; k++) if (a[k] <= a[k - 1]) sorted = false;
       prev = bases[i] + a[a.length - 1];
     }
     this.ascending = sorted;
@@ -124,6 +124,39 @@ function gallop(a: Float64Array | Int32Array, id: number, from: number): number 
     step *= 2;
   }
   return search(a, id, Math.max(from - step, 0), hi);
+}
+
+/**
+ * Follows a file's blocks in order (`next`) while they are sorted as extracts are: each kind's ids
+ * ascending through its blocks, so that no id repeats. (That nodes come before ways, and ways
+ * before relations, the reader of the blocks checks.)
+ */
+export class IdOrder {
+  // per kind (node, way, relation): the last id of its last block
+  private readonly last = [-Infinity, -Infinity, -Infinity];
+
+  /** Takes the next block: whether the ids so far, its own included, are still sorted. */
+  next(b: Block): boolean {
+    return this.ascend(0, b.nodeId, b.nodeBase) && this.ascend(1, b.wayId, 0) && this.ascend(2, b.relId, 0);
+  }
+
+  private ascend(kind: number, ids: Float64Array | Int32Array, base: number): boolean {
+    if (ids.length === 0) return true;
+    if (base + ids[0] <= this.last[kind] || !(ids instanceof Int32Array ? ascends32(ids) : ascends64(ids))) return false;
+    this.last[kind] = base + ids[ids.length - 1];
+    return true;
+  }
+}
+
+// Whether each id is above the one before. One copy per array type: a shared loop sees both
+// and reads them slowly, over every node id of a file.
+function ascends32(a: Int32Array): boolean {
+  for (let k = 1; k < a.length; k++) if (a[k] <= a[k - 1]) return false;
+  return true;
+}
+function ascends64(a: Float64Array): boolean {
+  for (let k = 1; k < a.length; k++) if (a[k] <= a[k - 1]) return false;
+  return true;
 }
 
 function search(a: Float64Array | Int32Array, id: number, lo: number, hi: number): number {
