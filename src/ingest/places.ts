@@ -379,7 +379,8 @@ class Builder {
     c.lon.push(centroid[0]);
     c.lat.push(centroid[1]);
     const name = placeName(keys, vals);
-    c.name.push(this.intern(name));
+    // the name is one of the values, interned with the tags already
+    c.name.push(name === '' ? 0 : kv[2 * vals.indexOf(name) + 1]);
     c.address.push(0); // '' until the addresses are computed, once the whole table is known
     c.addressEn.push(0);
     c.addressNe.push(0);
