@@ -523,40 +523,22 @@ export class BlockDecoder {
     this.tags(this.relTags, i, KEEP_ALL.way);
   }
 
-  // A packed field of string indexes (keys, values) into `list`, its room made once and its varints
-  // read inline: a way's tags are most of what a way costs to decode.
+  // A packed field of string indexes (keys, values) into `list`, its room made once and written
+  // straight (a push a value was most of what a way's tags cost to decode).
   packed(list: List<Uint32Array>): void {
     const pbf = this.pbf;
-    const buf = pbf.buf;
     const stop = pbf.readVarint() + pbf.pos;
     if (stop > pbf.length) throw new Error('packed field overruns its group');
-    list.reserve(countVarints(buf, pbf.pos, stop));
+    list.reserve(countVarints(pbf.buf, pbf.pos, stop));
     const out = list.data,
       strings = this.flags.length;
-    let pos = pbf.pos,
-      at = list.length;
-    while (pos < stop) {
-      let b = buf[pos++];
-      let v = b & 0x7f;
-      if (b >= 0x80) {
-        b = buf[pos++];
-        v |= (b & 0x7f) << 7;
-        if (b >= 0x80) {
-          b = buf[pos++];
-          v |= (b & 0x7f) << 14;
-          if (b >= 0x80) {
-            b = buf[pos++];
-            v |= (b & 0x7f) << 21;
-            // past 2^28: more strings than a blob's 32 MiB can hold
-            if (b >= 0x80) throw new Error(`string index outside the block's string table`);
-          }
-        }
-      }
+    let at = list.length;
+    while (pbf.pos < stop) {
+      const v = pbf.readVarint();
       if (v >= strings) throw new Error(`string index ${v} outside the block's string table`);
       out[at++] = v;
     }
-    if (pos !== stop) throw new Error('packed field overruns its group');
-    pbf.pos = pos;
+    if (pbf.pos !== stop) throw new Error('packed field overruns its group');
     list.length = at;
   }
 
