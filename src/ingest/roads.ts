@@ -541,7 +541,9 @@ export class RoadBuilder {
     const from = blk.wayRefStart[w],
       n = blk.wayRefStart[w + 1] - from;
     // room made once, then written straight: three pushes a node were a tenth of the stream's roads
-    for (const l of [this.refOrd, this.refLon, this.refLat]) l.reserve(n);
+    this.refOrd.reserve(n);
+    this.refLon.reserve(n);
+    this.refLat.reserve(n);
     const ord = this.refOrd.data,
       lon = this.refLon.data,
       lat = this.refLat.data;

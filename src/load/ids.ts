@@ -33,12 +33,11 @@ export class BlockIds {
     let sorted = true;
     let prev = -Infinity;
     for (const i of held) {
-      const a = arrays[i];
-      if (bases[i] + a[0] <= prev || !(a instanceof Int32Array ? ascends32(a) : ascends64(a))) {
+      prev = ascendingAfter(arrays[i], bases[i], prev);
+      if (Number.isNaN(prev)) {
         sorted = false;
         break;
       }
-      prev = bases[i] + a[a.length - 1];
     }
     this.ascending = sorted;
     if (sorted) return;
@@ -141,11 +140,19 @@ export class IdOrder {
   }
 
   private ascend(kind: number, ids: Float64Array | Int32Array, base: number): boolean {
-    if (ids.length === 0) return true;
-    if (base + ids[0] <= this.last[kind] || !(ids instanceof Int32Array ? ascends32(ids) : ascends64(ids))) return false;
-    this.last[kind] = base + ids[ids.length - 1];
+    const last = ascendingAfter(ids, base, this.last[kind]);
+    if (Number.isNaN(last)) return false;
+    this.last[kind] = last;
     return true;
   }
+}
+
+// The last id of `ids` (`base` + each) when they ascend, the first above `after`; `after` for none;
+// NaN when they do not.
+function ascendingAfter(ids: Float64Array | Int32Array, base: number, after: number): number {
+  if (ids.length === 0) return after;
+  if (base + ids[0] <= after || !(ids instanceof Int32Array ? ascends32(ids) : ascends64(ids))) return NaN;
+  return base + ids[ids.length - 1];
 }
 
 // Whether each id is above the one before. One copy per array type: a shared loop sees both
